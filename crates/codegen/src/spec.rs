@@ -1,0 +1,172 @@
+//! The spec files as written by hand: YAML, one file per resource family.
+//!
+//! This module only reads; it never judges. [`crate::model`] validates what is read here and
+//! names the file and entry of every problem. The format is documented in `spec/README.md`.
+
+use anyhow::{Context, Result};
+use indexmap::IndexMap;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// `spec/api.yaml`: what the whole API shares.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawApi {
+    pub info: RawInfo,
+    /// Path parameters by name: `int`, `string` or `path` (a slash-separated id chain).
+    pub params: IndexMap<String, String>,
+    /// Error codes every endpoint may answer, besides its own list.
+    #[serde(default)]
+    pub common_errors: Vec<u16>,
+    #[serde(default)]
+    pub types: IndexMap<String, RawType>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawInfo {
+    pub title: String,
+    pub version: String,
+    pub description: String,
+    /// The vendor segment used when the server is not configured otherwise.
+    pub vendor: String,
+}
+
+/// `spec/<family>.yaml`: the types and endpoints of one resource family.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFamily {
+    pub doc: String,
+    #[serde(default)]
+    pub types: IndexMap<String, RawType>,
+    #[serde(default)]
+    pub endpoints: IndexMap<String, RawEndpoint>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawType {
+    pub doc: String,
+    /// Root element name when it differs from the type name.
+    pub element: Option<String>,
+    /// Media type name: the element carries `media-type`.
+    pub media: Option<String>,
+    /// The element carries its own `href`.
+    #[serde(default)]
+    pub href: bool,
+    /// Element name → type expression, in XML order.
+    pub fields: Option<IndexMap<String, String>>,
+    /// A union: the value is one of these types, written as that type's element.
+    pub one_of: Option<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEndpoint {
+    pub doc: String,
+    pub method: String,
+    pub path: String,
+    /// Query parameter → `type`, `type?` or `type = default`.
+    #[serde(default)]
+    pub query: IndexMap<String, String>,
+    /// Request headers handed to the operation: `If-Match`, `Destination`, `Destination?`.
+    #[serde(default)]
+    pub headers: Vec<String>,
+    /// Accepted input media types (request body).
+    pub input: Option<OneOrMany>,
+    /// `public`, `read` or `write`; by default `read` for GET and HEAD, `write` otherwise.
+    pub access: Option<String>,
+    /// Unsafe methods in a session need `X-CSRF-Token` unless this is false.
+    #[serde(default = "yes")]
+    pub csrf: bool,
+    pub responses: IndexMap<u16, Option<RawResponse>>,
+    #[serde(default)]
+    pub errors: Vec<u16>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    pub fn to_vec(&self) -> Vec<String> {
+        match self {
+            OneOrMany::One(s) => vec![s.clone()],
+            OneOrMany::Many(v) => v.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum RawResponse {
+    /// Just the body type.
+    Body(String),
+    Full(RawResponseFull),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawResponseFull {
+    /// One body type, or several chosen by the type name in `Accept` (the first is the default).
+    pub body: Option<OneOrMany>,
+    #[serde(default)]
+    pub etag: bool,
+    #[serde(default)]
+    pub location: bool,
+    pub accept_patch: Option<String>,
+    /// Further response headers the operation sets, e.g. `Set-Cookie`.
+    #[serde(default)]
+    pub headers: Vec<String>,
+    pub doc: Option<String>,
+}
+
+/// Everything read from a spec directory, families in file-name order.
+pub struct RawSpec {
+    pub api: RawApi,
+    pub families: Vec<(String, RawFamily)>,
+    /// Every file read, for `rerun-if-changed`.
+    pub files: Vec<PathBuf>,
+}
+
+/// Reads `api.yaml` and every other `*.yaml` file of `dir`.
+pub fn read_dir(dir: &Path) -> Result<RawSpec> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading spec directory {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    let api_path = dir.join("api.yaml");
+    let api: RawApi = read_yaml(&api_path)?;
+    let mut families = Vec::new();
+    for path in &files {
+        if *path == api_path {
+            continue;
+        }
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .context("spec file name is not UTF-8")?
+            .to_string();
+        families.push((stem, read_yaml(path)?));
+    }
+    Ok(RawSpec {
+        api,
+        families,
+        files,
+    })
+}
+
+fn read_yaml<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    serde_yaml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}

@@ -1,0 +1,74 @@
+//! Connecting: SQLite (a file created when missing, WAL, a busy timeout, writes that begin
+//! IMMEDIATE) or PostgreSQL (a sized pool), migrated at start-up.
+
+use sea_orm::{
+    ConnectOptions, Database, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr,
+    SqliteTransactionMode, TransactionOptions, TransactionTrait,
+};
+use sea_orm_migration::MigratorTrait;
+use std::time::Duration;
+
+/// The database: a connection pool, and how to start a write.
+#[derive(Clone, Debug)]
+pub struct Db {
+    conn: DatabaseConnection,
+}
+
+/// How to open the database.
+#[derive(Clone, Debug)]
+pub struct DbOptions {
+    /// `sqlite://path` (created when missing) or `postgres://...`.
+    pub url: String,
+    /// Pool size; SQLite readers share it with the one writer at a time.
+    pub max_connections: u32,
+}
+
+impl Db {
+    /// Opens the database and applies pending migrations.
+    pub async fn open(options: &DbOptions) -> Result<Db, DbErr> {
+        let mut co = ConnectOptions::new(options.url.clone());
+        co.max_connections(options.max_connections)
+            .min_connections(1)
+            .connect_timeout(Duration::from_secs(30))
+            .acquire_timeout(Duration::from_secs(30))
+            .sqlx_logging(false);
+        if options.url.starts_with("sqlite:") {
+            co.map_sqlx_sqlite_opts(|o| {
+                o.create_if_missing(true)
+                    .journal_mode(sea_orm::sqlx::sqlite::SqliteJournalMode::Wal)
+                    .synchronous(sea_orm::sqlx::sqlite::SqliteSynchronous::Normal)
+                    .busy_timeout(Duration::from_secs(10))
+                    .foreign_keys(true)
+            });
+        }
+        let conn = Database::connect(co).await?;
+        crate::migration::Migrator::up(&conn, None).await?;
+        Ok(Db { conn })
+    }
+
+    /// The pool, for reads.
+    pub fn conn(&self) -> &DatabaseConnection {
+        &self.conn
+    }
+
+    pub fn backend(&self) -> DbBackend {
+        self.conn.get_database_backend()
+    }
+
+    /// Begins a write transaction. On SQLite it takes the write lock at once (BEGIN
+    /// IMMEDIATE), so a transaction that reads before it writes cannot fail to upgrade; other
+    /// writers wait for the busy timeout.
+    pub async fn write(&self) -> Result<DatabaseTransaction, DbErr> {
+        match self.backend() {
+            DbBackend::Sqlite => {
+                self.conn
+                    .begin_with_options(TransactionOptions {
+                        sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+                        ..Default::default()
+                    })
+                    .await
+            }
+            _ => self.conn.begin().await,
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! cairn's storage: sea-orm entities, the migrations that create the schema with the
+//! reference's clean-install data, and connecting to SQLite or PostgreSQL.
+//!
+//! Queries take `&impl ConnectionTrait`, so the same code runs on the pool or inside a write
+//! transaction. Nothing here knows HTTP.
+
+pub mod db;
+pub mod entity;
+pub mod migration;
+pub mod password;
+
+pub use db::{Db, DbOptions};

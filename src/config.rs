@@ -1,0 +1,147 @@
+//! The command line: `cairn serve` and `cairn openapi`, every option also an environment
+//! variable.
+
+use clap::{Args, Parser, Subcommand};
+use std::net::SocketAddr;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "cairn",
+    version,
+    about = "A content repository server speaking the Ibexa DXP / eZ Platform REST API v2",
+    long_about = "cairn serves the content repository REST API v2 of Ibexa DXP / eZ Platform in XML \
+and JSON from one binary. Without options, `cairn serve` listens on 127.0.0.1:8080 with an \
+embedded SQLite database (cairn.db, created with the clean-install data when missing); log in as \
+admin / publish."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Runs the server.
+    Serve(ServeArgs),
+    /// Prints the OpenAPI 3.1 document of the API.
+    Openapi(ApiArgs),
+}
+
+/// Where the API lives: vendor, prefix and sub-folder.
+#[derive(Debug, Clone, Args)]
+pub struct ApiArgs {
+    /// Vendor segment of media types (`application/vnd.<vendor>.api.*`) and of the default prefix.
+    #[arg(long, env = "CAIRN_VENDOR", default_value = "ibexa")]
+    pub vendor: String,
+    /// Path prefix of the API [default: /api/<vendor>/v2].
+    #[arg(long, env = "CAIRN_PREFIX")]
+    pub prefix: Option<String>,
+    /// A sub-folder the site is installed in, before the prefix (e.g. /cms).
+    #[arg(long, env = "CAIRN_SUB_FOLDER", default_value = "")]
+    pub sub_folder: String,
+}
+
+impl ApiArgs {
+    /// The full path prefix: sub-folder + prefix, e.g. `/cms/api/ibexa/v2`.
+    pub fn full_prefix(&self) -> String {
+        let prefix = self
+            .prefix
+            .clone()
+            .unwrap_or_else(|| format!("/api/{}/v2", self.vendor));
+        let sub = self.sub_folder.trim_end_matches('/');
+        let sub = if sub.is_empty() || sub.starts_with('/') {
+            sub.to_string()
+        } else {
+            format!("/{sub}")
+        };
+        format!("{sub}/{}", prefix.trim_matches('/'))
+    }
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "CAIRN_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+    /// Database: `sqlite://<file>` (created when missing) or `postgres://user@host/db`.
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://cairn.db")]
+    pub database_url: String,
+    /// Database pool size.
+    #[arg(long, env = "CAIRN_DB_POOL", default_value_t = 16)]
+    pub db_pool: u32,
+    #[command(flatten)]
+    pub api: ApiArgs,
+    /// Log filter (tracing `EnvFilter` syntax: `info`, `cairn=debug,sqlx=warn`, ...).
+    #[arg(long, env = "CAIRN_LOG", default_value = "info")]
+    pub log: String,
+    /// Write logs as JSON lines.
+    #[arg(long, env = "CAIRN_LOG_JSON")]
+    pub log_json: bool,
+    /// Origins allowed to call the API from browsers (CORS); `*` allows any. Repeat or
+    /// separate with commas.
+    #[arg(
+        long = "cors-origin",
+        env = "CAIRN_CORS_ORIGINS",
+        value_delimiter = ','
+    )]
+    pub cors_origins: Vec<String>,
+    /// Name of the session cookie [default: eZSESSID + md5 of the siteaccess `site`, as the reference].
+    #[arg(long, env = "CAIRN_SESSION_NAME")]
+    pub session_name: Option<String>,
+    /// Seconds a session may stay idle before it ends.
+    #[arg(long, env = "CAIRN_SESSION_IDLE", default_value_t = 3600)]
+    pub session_idle: i64,
+    /// Mark the session cookie `Secure` (sites served over HTTPS).
+    #[arg(long, env = "CAIRN_SECURE_COOKIE")]
+    pub secure_cookie: bool,
+    /// Largest request body accepted, in MiB (content with base64 files can be large).
+    #[arg(long, env = "CAIRN_MAX_BODY_MIB", default_value_t = 64)]
+    pub max_body_mib: usize,
+}
+
+impl ServeArgs {
+    /// The session cookie name.
+    pub fn session_cookie(&self) -> String {
+        match &self.session_name {
+            Some(n) if n.starts_with("eZSESSID") => n.clone(),
+            Some(n) => format!("eZSESSID_{n}"),
+            None => {
+                use md5::{Digest, Md5};
+                let hash = Md5::digest(b"site");
+                let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+                format!("eZSESSID{hex}")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefix_joins_sub_folder() {
+        let mut a = ApiArgs {
+            vendor: "ibexa".into(),
+            prefix: None,
+            sub_folder: String::new(),
+        };
+        assert_eq!(a.full_prefix(), "/api/ibexa/v2");
+        a.sub_folder = "cms/".into();
+        assert_eq!(a.full_prefix(), "/cms/api/ibexa/v2");
+        a.prefix = Some("/api/ezp/v2".into());
+        assert_eq!(a.full_prefix(), "/cms/api/ezp/v2");
+    }
+
+    #[test]
+    fn default_session_cookie_is_the_references() {
+        let args = Cli::parse_from(["cairn", "serve"]);
+        let Command::Serve(s) = args.command else {
+            panic!("serve");
+        };
+        assert_eq!(
+            s.session_cookie(),
+            "eZSESSID98defd6ee70dfb1dea416cecdf391f58"
+        );
+    }
+}

@@ -1,0 +1,92 @@
+//! The domain error of every service, and its one mapping to HTTP.
+//!
+//! Services return [`Error`]; `impl From<Error> for HttpError` below is the only place that
+//! picks a status code and decides what a client is told. Database and internal failures are
+//! logged there with their cause and answered with the reference's generic 500 text.
+
+use cairn_runtime::HttpError;
+use poem::http::StatusCode;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// 404: `Could not find '<what>' with identifier '<id>'`.
+    #[error("Could not find '{what}' with identifier '{id}'")]
+    NotFound { what: &'static str, id: String },
+    /// 400: the input is malformed or invalid.
+    #[error("{0}")]
+    BadRequest(String),
+    /// 401: not authenticated as a user allowed to do this, or bad credentials.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// 403: the operation conflicts with the resource's state (duplicate identifier, ...).
+    #[error("{0}")]
+    Forbidden(String),
+    /// 406: an argument names something the resource does not have (a translation).
+    #[error("{0}")]
+    NotAcceptable(String),
+    /// 409: the resource is in a state that excludes the operation.
+    #[error("{0}")]
+    Conflict(String),
+    /// An error already in HTTP terms (a failed `If-Match`, a bad Destination...).
+    #[error("{0}")]
+    Http(HttpError),
+    /// 501: the operation is not implemented yet (see `src/pending.rs`).
+    #[error("The operation '{0}' is not implemented yet")]
+    NotImplemented(&'static str),
+    #[error("database error: {0}")]
+    Db(#[from] sea_orm::DbErr),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn not_found(what: &'static str, id: impl ToString) -> Error {
+        Error::NotFound {
+            what,
+            id: id.to_string(),
+        }
+    }
+
+    /// The error of an operation not implemented yet.
+    pub fn not_implemented(operation: &'static str) -> Error {
+        Error::NotImplemented(operation)
+    }
+}
+
+impl From<HttpError> for Error {
+    fn from(e: HttpError) -> Error {
+        Error::Http(e)
+    }
+}
+
+impl From<Error> for HttpError {
+    fn from(e: Error) -> HttpError {
+        let description = e.to_string();
+        match e {
+            Error::NotFound { .. } => HttpError::not_found(description),
+            Error::BadRequest(_) => HttpError::bad_request(description),
+            Error::Unauthorized(_) => HttpError::unauthorized(description),
+            Error::Forbidden(_) => HttpError::forbidden(description),
+            Error::NotAcceptable(_) => HttpError::new(StatusCode::NOT_ACCEPTABLE, description),
+            Error::Conflict(_) => HttpError::conflict(description),
+            Error::Http(h) => h,
+            Error::NotImplemented(_) => HttpError::not_implemented(description),
+            Error::Db(ref db) => {
+                if let Some(sea_orm::SqlErr::UniqueConstraintViolation(_)) = db.sql_err() {
+                    // A concurrent writer got there first.
+                    return HttpError::forbidden(
+                        "The resource was changed concurrently: an identifier is already taken",
+                    );
+                }
+                tracing::error!(error = %db, "database error");
+                HttpError::internal()
+            }
+            Error::Internal(ref m) => {
+                tracing::error!(error = %m, "internal error");
+                HttpError::internal()
+            }
+        }
+    }
+}

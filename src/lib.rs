@@ -1,0 +1,58 @@
+//! cairn: a content repository server speaking the Ibexa DXP / eZ Platform REST API v2.
+//!
+//! `api` is generated from `spec/`; the other modules are the hand-written services that
+//! implement it (one module per resource family), authentication, errors and the app.
+
+pub mod api;
+pub mod app;
+pub mod auth;
+pub mod config;
+pub mod error;
+pub mod service;
+
+mod countries;
+mod countries_data;
+mod languages;
+mod pending;
+mod root;
+mod sections;
+mod sessions;
+
+use cairn_runtime::http::Settings;
+use cairn_runtime::media::Wire;
+use cairn_store::{Db, DbOptions};
+use config::ServeArgs;
+use service::{Service, ServiceSettings};
+use std::sync::Arc;
+
+/// Opens the database and builds the service and HTTP settings for `args`.
+pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settings>)> {
+    let db = Db::open(&DbOptions {
+        url: args.database_url.clone(),
+        max_connections: args.db_pool,
+    })
+    .await
+    .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", args.database_url))?;
+    let prefix = args.api.full_prefix();
+    let sub = args.api.sub_folder.trim_end_matches('/');
+    let cookie_path = if sub.is_empty() {
+        "/".to_string()
+    } else {
+        format!("/{}", sub.trim_start_matches('/'))
+    };
+    let service = Service::new(
+        db,
+        ServiceSettings {
+            session_cookie: args.session_cookie(),
+            session_idle: args.session_idle,
+            secure_cookie: args.secure_cookie,
+            cookie_path,
+        },
+    );
+    let settings = Settings {
+        wire: Wire::new(&args.api.vendor, &prefix),
+        cors_origins: args.cors_origins.clone(),
+        max_body: args.max_body_mib * 1024 * 1024,
+    };
+    Ok((Arc::new(service), Arc::new(settings)))
+}

@@ -1,0 +1,166 @@
+//! Sections: list (or look up by identifier), create, load, update, delete.
+
+use crate::api::model::*;
+use crate::api::traits::SectionsApi;
+use crate::auth::Caller;
+use crate::error::{Error, Result};
+use crate::service::Service;
+use cairn_runtime::ETag;
+use cairn_store::entity::section;
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter,
+    QueryOrder,
+};
+
+fn to_model(s: section::Model) -> Section {
+    Section {
+        href: format!("/content/sections/{}", s.id),
+        section_id: s.id,
+        identifier: s.identifier,
+        name: s.name,
+    }
+}
+
+async fn find(db: &impl ConnectionTrait, id: i64) -> Result<section::Model> {
+    section::Entity::find_by_id(id)
+        .one(db)
+        .await?
+        .ok_or_else(|| Error::not_found("Section", id))
+}
+
+/// 403 when another Section than `except` already has `identifier`.
+async fn ensure_free(
+    db: &impl ConnectionTrait,
+    identifier: &str,
+    except: Option<i64>,
+) -> Result<()> {
+    let taken = section::Entity::find()
+        .filter(section::Column::Identifier.eq(identifier))
+        .one(db)
+        .await?;
+    match taken {
+        Some(s) if Some(s.id) != except => Err(Error::Forbidden(format!(
+            "A Section with identifier '{identifier}' already exists"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn check_identifier(identifier: &str) -> Result<()> {
+    if identifier.trim().is_empty() {
+        return Err(Error::BadRequest(
+            "SectionInput.identifier: must not be empty".into(),
+        ));
+    }
+    Ok(())
+}
+
+impl SectionsApi for Service {
+    async fn list_sections(
+        &self,
+        _cx: &Caller,
+        req: ListSectionsRequest,
+    ) -> Result<ListSectionsResponse> {
+        let mut q = section::Entity::find().order_by_asc(section::Column::Id);
+        let identifier = req.identifier.or(req.identifer);
+        if let Some(identifier) = &identifier {
+            q = q.filter(section::Column::Identifier.eq(identifier.as_str()));
+        }
+        let sections: Vec<Section> = q
+            .all(self.db.conn())
+            .await?
+            .into_iter()
+            .map(to_model)
+            .collect();
+        if let Some(identifier) = identifier
+            && sections.is_empty()
+        {
+            return Err(Error::not_found("Section", identifier));
+        }
+        Ok(ListSectionsResponse::Ok {
+            body: SectionList {
+                href: "/content/sections".into(),
+                section: sections,
+            },
+        })
+    }
+
+    async fn create_section(
+        &self,
+        _cx: &Caller,
+        req: CreateSectionRequest,
+    ) -> Result<CreateSectionResponse> {
+        let (Some(identifier), Some(name)) = (req.body.identifier, req.body.name) else {
+            return Err(Error::BadRequest(
+                "SectionInput needs an identifier and a name".into(),
+            ));
+        };
+        check_identifier(&identifier)?;
+        let tx = self.db.write().await?;
+        ensure_free(&tx, &identifier, None).await?;
+        let s = section::ActiveModel {
+            identifier: Set(identifier),
+            name: Set(name),
+            ..Default::default()
+        }
+        .insert(&tx)
+        .await?;
+        tx.commit().await?;
+        Ok(CreateSectionResponse::Created { body: to_model(s) })
+    }
+
+    async fn load_section(
+        &self,
+        _cx: &Caller,
+        req: LoadSectionRequest,
+    ) -> Result<LoadSectionResponse> {
+        let body = to_model(find(self.db.conn(), req.section_id).await?);
+        Ok(LoadSectionResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn update_section(
+        &self,
+        _cx: &Caller,
+        req: UpdateSectionRequest,
+    ) -> Result<UpdateSectionResponse> {
+        let tx = self.db.write().await?;
+        let current = find(&tx, req.section_id).await?;
+        if let Some(m) = &req.if_match {
+            m.check(&ETag::of(&to_model(current.clone())))?;
+        }
+        let mut active: section::ActiveModel = current.into();
+        if let Some(identifier) = req.body.identifier {
+            check_identifier(&identifier)?;
+            ensure_free(&tx, &identifier, Some(req.section_id)).await?;
+            active.identifier = Set(identifier);
+        }
+        if let Some(name) = req.body.name {
+            active.name = Set(name);
+        }
+        let s = active.update(&tx).await?;
+        tx.commit().await?;
+        let body = to_model(s);
+        Ok(UpdateSectionResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn delete_section(
+        &self,
+        _cx: &Caller,
+        req: DeleteSectionRequest,
+    ) -> Result<DeleteSectionResponse> {
+        let tx = self.db.write().await?;
+        let current = find(&tx, req.section_id).await?;
+        if let Some(m) = &req.if_match {
+            m.check(&ETag::of(&to_model(current.clone())))?;
+        }
+        section::Entity::delete_by_id(current.id).exec(&tx).await?;
+        tx.commit().await?;
+        Ok(DeleteSectionResponse::NoContent)
+    }
+}

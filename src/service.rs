@@ -1,0 +1,60 @@
+//! The service: what every operation shares (the database, settings, precomputed
+//! representations) and the per-request context built by authentication.
+
+use crate::api::model::{CountryList, Root};
+use crate::api::traits::ApiBase;
+use crate::auth::{Caller, CredentialCache};
+use crate::error::Error;
+use cairn_runtime::ETag;
+use cairn_runtime::http::Operation;
+use cairn_store::Db;
+
+/// Settings the services read.
+#[derive(Debug, Clone)]
+pub struct ServiceSettings {
+    /// The session cookie's name.
+    pub session_cookie: String,
+    /// Seconds a session may stay idle.
+    pub session_idle: i64,
+    /// Send the session cookie with `Secure`.
+    pub secure_cookie: bool,
+    /// The cookie's `Path` (the sub-folder, or `/`).
+    pub cookie_path: String,
+}
+
+/// Implements every operation of the API over the database.
+pub struct Service {
+    pub db: Db,
+    pub settings: ServiceSettings,
+    pub(crate) credentials: CredentialCache,
+    /// The Root resource never changes: built once.
+    pub(crate) root: (Root, ETag),
+    pub(crate) countries: (CountryList, ETag),
+}
+
+impl Service {
+    pub fn new(db: Db, settings: ServiceSettings) -> Service {
+        let root = crate::root::root();
+        let countries = crate::countries::country_list();
+        Service {
+            db,
+            settings,
+            credentials: CredentialCache::default(),
+            root: (root.clone(), ETag::of(&root)),
+            countries: (countries.clone(), ETag::of(&countries)),
+        }
+    }
+}
+
+impl ApiBase for Service {
+    type Context = Caller;
+    type Error = Error;
+
+    async fn context(
+        &self,
+        headers: &poem::http::HeaderMap,
+        op: &'static Operation,
+    ) -> Result<Caller, Error> {
+        self.authenticate(headers, op).await
+    }
+}

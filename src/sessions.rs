@@ -1,0 +1,152 @@
+//! Sessions: log in (cookie + CSRF token), check, refresh, log out. Sessions live in the
+//! database, so every server instance knows them.
+
+use crate::api::model::*;
+use crate::api::traits::SessionsApi;
+use crate::auth::Caller;
+use crate::error::{Error, Result};
+use crate::service::Service;
+use base64::Engine;
+use cairn_runtime::ETag;
+use cairn_store::entity::user_session;
+use rand::Rng;
+use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
+
+impl Service {
+    fn session_body(&self, s: &user_session::Model) -> Session {
+        Session {
+            href: format!("/user/sessions/{}", s.id),
+            name: self.settings.session_cookie.clone(),
+            identifier: s.id.clone(),
+            csrf_token: s.csrf_token.clone(),
+            user: s.user_id,
+        }
+    }
+
+    fn set_cookie(&self, id: &str) -> String {
+        format!(
+            "{}={id}; Path={}; HttpOnly; SameSite=Lax{}",
+            self.settings.session_cookie,
+            self.settings.cookie_path,
+            if self.settings.secure_cookie {
+                "; Secure"
+            } else {
+                ""
+            }
+        )
+    }
+
+    fn clear_cookie(&self) -> String {
+        format!(
+            "{}=deleted; Expires=Thu, 01 Jan 1970 00:00:01 GMT; Max-Age=0; Path={}; HttpOnly",
+            self.settings.session_cookie, self.settings.cookie_path
+        )
+    }
+
+    /// The caller's session if it is the one `id` names.
+    fn own_session<'c>(&self, cx: &'c Caller, id: &str) -> Result<&'c user_session::Model> {
+        cx.session
+            .as_ref()
+            .filter(|s| s.id == id)
+            .ok_or_else(|| Error::not_found("Session", id))
+    }
+}
+
+fn random_token(len: usize) -> String {
+    let bytes: Vec<u8> = (0..len).map(|_| rand::rng().random()).collect();
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+fn session_id() -> String {
+    rand::rng()
+        .sample_iter(rand::distr::Alphanumeric)
+        .take(32)
+        .map(|c| char::from(c).to_ascii_lowercase())
+        .collect()
+}
+
+impl SessionsApi for Service {
+    async fn create_session(
+        &self,
+        cx: &Caller,
+        req: CreateSessionRequest,
+    ) -> Result<CreateSessionResponse> {
+        let user = self
+            .verify_password(&req.body.login, &req.body.password)
+            .await?;
+        if let Some(s) = &cx.session {
+            if s.user_id == user.id {
+                return Ok(CreateSessionResponse::Ok {
+                    body: self.session_body(s),
+                });
+            }
+            return Err(Error::Conflict(
+                "Another user is logged in with this session; log out first".into(),
+            ));
+        }
+        let now = chrono::Utc::now().timestamp();
+        let tx = self.db.write().await?;
+        // Sessions idle past the timeout are gone; clear them out while here.
+        user_session::Entity::delete_many()
+            .filter(user_session::Column::LastSeenAt.lt(now - self.settings.session_idle))
+            .exec(&tx)
+            .await?;
+        let session = user_session::ActiveModel {
+            id: Set(session_id()),
+            user_id: Set(user.id),
+            csrf_token: Set(random_token(32)),
+            created_at: Set(now),
+            last_seen_at: Set(now),
+        }
+        .insert(&tx)
+        .await?;
+        tx.commit().await?;
+        Ok(CreateSessionResponse::Created {
+            set_cookie: self.set_cookie(&session.id),
+            body: self.session_body(&session),
+        })
+    }
+
+    async fn check_session(
+        &self,
+        cx: &Caller,
+        _req: CheckSessionRequest,
+    ) -> Result<CheckSessionResponse> {
+        let s = cx
+            .session
+            .as_ref()
+            .ok_or_else(|| Error::not_found("Session", "current"))?;
+        let body = self.session_body(s);
+        Ok(CheckSessionResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn refresh_session(
+        &self,
+        cx: &Caller,
+        req: RefreshSessionRequest,
+    ) -> Result<RefreshSessionResponse> {
+        let s = self.own_session(cx, &req.session_id)?;
+        Ok(RefreshSessionResponse::Ok {
+            body: self.session_body(s),
+        })
+    }
+
+    async fn delete_session(
+        &self,
+        cx: &Caller,
+        req: DeleteSessionRequest,
+    ) -> Result<DeleteSessionResponse> {
+        let clear = self.clear_cookie();
+        let s = self.own_session(cx, &req.session_id).map_err(|e| {
+            let http: cairn_runtime::HttpError = e.into();
+            Error::Http(http.with_header("set-cookie", clear.clone()))
+        })?;
+        user_session::Entity::delete_by_id(s.id.clone())
+            .exec(self.db.conn())
+            .await?;
+        Ok(DeleteSessionResponse::NoContent { set_cookie: clear })
+    }
+}
