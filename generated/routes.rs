@@ -1919,7 +1919,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/bookmark/:locationId<^\d+$>",
+            r"/bookmark/:locationId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -1943,7 +1943,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+$>",
+            r"/content/objects/:contentId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -1956,7 +1956,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+$>/translations/:languageCode",
+            r"/content/objects/:contentId<^\d+>/translations/:languageCode",
             PathEndpoint::new(
                 settings.clone(),
                 vec![(& OPERATIONS[11], h_delete_content_translation(api.clone())),],
@@ -1964,7 +1964,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+$>/currentversion",
+            r"/content/objects/:contentId<^\d+>/currentversion",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -1975,7 +1975,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+$>/versions",
+            r"/content/objects/:contentId<^\d+>/versions",
             PathEndpoint::new(
                 settings.clone(),
                 vec![(& OPERATIONS[14], h_load_content_versions(api.clone())),],
@@ -1983,7 +1983,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+$>/versions/:versionNo<^\d+$>",
+            r"/content/objects/:contentId<^\d+>/versions/:versionNo<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -1997,7 +1997,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+$>/versions/:versionNo<^\d+$>/translations/:languageCode",
+            r"/content/objects/:contentId<^\d+>/versions/:versionNo<^\d+>/translations/:languageCode",
             PathEndpoint::new(
                 settings.clone(),
                 vec![(& OPERATIONS[20], h_delete_translation_from_draft(api.clone())),],
@@ -2005,7 +2005,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+$>/relations",
+            r"/content/objects/:contentId<^\d+>/relations",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2016,7 +2016,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+$>/versions/:versionNo<^\d+$>/relations",
+            r"/content/objects/:contentId<^\d+>/versions/:versionNo<^\d+>/relations",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2027,7 +2027,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+$>/versions/:versionNo<^\d+$>/relations/:relationId<^\d+$>",
+            r"/content/objects/:contentId<^\d+>/versions/:versionNo<^\d+>/relations/:relationId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2038,7 +2038,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+$>/hide",
+            r"/content/objects/:contentId<^\d+>/hide",
             PathEndpoint::new(
                 settings.clone(),
                 vec![(& OPERATIONS[26], h_hide_content(api.clone())),],
@@ -2046,7 +2046,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+$>/reveal",
+            r"/content/objects/:contentId<^\d+>/reveal",
             PathEndpoint::new(
                 settings.clone(),
                 vec![(& OPERATIONS[27], h_reveal_content(api.clone())),],
@@ -2054,7 +2054,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+$>/objectstates",
+            r"/content/objects/:contentId<^\d+>/objectstates",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2084,7 +2084,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/typegroups/:contentTypeGroupId<^\d+$>",
+            r"/content/typegroups/:contentTypeGroupId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2096,7 +2096,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/typegroups/:contentTypeGroupId<^\d+$>/types",
+            r"/content/typegroups/:contentTypeGroupId<^\d+>/types",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2123,7 +2123,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+$>",
+            r"/content/types/:contentTypeId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2136,7 +2136,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+$>/fieldDefinitions",
+            r"/content/types/:contentTypeId<^\d+>/fieldDefinitions",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2147,7 +2147,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+$>/fieldDefinitions/:fieldDefinitionId<^\d+$>",
+            r"/content/types/:contentTypeId<^\d+>/fieldDefinitions/:fieldDefinitionId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2158,7 +2158,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+$>/fieldDefinition/:fieldDefinitionIdentifier",
+            r"/content/types/:contentTypeId<^\d+>/fieldDefinition/:fieldDefinitionIdentifier",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2169,7 +2169,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+$>/draft",
+            r"/content/types/:contentTypeId<^\d+>/draft",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2182,7 +2182,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+$>/draft/fieldDefinitions",
+            r"/content/types/:contentTypeId<^\d+>/draft/fieldDefinitions",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2195,7 +2195,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+$>/draft/fieldDefinitions/:fieldDefinitionId<^\d+$>",
+            r"/content/types/:contentTypeId<^\d+>/draft/fieldDefinitions/:fieldDefinitionId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2209,7 +2209,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+$>/groups",
+            r"/content/types/:contentTypeId<^\d+>/groups",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2220,7 +2220,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+$>/groups/:contentTypeGroupId<^\d+$>",
+            r"/content/types/:contentTypeId<^\d+>/groups/:contentTypeGroupId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![(& OPERATIONS[58], h_unlink_content_type_from_group(api.clone())),],
@@ -2282,7 +2282,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+$>/locations",
+            r"/content/objects/:contentId<^\d+>/locations",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2304,7 +2304,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/objectstategroups/:objectStateGroupId<^\d+$>",
+            r"/content/objectstategroups/:objectStateGroupId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2316,7 +2316,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/objectstategroups/:objectStateGroupId<^\d+$>/objectstates",
+            r"/content/objectstategroups/:objectStateGroupId<^\d+>/objectstates",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2327,7 +2327,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/objectstategroups/:objectStateGroupId<^\d+$>/objectstates/:objectStateId<^\d+$>",
+            r"/content/objectstategroups/:objectStateGroupId<^\d+>/objectstates/:objectStateId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2350,7 +2350,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/user/roles/:roleId<^\d+$>",
+            r"/user/roles/:roleId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2363,7 +2363,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/user/roles/:roleId<^\d+$>/draft",
+            r"/user/roles/:roleId<^\d+>/draft",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2376,7 +2376,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/user/roles/:roleId<^\d+$>/policies",
+            r"/user/roles/:roleId<^\d+>/policies",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2388,7 +2388,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/user/roles/:roleId<^\d+$>/policies/:policyId<^\d+$>",
+            r"/user/roles/:roleId<^\d+>/policies/:policyId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2408,7 +2408,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/user/users/:userId<^\d+$>/roles",
+            r"/user/users/:userId<^\d+>/roles",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2419,7 +2419,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/user/users/:userId<^\d+$>/roles/:roleId<^\d+$>",
+            r"/user/users/:userId<^\d+>/roles/:roleId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2442,7 +2442,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/user/groups/:groupPath<^\d+(?:/\d+)*>/roles/:roleId<^\d+$>",
+            r"/user/groups/:groupPath<^\d+(?:/\d+)*>/roles/:roleId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2473,7 +2473,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/sections/:sectionId<^\d+$>",
+            r"/content/sections/:sectionId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2528,7 +2528,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/trash/:trashItemId<^\d+$>",
+            r"/content/trash/:trashItemId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2581,7 +2581,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/urlwildcards/:urlWildcardId<^\d+$>",
+            r"/content/urlwildcards/:urlWildcardId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2603,7 +2603,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/user/users/:userId<^\d+$>",
+            r"/user/users/:userId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2623,7 +2623,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/user/users/:userId<^\d+$>/groups",
+            r"/user/users/:userId<^\d+>/groups",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -2634,7 +2634,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/user/users/:userId<^\d+$>/groups/:groupPath<^\d+(?:/\d+)*>",
+            r"/user/users/:userId<^\d+>/groups/:groupPath<^\d+(?:/\d+)*>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![(& OPERATIONS[139], h_unassign_user_from_user_group(api.clone())),],
@@ -2642,7 +2642,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/user/users/:userId<^\d+$>/drafts",
+            r"/user/users/:userId<^\d+>/drafts",
             PathEndpoint::new(
                 settings.clone(),
                 vec![(& OPERATIONS[140], h_load_user_drafts(api.clone())),],

@@ -96,16 +96,20 @@ impl SectionsApi for Service {
             ));
         };
         check_identifier(&identifier)?;
-        let tx = self.db.write().await?;
-        ensure_free(&tx, &identifier, None).await?;
-        let s = section::ActiveModel {
-            identifier: Set(identifier),
-            name: Set(name),
-            ..Default::default()
-        }
-        .insert(&tx)
-        .await?;
-        tx.commit().await?;
+        let s = self
+            .db
+            .write(async |tx| {
+                ensure_free(tx, &identifier, None).await?;
+                let s = section::ActiveModel {
+                    identifier: Set(identifier),
+                    name: Set(name),
+                    ..Default::default()
+                }
+                .insert(tx)
+                .await?;
+                Ok::<_, Error>(s)
+            })
+            .await?;
         Ok(CreateSectionResponse::Created { body: to_model(s) })
     }
 
@@ -126,22 +130,25 @@ impl SectionsApi for Service {
         _cx: &Caller,
         req: UpdateSectionRequest,
     ) -> Result<UpdateSectionResponse> {
-        let tx = self.db.write().await?;
-        let current = find(&tx, req.section_id).await?;
-        if let Some(m) = &req.if_match {
-            m.check(&ETag::of(&to_model(current.clone())))?;
-        }
-        let mut active: section::ActiveModel = current.into();
-        if let Some(identifier) = req.body.identifier {
-            check_identifier(&identifier)?;
-            ensure_free(&tx, &identifier, Some(req.section_id)).await?;
-            active.identifier = Set(identifier);
-        }
-        if let Some(name) = req.body.name {
-            active.name = Set(name);
-        }
-        let s = active.update(&tx).await?;
-        tx.commit().await?;
+        let s = self
+            .db
+            .write(async |tx| {
+                let current = find(tx, req.section_id).await?;
+                if let Some(m) = &req.if_match {
+                    m.check(&ETag::of(&to_model(current.clone())))?;
+                }
+                let mut active: section::ActiveModel = current.into();
+                if let Some(identifier) = req.body.identifier {
+                    check_identifier(&identifier)?;
+                    ensure_free(tx, &identifier, Some(req.section_id)).await?;
+                    active.identifier = Set(identifier);
+                }
+                if let Some(name) = req.body.name {
+                    active.name = Set(name);
+                }
+                Ok::<_, Error>(active.update(tx).await?)
+            })
+            .await?;
         let body = to_model(s);
         Ok(UpdateSectionResponse::Ok {
             etag: ETag::of(&body),
@@ -154,13 +161,16 @@ impl SectionsApi for Service {
         _cx: &Caller,
         req: DeleteSectionRequest,
     ) -> Result<DeleteSectionResponse> {
-        let tx = self.db.write().await?;
-        let current = find(&tx, req.section_id).await?;
-        if let Some(m) = &req.if_match {
-            m.check(&ETag::of(&to_model(current.clone())))?;
-        }
-        section::Entity::delete_by_id(current.id).exec(&tx).await?;
-        tx.commit().await?;
+        self.db
+            .write(async |tx| {
+                let current = find(tx, req.section_id).await?;
+                if let Some(m) = &req.if_match {
+                    m.check(&ETag::of(&to_model(current.clone())))?;
+                }
+                section::Entity::delete_by_id(current.id).exec(tx).await?;
+                Ok::<_, Error>(())
+            })
+            .await?;
         Ok(DeleteSectionResponse::NoContent)
     }
 }

@@ -85,22 +85,26 @@ impl SessionsApi for Service {
             ));
         }
         let now = chrono::Utc::now().timestamp();
-        let tx = self.db.write().await?;
-        // Sessions idle past the timeout are gone; clear them out while here.
-        user_session::Entity::delete_many()
-            .filter(user_session::Column::LastSeenAt.lt(now - self.settings.session_idle))
-            .exec(&tx)
+        let idle = self.settings.session_idle;
+        let session = self
+            .db
+            .write(async |tx| {
+                // Sessions idle past the timeout are gone; clear them out while here.
+                user_session::Entity::delete_many()
+                    .filter(user_session::Column::LastSeenAt.lt(now - idle))
+                    .exec(tx)
+                    .await?;
+                user_session::ActiveModel {
+                    id: Set(session_id()),
+                    user_id: Set(user.id),
+                    csrf_token: Set(random_token(32)),
+                    created_at: Set(now),
+                    last_seen_at: Set(now),
+                }
+                .insert(tx)
+                .await
+            })
             .await?;
-        let session = user_session::ActiveModel {
-            id: Set(session_id()),
-            user_id: Set(user.id),
-            csrf_token: Set(random_token(32)),
-            created_at: Set(now),
-            last_seen_at: Set(now),
-        }
-        .insert(&tx)
-        .await?;
-        tx.commit().await?;
         Ok(CreateSessionResponse::Created {
             set_cookie: self.set_cookie(&session.id),
             body: self.session_body(&session),

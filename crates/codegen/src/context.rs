@@ -221,7 +221,7 @@ fn poem_path(e: &Endpoint) -> String {
     let mut out = e.path.clone();
     for (name, kind) in &e.path_params {
         let pat = match kind {
-            ParamKind::Int => format!(":{name}<^\\d+$>"),
+            ParamKind::Int => format!(":{name}<^\\d+>"),
             ParamKind::String => format!(":{name}"),
             ParamKind::Path => format!(":{name}<^\\d+(?:/\\d+)*>"),
         };

@@ -34,8 +34,6 @@ pub trait Node: Sized {
     fn scalar(&self) -> Scalar<'_>;
     /// The element as a key/value tree (XML scalars cast like the reference).
     fn to_hash(&self) -> HashValue;
-    /// What the node is called in messages: `element` or `property`.
-    fn describe(&self) -> &'static str;
 }
 
 /// Where the decoder is: the path of the current element, and the API prefix for hrefs.
@@ -195,7 +193,7 @@ fn scalar_of<T: FromScalar>(
 
 /// The error of a required element that is absent.
 pub fn missing(path: &Path<'_>, name: &str) -> DecodeError {
-    path.child_error(name, "required element is missing")
+    path.child_error(name, "is required but missing")
 }
 
 /// A required scalar child element.
@@ -204,8 +202,7 @@ pub fn required<N: Node, T: FromScalar>(
     name: &str,
     path: &Path<'_>,
 ) -> Result<T, DecodeError> {
-    optional(n, name, path)?
-        .ok_or_else(|| path.child_error(name, format!("required {} is missing", n.describe())))
+    optional(n, name, path)?.ok_or_else(|| missing(path, name))
 }
 
 /// An optional scalar child element (absent or empty: `None`).
@@ -462,10 +459,6 @@ impl Node for serde_json::Value {
     fn to_hash(&self) -> HashValue {
         HashValue::from_json(self)
     }
-
-    fn describe(&self) -> &'static str {
-        "property"
-    }
 }
 
 #[cfg(test)]
@@ -510,6 +503,6 @@ mod tests {
         let err = required::<_, i64>(&v, "e", &path).unwrap_err();
         assert_eq!(err.to_string(), "X.e: expected an integer");
         let err = required::<_, i64>(&v, "zz", &path).unwrap_err();
-        assert_eq!(err.to_string(), "X.zz: required property is missing");
+        assert_eq!(err.to_string(), "X.zz: is required but missing");
     }
 }

@@ -408,10 +408,6 @@ impl Node for XmlElement {
             HashValue::List(values.iter().map(|v| v.to_hash()).collect())
         }
     }
-
-    fn describe(&self) -> &'static str {
-        "element"
-    }
 }
 
 #[cfg(test)]

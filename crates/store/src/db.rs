@@ -55,10 +55,32 @@ impl Db {
         self.conn.get_database_backend()
     }
 
+    /// Runs `f` in one write transaction: committed when it returns `Ok`, rolled back (at once,
+    /// releasing every lock) when it returns `Err`.
+    pub async fn write<T, E, F>(&self, f: F) -> Result<T, E>
+    where
+        F: AsyncFnOnce(&DatabaseTransaction) -> Result<T, E>,
+        E: From<DbErr>,
+    {
+        let tx = self.begin_write().await?;
+        match f(&tx).await {
+            Ok(v) => {
+                tx.commit().await?;
+                Ok(v)
+            }
+            Err(e) => {
+                if let Err(rb) = tx.rollback().await {
+                    tracing::warn!(error = %rb, "rollback failed");
+                }
+                Err(e)
+            }
+        }
+    }
+
     /// Begins a write transaction. On SQLite it takes the write lock at once (BEGIN
     /// IMMEDIATE), so a transaction that reads before it writes cannot fail to upgrade; other
     /// writers wait for the busy timeout.
-    pub async fn write(&self) -> Result<DatabaseTransaction, DbErr> {
+    async fn begin_write(&self) -> Result<DatabaseTransaction, DbErr> {
         match self.backend() {
             DbBackend::Sqlite => {
                 self.conn

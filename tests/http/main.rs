@@ -1,0 +1,10 @@
+//! HTTP tests of cairn, one module per resource family, run against SQLite by default and
+//! against PostgreSQL when `CAIRN_TEST_DATABASE_URL` names one.
+
+mod support;
+
+mod codecs;
+mod protocol;
+mod root;
+mod sections;
+mod sessions;

@@ -1,0 +1,302 @@
+//! The test harness: a fresh database per test (SQLite in a temporary directory, or a fresh
+//! schema of the PostgreSQL server named by `CAIRN_TEST_DATABASE_URL`), the whole HTTP
+//! application over it, and a small client that speaks to it in XML or JSON.
+
+use cairn::config::{Cli, Command};
+use cairn_runtime::xml::XmlElement;
+use clap::Parser;
+use poem::http::{HeaderMap, Method, StatusCode};
+use poem::{Endpoint, EndpointExt, Request};
+use sea_orm::ConnectionTrait;
+use serde_json::Value;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+pub const PREFIX: &str = "/api/ibexa/v2";
+pub const ADMIN: (&str, &str) = ("admin", "publish");
+
+/// The application under test over its own database.
+pub struct TestApp {
+    endpoint: poem::endpoint::BoxEndpoint<'static, poem::Response>,
+    _db: TestDb,
+}
+
+enum TestDb {
+    Sqlite(#[allow(dead_code)] tempfile::TempDir),
+    Postgres { base: String, schema: String },
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        if let TestDb::Postgres { base, schema } = self {
+            let (base, schema) = (base.clone(), schema.clone());
+            // Drop runs outside any runtime guarantee: use a thread with its own.
+            let _ = std::thread::spawn(move || {
+                let rt = tokio::runtime::Runtime::new().expect("runtime");
+                rt.block_on(async {
+                    if let Ok(db) = sea_orm::Database::connect(base.as_str()).await {
+                        // The app's pool may still hold connections: end them first.
+                        let _ = db
+                            .execute_unprepared(&format!(
+                                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '{schema}'"
+                            ))
+                            .await;
+                        let _ = db
+                            .execute_unprepared(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
+                            .await;
+                    }
+                });
+            })
+            .join();
+        }
+    }
+}
+
+static NEXT: AtomicU32 = AtomicU32::new(0);
+
+/// Which database the tests run on, for messages.
+pub fn backend() -> &'static str {
+    if std::env::var("CAIRN_TEST_DATABASE_URL").is_ok_and(|u| u.starts_with("postgres")) {
+        "postgres"
+    } else {
+        "sqlite"
+    }
+}
+
+impl TestApp {
+    pub async fn new() -> TestApp {
+        Self::with_args(&[]).await
+    }
+
+    /// The app with extra `cairn serve` options.
+    pub async fn with_args(extra: &[&str]) -> TestApp {
+        let (url, db) = match std::env::var("CAIRN_TEST_DATABASE_URL") {
+            Ok(base) if base.starts_with("postgres") => {
+                let schema = format!(
+                    "cairn_test_{}_{}",
+                    std::process::id(),
+                    NEXT.fetch_add(1, Ordering::Relaxed)
+                );
+                let admin = sea_orm::Database::connect(base.as_str())
+                    .await
+                    .expect("postgres");
+                admin
+                    .execute_unprepared(&format!(
+                        "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+                    ))
+                    .await
+                    .expect("create schema");
+                let sep = if base.contains('?') { '&' } else { '?' };
+                let url =
+                    format!("{base}{sep}options[search_path]={schema}&application_name={schema}");
+                (url, TestDb::Postgres { base, schema })
+            }
+            _ => {
+                let dir = tempfile::tempdir().expect("temp dir");
+                let url = format!("sqlite://{}", dir.path().join("cairn.db").display());
+                (url, TestDb::Sqlite(dir))
+            }
+        };
+        let mut args = vec!["cairn", "serve", "--database-url", &url, "--db-pool", "4"];
+        args.extend_from_slice(extra);
+        let Command::Serve(serve) = Cli::parse_from(args).command else {
+            unreachable!()
+        };
+        let (service, settings) = cairn::setup(&serve).await.expect("setup");
+        TestApp {
+            endpoint: cairn::app::app(service, settings).boxed(),
+            _db: db,
+        }
+    }
+
+    /// A request to `path` under the prefix (or an absolute path starting with the prefix).
+    pub fn req(&self, method: &str, path: &str) -> Req<'_> {
+        self.abs(method, &format!("{PREFIX}{path}"))
+    }
+
+    /// A request to exactly `uri` (outside the default prefix).
+    pub fn abs(&self, method: &str, uri: &str) -> Req<'_> {
+        let uri = uri.to_string();
+        Req {
+            app: self,
+            method: Method::from_bytes(method.as_bytes()).expect("method"),
+            uri,
+            headers: Vec::new(),
+            body: Vec::new(),
+        }
+    }
+
+    pub fn get(&self, path: &str) -> Req<'_> {
+        self.req("GET", path)
+    }
+
+    /// Logs in as admin and returns (cookie header value, CSRF token).
+    pub async fn login(&self) -> (String, String) {
+        let r = self
+            .req("POST", "/user/sessions")
+            .json_body(
+                "SessionInput",
+                serde_json::json!({"login": ADMIN.0, "password": ADMIN.1}),
+            )
+            .accept("Session+json")
+            .send()
+            .await;
+        r.assert(201);
+        let cookie = r.header("set-cookie").expect("cookie");
+        let pair = cookie.split(';').next().unwrap().to_string();
+        let token = r.json()["Session"]["csrfToken"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        (pair, token)
+    }
+}
+
+/// A request under construction.
+pub struct Req<'a> {
+    app: &'a TestApp,
+    method: Method,
+    uri: String,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Req<'_> {
+    pub fn header(mut self, k: &str, v: &str) -> Self {
+        self.headers.push((k.to_string(), v.to_string()));
+        self
+    }
+
+    /// `Accept: application/vnd.ibexa.api.<media>` (e.g. `Section+json`).
+    pub fn accept(self, media: &str) -> Self {
+        self.header("accept", &format!("application/vnd.ibexa.api.{media}"))
+    }
+
+    pub fn admin(self) -> Self {
+        use base64::Engine;
+        let v =
+            base64::engine::general_purpose::STANDARD.encode(format!("{}:{}", ADMIN.0, ADMIN.1));
+        self.header("authorization", &format!("Basic {v}"))
+    }
+
+    /// A JSON body `{"<input>": value}` with the input's content type.
+    pub fn json_body(mut self, input: &str, value: Value) -> Self {
+        self.body = serde_json::to_vec(&serde_json::json!({ input: value })).unwrap();
+        self.header(
+            "content-type",
+            &format!("application/vnd.ibexa.api.{input}+json"),
+        )
+    }
+
+    /// An XML body with the input's content type.
+    pub fn xml_body(mut self, input: &str, xml: &str) -> Self {
+        self.body = xml.as_bytes().to_vec();
+        self.header(
+            "content-type",
+            &format!("application/vnd.ibexa.api.{input}+xml"),
+        )
+    }
+
+    pub fn raw_body(mut self, content_type: &str, body: &str) -> Self {
+        self.body = body.as_bytes().to_vec();
+        self.header("content-type", content_type)
+    }
+
+    pub async fn send(self) -> Resp {
+        let mut b = Request::builder().method(self.method).uri_str(&self.uri);
+        for (k, v) in &self.headers {
+            b = b.header(k.as_str(), v.as_str());
+        }
+        let req = b.body(self.body);
+        let resp = self.app.endpoint.get_response(req).await;
+        let status = resp.status();
+        let headers = resp.headers().clone();
+        let body = resp.into_body().into_bytes().await.expect("body").to_vec();
+        Resp {
+            status,
+            headers,
+            body: String::from_utf8(body).expect("UTF-8 body"),
+        }
+    }
+}
+
+/// A response.
+#[derive(Debug)]
+pub struct Resp {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: String,
+}
+
+impl Resp {
+    /// Asserts the status, showing the body when it differs.
+    pub fn assert(&self, status: u16) -> &Self {
+        assert_eq!(
+            self.status.as_u16(),
+            status,
+            "[{}] unexpected status; body: {}",
+            backend(),
+            self.body
+        );
+        self
+    }
+
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.headers
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_string())
+    }
+
+    pub fn content_type(&self) -> String {
+        self.header("content-type").unwrap_or_default()
+    }
+
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+
+    pub fn xml(&self) -> XmlElement {
+        XmlElement::parse(&self.body).unwrap_or_else(|e| panic!("not XML ({e}): {}", self.body))
+    }
+
+    /// Asserts an `ErrorMessage` with this code in the format of the content type.
+    pub fn assert_error(&self, status: u16) -> String {
+        self.assert(status);
+        let ct = self.content_type();
+        assert!(
+            ct.starts_with("application/vnd.") && ct.contains(".api.ErrorMessage+"),
+            "content type {ct}"
+        );
+        if ct.ends_with("+json") {
+            let j = self.json();
+            assert_eq!(j["ErrorMessage"]["errorCode"], status);
+            j["ErrorMessage"]["errorDescription"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        } else {
+            let x = self.xml();
+            assert_eq!(x.name, "ErrorMessage");
+            assert_eq!(child_text(&x, "errorCode"), status.to_string());
+            child_text(&x, "errorDescription")
+        }
+    }
+}
+
+/// The text of the child element `name`.
+pub fn child_text(el: &XmlElement, name: &str) -> String {
+    el.children
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("<{}> has no <{name}>", el.name))
+        .text
+        .clone()
+}
+
+/// The value of attribute `name`.
+pub fn attr(el: &XmlElement, name: &str) -> String {
+    el.attrs
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.clone())
+        .unwrap_or_else(|| panic!("<{}> has no attribute {name}", el.name))
+}
