@@ -133,11 +133,9 @@ impl Encode for BookmarkList {
         w.open(name);
         w.attr_media("BookmarkList");
         w.elem("count", &self.count);
-        w.open("items");
-        for v in &self.items {
+        for v in &self.bookmark {
             v.write_xml(w, "Bookmark");
         }
-        w.close("items");
         w.close(name);
     }
     fn write_json(&self, w: &mut JsonWriter<'_>) {
@@ -147,7 +145,7 @@ impl Encode for BookmarkList {
         w.value(&self.count);
         w.key("items");
         w.begin_array();
-        for v in &self.items {
+        for v in &self.bookmark {
             v.write_json(w);
         }
         w.end_array();
@@ -1301,8 +1299,8 @@ impl Encode for ContentTypeInfoList {
         w.open(name);
         w.attr_media("ContentTypeInfoList");
         w.attr_href(&self.href);
-        for v in &self.content_type {
-            v.write_xml(w, "ContentType");
+        for v in &self.content_type_info {
+            v.write_xml(w, "ContentTypeInfo");
         }
         w.close(name);
     }
@@ -1312,7 +1310,7 @@ impl Encode for ContentTypeInfoList {
         w.href(&self.href);
         w.key("ContentType");
         w.begin_array();
-        for v in &self.content_type {
+        for v in &self.content_type_info {
             v.write_json(w);
         }
         w.end_array();

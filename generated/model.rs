@@ -42,8 +42,8 @@ pub struct FieldError {
 pub struct BookmarkList {
     /// `count`.
     pub count: i64,
-    /// `items`.
-    pub items: Vec<Bookmark>,
+    /// `Bookmark` (JSON `items`).
+    pub bookmark: Vec<Bookmark>,
 }
 /// One bookmark with its full Location (the reference writes its href as the attribute `_href`, JSON `__href`).
 #[derive(Debug, Clone, PartialEq, Hash)]
@@ -544,8 +544,8 @@ pub struct ContentTypeList {
 pub struct ContentTypeInfoList {
     /// The element's own href, under the API prefix.
     pub href: String,
-    /// `ContentType`.
-    pub content_type: Vec<ContentTypeInfo>,
+    /// `ContentTypeInfo` (JSON `ContentType`).
+    pub content_type_info: Vec<ContentTypeInfo>,
 }
 /// Creates a content type (a draft unless published at once) with its Field definitions.
 #[derive(Debug, Clone, PartialEq, Hash)]

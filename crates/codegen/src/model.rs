@@ -797,6 +797,15 @@ fn parse_endpoint(
                 headers: vec![],
                 doc: None,
             },
+            Some(RawResponse::Bodies(b)) => Response {
+                status: *status,
+                bodies: b.clone(),
+                etag: false,
+                location: false,
+                accept_patch: None,
+                headers: vec![],
+                doc: None,
+            },
             Some(RawResponse::Full(f)) => Response {
                 status: *status,
                 bodies: f.body.as_ref().map(|b| b.to_vec()).unwrap_or_default(),

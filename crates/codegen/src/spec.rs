@@ -109,6 +109,8 @@ impl OneOrMany {
 pub enum RawResponse {
     /// Just the body type.
     Body(String),
+    /// Just the body types chosen by Accept.
+    Bodies(Vec<String>),
     Full(RawResponseFull),
 }
 

@@ -384,7 +384,23 @@ impl Node for XmlElement {
             if self.has_text() {
                 return HashValue::cast_xml_text(&self.text);
             }
-            return HashValue::Null;
+            if self.children.is_empty() {
+                return HashValue::Null;
+            }
+            // Plain elements (a search query's criteria): keyed by name, repeats as lists.
+            let mut map: Vec<(String, HashValue)> = Vec::new();
+            for c in &self.children {
+                let v = c.to_hash();
+                match map.iter_mut().find(|(k, _)| *k == c.name) {
+                    Some((_, HashValue::List(items))) if self.children.iter().filter(|o| o.name == c.name).count() > 1 => items.push(v),
+                    Some(_) => {}
+                    None if self.children.iter().filter(|o| o.name == c.name).count() > 1 => {
+                        map.push((c.name.clone(), HashValue::List(vec![v])))
+                    }
+                    None => map.push((c.name.clone(), v)),
+                }
+            }
+            return HashValue::Map(map);
         }
         if values
             .iter()
@@ -446,6 +462,14 @@ mod tests {
             Some(&HashValue::List(vec!["a".into(), "b".into()]))
         );
         assert!(XmlElement::parse("<a><b></a>").is_err());
+        let q = XmlElement::parse("<Filter><A>1</A><B>x</B><B>y</B></Filter>").unwrap();
+        assert_eq!(
+            q.to_hash(),
+            HashValue::Map(vec![
+                ("A".into(), HashValue::Int(1)),
+                ("B".into(), HashValue::List(vec!["x".into(), "y".into()])),
+            ])
+        );
         assert!(XmlElement::parse("").is_err());
     }
 }
