@@ -52,19 +52,64 @@ fn replace_in(file: &Path, from: &str, to: &str) {
 
 #[test]
 fn validation_names_the_file_and_entry() {
-    let msg = problems(|d| replace_in(&d.join("sections.yaml"), "sectionId: int", "sectionId: integer"));
+    let msg = problems(|d| {
+        replace_in(
+            &d.join("sections.yaml"),
+            "sectionId: int",
+            "sectionId: integer",
+        )
+    });
     assert!(
         msg.contains("spec/sections.yaml: types.Section.fields.sectionId: unknown type `integer`"),
         "{msg}"
     );
-    let msg = problems(|d| replace_in(&d.join("sections.yaml"), "path: /content/sections/{sectionId}\n    responses", "path: /content/sections\n    responses"));
-    assert!(msg.contains("spec/sections.yaml: endpoints.loadSection: duplicate route GET /content/sections"), "{msg}");
-    let msg = problems(|d| replace_in(&d.join("sections.yaml"), "    responses:\n      200: SectionList\n", "    responses: {}\n"));
-    assert!(msg.contains("spec/sections.yaml: endpoints.listSections: an endpoint needs at least one response"), "{msg}");
-    let msg = problems(|d| replace_in(&d.join("sections.yaml"), "path: /content/sections/{sectionId}", "path: /content/sections/{sectionNo}"));
+    let msg = problems(|d| {
+        replace_in(
+            &d.join("sections.yaml"),
+            "path: /content/sections/{sectionId}\n    responses",
+            "path: /content/sections\n    responses",
+        )
+    });
+    assert!(
+        msg.contains(
+            "spec/sections.yaml: endpoints.loadSection: duplicate route GET /content/sections"
+        ),
+        "{msg}"
+    );
+    let msg = problems(|d| {
+        replace_in(
+            &d.join("sections.yaml"),
+            "    responses:\n      200: SectionList\n",
+            "    responses: {}\n",
+        )
+    });
+    assert!(
+        msg.contains(
+            "spec/sections.yaml: endpoints.listSections: an endpoint needs at least one response"
+        ),
+        "{msg}"
+    );
+    let msg = problems(|d| {
+        replace_in(
+            &d.join("sections.yaml"),
+            "path: /content/sections/{sectionId}",
+            "path: /content/sections/{sectionNo}",
+        )
+    });
     assert!(msg.contains("unknown path parameter `sectionNo`"), "{msg}");
-    let msg = problems(|d| replace_in(&d.join("sections.yaml"), "input: SectionInput", "input: SectionOutput"));
-    assert!(msg.contains("spec/sections.yaml: endpoints.createSection: input type `SectionOutput` is unknown"), "{msg}");
+    let msg = problems(|d| {
+        replace_in(
+            &d.join("sections.yaml"),
+            "input: SectionInput",
+            "input: SectionOutput",
+        )
+    });
+    assert!(
+        msg.contains(
+            "spec/sections.yaml: endpoints.createSection: input type `SectionOutput` is unknown"
+        ),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -81,11 +126,18 @@ fn committed_generated_copy_is_current() {
 fn editing_the_spec_changes_the_output_and_the_drift_check_sees_it() {
     let dir = tempfile::tempdir().unwrap();
     copy_spec(dir.path());
-    replace_in(&dir.path().join("sections.yaml"), "      name: string\n  SectionList:", "      name: string\n      description: string?\n  SectionList:");
+    replace_in(
+        &dir.path().join("sections.yaml"),
+        "      name: string\n  SectionList:",
+        "      name: string\n      description: string?\n  SectionList:",
+    );
     let out = cairn_codegen::generate(dir.path(), &repo().join("templates")).unwrap();
     let drift = cairn_codegen::drift(&repo().join("generated"), &out.files);
     for file in ["model.rs", "encode.rs", "openapi.json"] {
-        assert!(drift.contains(&file.to_string()), "{file} should differ: {drift:?}");
+        assert!(
+            drift.contains(&file.to_string()),
+            "{file} should differ: {drift:?}"
+        );
     }
     let model = &out.files.iter().find(|(n, _)| n == "model.rs").unwrap().1;
     assert!(model.contains("pub description: Option<String>"));

@@ -392,7 +392,11 @@ impl Node for XmlElement {
             for c in &self.children {
                 let v = c.to_hash();
                 match map.iter_mut().find(|(k, _)| *k == c.name) {
-                    Some((_, HashValue::List(items))) if self.children.iter().filter(|o| o.name == c.name).count() > 1 => items.push(v),
+                    Some((_, HashValue::List(items)))
+                        if self.children.iter().filter(|o| o.name == c.name).count() > 1 =>
+                    {
+                        items.push(v)
+                    }
                     Some(_) => {}
                     None if self.children.iter().filter(|o| o.name == c.name).count() > 1 => {
                         map.push((c.name.clone(), HashValue::List(vec![v])))
