@@ -39,6 +39,9 @@ pub struct ApiArgs {
     /// A sub-folder the site is installed in, before the prefix (e.g. /cms).
     #[arg(long, env = "CAIRN_SUB_FOLDER", default_value = "")]
     pub sub_folder: String,
+    /// Prefix of field type identifiers (`ez` gives `ezstring`).
+    #[arg(long, env = "CAIRN_FIELD_TYPE_PREFIX", default_value = "ez")]
+    pub field_type_prefix: String,
 }
 
 impl ApiArgs {
@@ -94,6 +97,9 @@ pub struct ServeArgs {
     /// Mark the session cookie `Secure` (sites served over HTTPS).
     #[arg(long, env = "CAIRN_SECURE_COOKIE")]
     pub secure_cookie: bool,
+    /// Directory where uploaded files (images, binary files, media) are kept.
+    #[arg(long, env = "CAIRN_STORAGE_DIR", default_value = "var/storage")]
+    pub storage_dir: std::path::PathBuf,
     /// Largest request body accepted, in MiB (content with base64 files can be large).
     #[arg(long, env = "CAIRN_MAX_BODY_MIB", default_value_t = 64)]
     pub max_body_mib: usize,
@@ -125,6 +131,7 @@ mod tests {
             vendor: "ibexa".into(),
             prefix: None,
             sub_folder: String::new(),
+            field_type_prefix: "ez".into(),
         };
         assert_eq!(a.full_prefix(), "/api/ibexa/v2");
         a.sub_folder = "cms/".into();

@@ -8,8 +8,10 @@ pub mod app;
 pub mod auth;
 pub mod config;
 pub mod error;
+pub mod field_types;
 pub mod service;
 
+mod content_types;
 mod countries;
 mod countries_data;
 mod languages;
@@ -17,6 +19,7 @@ mod pending;
 mod root;
 mod sections;
 mod sessions;
+mod stored;
 
 use cairn_runtime::http::Settings;
 use cairn_runtime::media::Wire;
@@ -47,7 +50,13 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settin
             session_idle: args.session_idle,
             secure_cookie: args.secure_cookie,
             cookie_path,
+            prefix: prefix.clone(),
         },
+        field_types::Registry::new(&args.api.field_type_prefix),
+        Arc::new(field_types::files::DiskFiles::new(
+            args.storage_dir.clone(),
+            format!("{}/var/storage", args.api.sub_folder.trim_end_matches('/')),
+        )),
     );
     let settings = Settings {
         wire: Wire::new(&args.api.vendor, &prefix),

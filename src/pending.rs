@@ -6,7 +6,6 @@ use crate::service::Service;
 
 crate::api::traits::not_implemented_bookmarks!(Service, Error::not_implemented);
 crate::api::traits::not_implemented_content!(Service, Error::not_implemented);
-crate::api::traits::not_implemented_content_types!(Service, Error::not_implemented);
 crate::api::traits::not_implemented_locations!(Service, Error::not_implemented);
 crate::api::traits::not_implemented_object_states!(Service, Error::not_implemented);
 crate::api::traits::not_implemented_roles!(Service, Error::not_implemented);

@@ -5,9 +5,11 @@ use crate::api::model::{CountryList, Root};
 use crate::api::traits::ApiBase;
 use crate::auth::{Caller, CredentialCache};
 use crate::error::Error;
+use crate::field_types::{FieldIds, FieldType, FileStore, Registry, ValueContext};
 use cairn_runtime::ETag;
 use cairn_runtime::http::Operation;
 use cairn_store::Db;
+use std::sync::Arc;
 
 /// Settings the services read.
 #[derive(Debug, Clone)]
@@ -20,12 +22,18 @@ pub struct ServiceSettings {
     pub secure_cookie: bool,
     /// The cookie's `Path` (the sub-folder, or `/`).
     pub cookie_path: String,
+    /// The API prefix, for hrefs inside field values.
+    pub prefix: String,
 }
 
 /// Implements every operation of the API over the database.
 pub struct Service {
     pub db: Db,
     pub settings: ServiceSettings,
+    /// Every field type, by identifier.
+    pub field_types: Registry,
+    /// Where uploaded files are kept.
+    pub files: Arc<dyn FileStore>,
     pub(crate) credentials: CredentialCache,
     /// The Root resource never changes: built once.
     pub(crate) root: (Root, ETag),
@@ -33,15 +41,38 @@ pub struct Service {
 }
 
 impl Service {
-    pub fn new(db: Db, settings: ServiceSettings) -> Service {
+    pub fn new(
+        db: Db,
+        settings: ServiceSettings,
+        field_types: Registry,
+        files: Arc<dyn FileStore>,
+    ) -> Service {
         let root = crate::root::root();
         let countries = crate::countries::country_list();
         Service {
             db,
             settings,
+            field_types,
+            files,
             credentials: CredentialCache::default(),
             root: (root.clone(), ETag::of(&root)),
             countries: (countries.clone(), ETag::of(&countries)),
+        }
+    }
+}
+
+impl Service {
+    /// The field type of a stored bare name (`string`).
+    pub fn field_type(&self, bare: &str) -> Option<&dyn FieldType> {
+        self.field_types.get(&self.field_types.identifier(bare))
+    }
+
+    /// What field types need to read and write values.
+    pub fn value_context(&self, field: Option<FieldIds>) -> ValueContext<'_> {
+        ValueContext {
+            prefix: &self.settings.prefix,
+            files: self.files.as_ref(),
+            field,
         }
     }
 }

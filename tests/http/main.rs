@@ -4,6 +4,7 @@
 mod support;
 
 mod codecs;
+mod content_types;
 mod protocol;
 mod root;
 mod sections;

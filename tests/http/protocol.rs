@@ -122,12 +122,20 @@ async fn custom_methods_work_directly_and_as_post_override() {
         .await;
     assert!(r.assert_error(501).contains("copyContent"));
     let r = app
-        .req("POST", "/content/types/1/draft")
+        .req("POST", "/content/objects/1/versions/1")
         .admin()
         .header("x-http-method-override", "publish")
         .send()
         .await;
-    assert!(r.assert_error(501).contains("publishContentTypeDraft"));
+    assert!(r.assert_error(501).contains("publishVersion"));
+    // An implemented custom method through the override: PUBLISH of a missing draft.
+    let r = app
+        .req("POST", "/content/types/1/draft")
+        .admin()
+        .header("x-http-method-override", "PUBLISH")
+        .send()
+        .await;
+    r.assert_error(404);
     // The override acts on POST only.
     let r = app
         .get("/content/sections/1")

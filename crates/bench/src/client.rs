@@ -246,6 +246,9 @@ mod tests {
         assert_eq!(head.len, text.len() - 5);
         assert_eq!(head.headers.len(), 2);
         let no_body = b"HTTP/1.1 204 No Content\r\n\r\n";
-        assert_eq!(parse_head(no_body, false, false).unwrap().unwrap().body_len, 0);
+        assert_eq!(
+            parse_head(no_body, false, false).unwrap().unwrap().body_len,
+            0
+        );
     }
 }

@@ -37,7 +37,9 @@ impl Server {
             .spawn()
             .with_context(|| format!("cannot start {name} ({command:?})"))?;
         let mut server = Server { name, child, addr };
-        server.wait_ready(ready_path, Duration::from_secs(60)).await?;
+        server
+            .wait_ready(ready_path, Duration::from_secs(60))
+            .await?;
         Ok(server)
     }
 
@@ -91,6 +93,12 @@ pub async fn start_cairn(bin: &Path, dir: &Path, prefix: &str) -> Result<Server>
     let addr = free_addr()?;
     let db = dir.join("bench.db");
     let mut command = Command::new(bin);
+    // The server's own settings come from the command line alone.
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("CAIRN_") {
+            command.env_remove(key);
+        }
+    }
     command
         .arg("serve")
         .arg("--listen")

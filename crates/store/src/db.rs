@@ -31,6 +31,8 @@ impl Db {
             .min_connections(1)
             .connect_timeout(Duration::from_secs(30))
             .acquire_timeout(Duration::from_secs(30))
+            // A ping before every checkout doubles the cost of a read.
+            .test_before_acquire(false)
             .sqlx_logging(false);
         if options.url.starts_with("sqlite:") {
             co.map_sqlx_sqlite_opts(|o| {

@@ -6,7 +6,9 @@
 
 pub mod db;
 pub mod entity;
+pub mod ids;
 pub mod migration;
 pub mod password;
+pub mod sql;
 
 pub use db::{Db, DbOptions};

@@ -1,6 +1,11 @@
 //! One sea-orm entity per table. Multi-language texts (`names`, `descriptions`) are JSON
 //! objects keyed by language code; times are Unix seconds.
 
+pub mod content_type;
+pub mod content_type_group;
+pub mod content_type_group_link;
+pub mod field_definition;
+pub mod id_sequence;
 pub mod language;
 pub mod object_state;
 pub mod object_state_group;

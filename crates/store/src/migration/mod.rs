@@ -6,6 +6,7 @@
 //! (see [`ddl`]).
 
 mod m0001_foundation;
+mod m0002_content_types;
 
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
 use sea_orm_migration::prelude::*;
@@ -15,7 +16,10 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(m0001_foundation::Migration)]
+        vec![
+            Box::new(m0001_foundation::Migration),
+            Box::new(m0002_content_types::Migration),
+        ]
     }
 }
 

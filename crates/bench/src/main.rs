@@ -1,0 +1,148 @@
+//! `cairn-bench`: starts the release cairn server on a fresh database, drives each scenario over
+//! HTTP with many keep-alive connections, and compares it with a trivial poem server answering
+//! the same bytes (the ceiling), measured in the same run right before it.
+//!
+//! Build first: `cargo build --release -p cairn -p cairn-bench`, then run
+//! `target/release/cairn-bench`. See README.md.
+
+mod ceiling;
+mod client;
+mod load;
+mod report;
+mod scenarios;
+mod server;
+
+use anyhow::{Result, bail};
+use clap::{Args, Parser, Subcommand};
+use client::Conn;
+use load::Load;
+use report::Outcome;
+use scenarios::{PREFIX, SCENARIOS};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "cairn-bench",
+    about = "Measures cairn's requests/s and latency per scenario, as ratios to a trivial poem \
+             handler answering the same bytes",
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Cmd>,
+    #[command(flatten)]
+    bench: BenchArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Cmd {
+    /// Runs the ceiling server (started by the bench itself).
+    #[command(hide = true)]
+    Ceiling(ceiling::CeilingArgs),
+}
+
+#[derive(Debug, Args)]
+struct BenchArgs {
+    /// Seconds measured per run (each scenario runs twice: ceiling, then cairn).
+    #[arg(long, default_value_t = 10.0)]
+    duration: f64,
+    /// Seconds of warm-up before each measurement.
+    #[arg(long, default_value_t = 1.0)]
+    warmup: f64,
+    /// Concurrent keep-alive connections.
+    #[arg(long, default_value_t = 16)]
+    connections: usize,
+    /// Run only this scenario (repeatable); default: all.
+    #[arg(long = "scenario", value_name = "NAME")]
+    scenarios: Vec<String>,
+    /// Also write the raw figures to this file as JSON.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// The cairn binary [default: `cairn` next to this executable].
+    #[arg(long, value_name = "PATH")]
+    cairn: Option<PathBuf>,
+    /// List the scenarios and exit.
+    #[arg(long)]
+    list: bool,
+}
+
+#[tokio::main]
+async fn main() -> Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Cmd::Ceiling(args)) => ceiling::serve(args).await,
+        // On ctrl-c the bench future is dropped, and with it the guards of the child servers.
+        None => tokio::select! {
+            result = bench(cli.bench) => result,
+            _ = tokio::signal::ctrl_c() => bail!("interrupted"),
+        },
+    }
+}
+
+async fn bench(args: BenchArgs) -> Result<()> {
+    if args.list {
+        for s in SCENARIOS {
+            println!("{:<24} {} {}", s.name, s.method, s.path);
+        }
+        return Ok(());
+    }
+    if !(args.duration > 0.0 && args.warmup >= 0.0 && args.connections > 0) {
+        bail!("--duration and --connections must be positive, --warmup not negative");
+    }
+    let load = Load {
+        connections: args.connections,
+        warmup: Duration::from_secs_f64(args.warmup),
+        duration: Duration::from_secs_f64(args.duration),
+    };
+    let scenarios = scenarios::select(&args.scenarios)?;
+    if cfg!(debug_assertions) {
+        eprintln!("warning: this is a debug build of cairn-bench; use --release for real figures");
+    }
+    let bin = server::cairn_binary(args.cairn)?;
+    let dir = tempfile::tempdir()?;
+    eprintln!("starting {} on a fresh database", bin.display());
+    let cairn = server::start_cairn(&bin, dir.path(), PREFIX).await?;
+
+    let mut outcomes = Vec::new();
+    for scenario in scenarios {
+        let vars = scenario.prepare(cairn.addr).await?;
+        let req = scenario.request(&vars);
+        let reference = Conn::connect(cairn.addr).await?.send(&req).await?;
+        if !reference.is_success() {
+            bail!(
+                "scenario {}: {} {} answered {}: {}",
+                scenario.name,
+                req.method,
+                req.path,
+                reference.status,
+                reference.excerpt()
+            );
+        }
+        let ceiling = {
+            let server = ceiling::start(&reference, dir.path()).await?;
+            load::run(server.addr, req.wire(server.addr), load).await?
+        };
+        let measured = load::run(cairn.addr, req.wire(cairn.addr), load).await?;
+        eprintln!(
+            "{:<24} {:>9.0} req/s   ceiling {:>9.0} req/s   errors {}",
+            scenario.name,
+            measured.rps(),
+            ceiling.rps(),
+            measured.errors()
+        );
+        outcomes.push(Outcome {
+            name: scenario.name,
+            cairn: measured,
+            ceiling,
+        });
+    }
+    drop(cairn);
+
+    println!("{}", report::markdown(&outcomes, load));
+    if let Some(path) = &args.json {
+        report::write_json(path, &outcomes, load)?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,213 @@
+//! The scenarios: one table entry each. A scenario is a request (method, path under the API
+//! prefix, headers, body) repeated under load, with an optional `setup` run once before that
+//! may call the server (create something, log in) and returns variables; `{name}` in the
+//! path, header values and body is replaced by the variable `name`.
+
+use crate::client::{Conn, Request, Response};
+use anyhow::{Context, Result, bail};
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
+
+/// The API prefix of a server started with the default vendor.
+pub const PREFIX: &str = "/api/ibexa/v2";
+
+/// Variables a setup step returns: (name, value).
+pub type Vars = Vec<(String, String)>;
+/// A setup step: called once with the server before the scenario is measured.
+pub type Setup = fn(Api) -> Pin<Box<dyn Future<Output = Result<Vars>> + Send>>;
+
+/// One benchmark scenario.
+pub struct Scenario {
+    pub name: &'static str,
+    pub method: &'static str,
+    /// Path under [`PREFIX`], e.g. `/content/sections/1`.
+    pub path: &'static str,
+    pub headers: &'static [(&'static str, &'static str)],
+    pub body: &'static str,
+    pub setup: Option<Setup>,
+}
+
+const XML: (&str, &str) = ("Accept", "application/vnd.ibexa.api.Root+xml");
+const JSON: (&str, &str) = ("Accept", "application/vnd.ibexa.api.Root+json");
+
+/// Every scenario, in the order they run.
+pub static SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "root-xml",
+        method: "GET",
+        path: "/",
+        headers: &[XML],
+        body: "",
+        setup: None,
+    },
+    Scenario {
+        name: "root-json",
+        method: "GET",
+        path: "/",
+        headers: &[JSON],
+        body: "",
+        setup: None,
+    },
+    Scenario {
+        name: "section-xml",
+        method: "GET",
+        path: "/content/sections/1",
+        headers: &[("Accept", "application/vnd.ibexa.api.Section+xml")],
+        body: "",
+        setup: None,
+    },
+    Scenario {
+        name: "section-json",
+        method: "GET",
+        path: "/content/sections/1",
+        headers: &[("Accept", "application/vnd.ibexa.api.Section+json")],
+        body: "",
+        setup: None,
+    },
+    // The same read by a logged-in user: adds finding the session for each request.
+    Scenario {
+        name: "section-json-session",
+        method: "GET",
+        path: "/content/sections/1",
+        headers: &[
+            ("Accept", "application/vnd.ibexa.api.Section+json"),
+            ("Cookie", "{cookie}"),
+        ],
+        body: "",
+        setup: Some(|api| Box::pin(async move { api.login().await })),
+    },
+    // Every login verifies the password with argon2 and stores a new session: slow on purpose.
+    Scenario {
+        name: "login",
+        method: "POST",
+        path: "/user/sessions",
+        headers: &[
+            ("Accept", "application/vnd.ibexa.api.Session+json"),
+            (
+                "Content-Type",
+                "application/vnd.ibexa.api.SessionInput+json",
+            ),
+        ],
+        body: r#"{"SessionInput":{"login":"admin","password":"publish"}}"#,
+        setup: None,
+    },
+];
+
+/// The scenarios called `names`, in table order; all of them when `names` is empty.
+pub fn select(names: &[String]) -> Result<Vec<&'static Scenario>> {
+    for name in names {
+        if !SCENARIOS.iter().any(|s| s.name == name) {
+            let known: Vec<_> = SCENARIOS.iter().map(|s| s.name).collect();
+            bail!("no scenario '{name}'; known: {}", known.join(", "));
+        }
+    }
+    Ok(SCENARIOS
+        .iter()
+        .filter(|s| names.is_empty() || names.iter().any(|n| n == s.name))
+        .collect())
+}
+
+impl Scenario {
+    /// Runs the setup step, if any, against the server at `addr`.
+    pub async fn prepare(&self, addr: SocketAddr) -> Result<Vars> {
+        match self.setup {
+            Some(setup) => setup(Api { addr })
+                .await
+                .with_context(|| format!("setup of scenario {}", self.name)),
+            None => Ok(Vars::new()),
+        }
+    }
+
+    /// The request to repeat, with the setup's variables filled in.
+    pub fn request(&self, vars: &Vars) -> Request {
+        let fill = |text: &str| {
+            vars.iter().fold(text.to_string(), |text, (name, value)| {
+                text.replace(&format!("{{{name}}}"), value)
+            })
+        };
+        let mut req = Request::new(self.method, &format!("{PREFIX}{}", fill(self.path)));
+        for (name, value) in self.headers {
+            req = req.header(name, &fill(value));
+        }
+        req.body(fill(self.body))
+    }
+}
+
+/// What setup steps get: the server, and helpers for common steps.
+#[derive(Debug, Clone, Copy)]
+pub struct Api {
+    pub addr: SocketAddr,
+}
+
+impl Api {
+    /// Sends one request on a fresh connection; `path` is under [`PREFIX`].
+    pub async fn send(&self, mut req: Request) -> Result<Response> {
+        req.path = format!("{PREFIX}{}", req.path);
+        let what = format!("{} {}", req.method, req.path);
+        let resp = Conn::connect(self.addr).await?.send(&req).await?;
+        if !resp.is_success() {
+            bail!("{what} answered {}: {}", resp.status, resp.excerpt());
+        }
+        Ok(resp)
+    }
+
+    /// Logs in as admin; returns `cookie` (`name=value`) and `csrf` (the CSRF token).
+    pub async fn login(&self) -> Result<Vars> {
+        let resp = self
+            .send(
+                Request::new("POST", "/user/sessions")
+                    .header("Accept", "application/vnd.ibexa.api.Session+json")
+                    .header(
+                        "Content-Type",
+                        "application/vnd.ibexa.api.SessionInput+json",
+                    )
+                    .body(r#"{"SessionInput":{"login":"admin","password":"publish"}}"#),
+            )
+            .await?;
+        let session = &resp.json()?["Session"];
+        let (Some(name), Some(id), Some(csrf)) = (
+            session["name"].as_str(),
+            session["identifier"].as_str(),
+            session["csrfToken"].as_str(),
+        ) else {
+            bail!("unexpected Session: {}", resp.excerpt());
+        };
+        Ok(vec![
+            ("cookie".into(), format!("{name}={id}")),
+            ("csrf".into(), csrf.into()),
+        ])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_selectable() {
+        let mut names: Vec<_> = SCENARIOS.iter().map(|s| s.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), SCENARIOS.len());
+        assert_eq!(select(&["login".into()]).unwrap().len(), 1);
+        assert!(select(&["nope".into()]).is_err());
+    }
+
+    #[test]
+    fn variables_fill_path_headers_and_body() {
+        let s = Scenario {
+            name: "t",
+            method: "PATCH",
+            path: "/content/sections/{id}",
+            headers: &[("Cookie", "{cookie}")],
+            body: r#"{"x":"{id}"}"#,
+            setup: None,
+        };
+        let vars = vec![("id".into(), "7".into()), ("cookie".into(), "a=b".into())];
+        let req = s.request(&vars);
+        assert_eq!(req.path, "/api/ibexa/v2/content/sections/7");
+        assert_eq!(req.headers, vec![("Cookie".into(), "a=b".into())]);
+        assert_eq!(req.body, br#"{"x":"7"}"#);
+    }
+}

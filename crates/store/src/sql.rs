@@ -1,0 +1,58 @@
+//! Raw SQL written once for both backends: `?` placeholders, rewritten to `$1, $2, ...` for
+//! PostgreSQL. For the statements the query builder cannot say well (set operations on the
+//! tree of Locations, counters).
+
+use sea_orm::{ConnectionTrait, DbBackend, DbErr, Statement, Value};
+
+/// A statement for `backend` from SQL with `?` placeholders (none inside string literals).
+pub fn stmt(backend: DbBackend, sql: &str, values: impl IntoIterator<Item = Value>) -> Statement {
+    let sql = match backend {
+        DbBackend::Postgres => {
+            let mut out = String::with_capacity(sql.len() + 8);
+            let mut n = 0;
+            for c in sql.chars() {
+                if c == '?' {
+                    n += 1;
+                    out.push('$');
+                    out.push_str(&n.to_string());
+                } else {
+                    out.push(c);
+                }
+            }
+            out
+        }
+        _ => sql.to_string(),
+    };
+    Statement::from_sql_and_values(backend, sql, values)
+}
+
+/// Serialises writers that check-then-insert under the same `key` (a uniqueness rule the
+/// schema cannot express) until the transaction ends. SQLite writers are serialised already.
+pub async fn lock(db: &impl ConnectionTrait, key: &str) -> Result<(), DbErr> {
+    if db.get_database_backend() == DbBackend::Postgres {
+        db.execute_raw(stmt(
+            DbBackend::Postgres,
+            "SELECT pg_advisory_xact_lock(hashtext(?))",
+            [key.into()],
+        ))
+        .await?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_numbered_for_postgres() {
+        let s = stmt(
+            DbBackend::Postgres,
+            "UPDATE t SET a = ? WHERE b = ?",
+            [1i64.into(), 2i64.into()],
+        );
+        assert_eq!(s.sql, "UPDATE t SET a = $1 WHERE b = $2");
+        let s = stmt(DbBackend::Sqlite, "UPDATE t SET a = ?", [1i64.into()]);
+        assert_eq!(s.sql, "UPDATE t SET a = ?");
+    }
+}

@@ -1,0 +1,250 @@
+//! `ezimage`: an image file, stored as `{id (the store's path), fileName, fileSize, mime,
+//! width, height, alternativeText, additionalData}`; `null` when empty. Setting `mimeTypes`
+//! (allowed types, empty = any); validators `FileSizeValidator` (`maxFileSize`, MB) and
+//! `AlternativeTextValidator` (`required`).
+
+use super::upload::{self, check_file_name, check_file_size};
+use super::*;
+
+pub(crate) struct ImageType;
+
+/// The image aliases core defines, in the (alphabetical) order REST lists them.
+pub(crate) const VARIATIONS: &[&str] =
+    &["large", "medium", "original", "reference", "small", "tiny"];
+
+const SETTINGS: &[Param] = &[param("mimeTypes", Kind::Array, Dflt::EmptyList)];
+
+const VALIDATORS: &[ValidatorSchema] = &[
+    (
+        "FileSizeValidator",
+        &[param("maxFileSize", Kind::Number, Dflt::Null)],
+    ),
+    (
+        "AlternativeTextValidator",
+        &[param("required", Kind::Bool, Dflt::Bool(false))],
+    ),
+];
+
+fn dim(n: Option<u32>) -> HashValue {
+    n.map_or(HashValue::Null, |n| HashValue::Int(n as i64))
+}
+
+impl FieldType for ImageType {
+    fn name(&self) -> &'static str {
+        "image"
+    }
+
+    fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
+        check_settings(input, SETTINGS)
+    }
+
+    fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
+        check_validators(input, VALIDATORS)
+    }
+
+    /// `{"fileName", "data" (base64)[, "alternativeText"]}`, or `{"inputUri"|"id": path}`
+    /// naming a stored file; `variations` and other output keys are ignored.
+    fn from_hash(&self, input: &HashValue, cx: &ValueContext<'_>) -> Result<HashValue, ValueError> {
+        let Some(file) = upload::read(input, cx, "id")? else {
+            return Ok(HashValue::Null);
+        };
+        let alt = opt_text(field(input, "alternativeText"));
+        let additional = match field(input, "additionalData") {
+            v @ (HashValue::Map(_) | HashValue::List(_)) => v.clone(),
+            _ => HashValue::List(Vec::new()),
+        };
+        Ok(map([
+            ("id", HashValue::String(file.path)),
+            ("fileName", HashValue::String(file.file_name)),
+            ("fileSize", HashValue::Int(file.size)),
+            ("mime", HashValue::String(file.mime)),
+            ("width", dim(file.dims.map(|d| d.0))),
+            ("height", dim(file.dims.map(|d| d.1))),
+            (
+                "alternativeText",
+                alt.map_or(HashValue::Null, HashValue::String),
+            ),
+            ("additionalData", additional),
+        ]))
+    }
+
+    /// The stored hash plus `path` (with a leading `/`), `imageId`
+    /// (`<contentId>-<fieldId>-<versionNo>`), `uri` and one variation href per alias.
+    fn to_hash(&self, value: &HashValue, cx: &ValueContext<'_>) -> HashValue {
+        let Some(id) = field(value, "id").as_str() else {
+            return HashValue::Null;
+        };
+        let image_id = cx
+            .field
+            .map(|f| format!("{}-{}-{}", f.content_id, f.field_id, f.version_no));
+        let variations = match &image_id {
+            Some(image_id) => HashValue::Map(
+                VARIATIONS
+                    .iter()
+                    .map(|alias| {
+                        let href = format!(
+                            "{}/content/binary/images/{image_id}/variations/{alias}",
+                            cx.prefix
+                        );
+                        (alias.to_string(), map([("href", HashValue::String(href))]))
+                    })
+                    .collect(),
+            ),
+            None => HashValue::Map(Vec::new()),
+        };
+        let get = |k: &str| field(value, k).clone();
+        let additional = match get("additionalData") {
+            HashValue::Null => HashValue::List(Vec::new()),
+            v => v,
+        };
+        map([
+            ("id", HashValue::String(id.to_string())),
+            ("path", HashValue::String(format!("/{id}"))),
+            ("alternativeText", get("alternativeText")),
+            ("fileName", get("fileName")),
+            ("fileSize", get("fileSize")),
+            (
+                "imageId",
+                image_id.map_or(HashValue::Null, HashValue::String),
+            ),
+            ("uri", HashValue::String(cx.files.uri(id))),
+            ("inputUri", HashValue::Null),
+            ("width", get("width")),
+            ("height", get("height")),
+            ("additionalData", additional),
+            ("mime", get("mime")),
+            ("variations", variations),
+        ])
+    }
+
+    fn is_empty(&self, value: &HashValue) -> bool {
+        field(value, "id").as_str().is_none()
+    }
+
+    fn validate(
+        &self,
+        value: &HashValue,
+        def: &Definition<'_>,
+        _cx: &ValueContext<'_>,
+    ) -> Vec<ValueError> {
+        let mut errors = Vec::new();
+        let file_name = opt_text(field(value, "fileName")).unwrap_or_default();
+        errors.extend(check_file_name(&file_name));
+        let mime = field(value, "mime").as_str().unwrap_or_default();
+        if field(value, "width").is_null() || field(value, "height").is_null() {
+            errors.push(ValueError::new("id", "A valid image file is required."));
+        } else {
+            let allowed: Vec<String> = items(field(def.settings, "mimeTypes"))
+                .iter()
+                .filter_map(opt_text)
+                .collect();
+            if !allowed.is_empty() && !allowed.iter().any(|m| m == mime) {
+                errors.push(ValueError::new(
+                    "id",
+                    format!(
+                        "The mime type of the file is invalid ({mime}). Allowed mime types are {}.",
+                        allowed.join(", ")
+                    ),
+                ));
+            }
+        }
+        let size = field(value, "fileSize").as_i64().unwrap_or(0);
+        errors.extend(check_file_size(
+            size,
+            def.validators
+                .get("FileSizeValidator")
+                .and_then(|v| v.get("maxFileSize")),
+        ));
+        let required = field(
+            field(def.validators, "AlternativeTextValidator"),
+            "required",
+        )
+        .as_bool()
+        .unwrap_or(false);
+        if required && opt_text(field(value, "alternativeText")).is_none_or(|t| t.trim().is_empty())
+        {
+            errors.push(ValueError::new(
+                "alternativeText",
+                "Alternative text is required.",
+            ));
+        }
+        errors
+    }
+
+    fn sort_key(&self, _value: &HashValue) -> SortKey {
+        SortKey::None
+    }
+
+    /// The alternative text, else the file name.
+    fn name_text(&self, value: &HashValue) -> String {
+        match field(value, "alternativeText") {
+            HashValue::Null => opt_text(field(value, "fileName")).unwrap_or_default(),
+            alt => text_of(alt),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::field_types::tests::{cx, def};
+    use base64::Engine;
+
+    #[test]
+    fn images() {
+        let t = ImageType;
+        let c = cx();
+        let png = sniff::samples::png_3x2();
+        let data = base64::engine::general_purpose::STANDARD.encode(&png);
+        let v = t
+            .from_hash(
+                &map([("fileName", "p.png".into()), ("data", data.into())]),
+                &c.cx(),
+            )
+            .unwrap();
+        assert_eq!(t.name_text(&v), "p.png");
+        let settings = t.settings(&HashValue::Null).unwrap();
+        let validators = t
+            .validators(&map([(
+                "AlternativeTextValidator",
+                map([("required", true.into())]),
+            )]))
+            .unwrap();
+        let msgs: Vec<String> = t
+            .validate(&v, &def(&settings, &validators), &c.cx())
+            .into_iter()
+            .map(|e| e.message)
+            .collect();
+        assert_eq!(msgs, ["Alternative text is required."]);
+        // Not an image.
+        let txt = t
+            .from_hash(
+                &map([("fileName", "p.png".into()), ("data", "aGVsbG8=".into())]),
+                &c.cx(),
+            )
+            .unwrap();
+        let errs = t.validate(
+            &txt,
+            &def(&settings, &t.validators(&HashValue::Null).unwrap()),
+            &c.cx(),
+        );
+        assert_eq!(errs[0].message, "A valid image file is required.");
+        // A stored file named by its URI.
+        let path = field(&v, "id").as_str().unwrap().to_string();
+        let again = t
+            .from_hash(
+                &map([("inputUri", format!("/var/storage/{path}").into())]),
+                &c.cx(),
+            )
+            .unwrap();
+        assert_eq!(field(&again, "id"), &HashValue::String(path));
+        // Without a stored field there is no image id and no variation.
+        let no_field = ValueContext {
+            field: None,
+            ..c.cx()
+        };
+        let out = t.to_hash(&v, &no_field);
+        assert_eq!(field(&out, "imageId"), &HashValue::Null);
+        assert_eq!(field(&out, "variations"), &HashValue::Map(vec![]));
+    }
+}

@@ -1,0 +1,248 @@
+//! `ezobjectrelationlist`: relations to content items, stored as
+//! `{destinationContentIds: [ids]}`. Creates ATTRIBUTE relations. Settings `selectionMethod`,
+//! `selectionDefaultLocation`, `rootDefaultLocation`, `selectionContentTypes`; validator
+//! `RelationListValueValidator` (`selectionLimit`, 0 = no limit).
+//!
+//! Target existence and content types, target names and `selectionDefaultLocationHref` are
+//! for the content service.
+
+use super::objectrelation::{content_href, content_id};
+use super::*;
+
+pub(crate) struct ObjectRelationListType;
+
+/// 0 and 1 have REST names; 2 to 6 are legacy methods REST shows as integers.
+const SELECTION_METHODS: &[Choice] = &[
+    Choice {
+        name: "SELECTION_BROWSE",
+        raw: Raw::Int(0),
+    },
+    Choice {
+        name: "SELECTION_DROPDOWN",
+        raw: Raw::Int(1),
+    },
+    Choice {
+        name: "",
+        raw: Raw::Int(2),
+    },
+    Choice {
+        name: "",
+        raw: Raw::Int(3),
+    },
+    Choice {
+        name: "",
+        raw: Raw::Int(4),
+    },
+    Choice {
+        name: "",
+        raw: Raw::Int(5),
+    },
+    Choice {
+        name: "",
+        raw: Raw::Int(6),
+    },
+];
+
+const SETTINGS: &[Param] = &[
+    param(
+        "selectionMethod",
+        Kind::Choice(SELECTION_METHODS),
+        Dflt::Str("SELECTION_BROWSE"),
+    ),
+    param("selectionDefaultLocation", Kind::IdOrNull, Dflt::Null),
+    param("rootDefaultLocation", Kind::OptBool, Dflt::Bool(false)),
+    param("selectionContentTypes", Kind::Array, Dflt::EmptyList),
+];
+
+const VALIDATORS: &[ValidatorSchema] = &[(
+    "RelationListValueValidator",
+    &[param("selectionLimit", Kind::Int, Dflt::Int(0))],
+)];
+
+fn targets(value: &HashValue) -> Vec<i64> {
+    items(field(value, "destinationContentIds"))
+        .iter()
+        .filter_map(id_of)
+        .collect()
+}
+
+impl FieldType for ObjectRelationListType {
+    fn name(&self) -> &'static str {
+        "objectrelationlist"
+    }
+
+    fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
+        check_settings(input, SETTINGS)
+    }
+
+    fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
+        let out = check_validators(input, VALIDATORS).map_err(|e| {
+            e.replace(
+                "'selectionLimit' value must be of integer type",
+                "'selectionLimit' value must be an integer",
+            )
+        })?;
+        if field(field(&out, "RelationListValueValidator"), "selectionLimit")
+            .as_i64()
+            .is_some_and(|n| n < 0)
+        {
+            return Err(
+                "Validator parameter 'selectionLimit' value must be equal to/greater than 0"
+                    .to_string(),
+            );
+        }
+        Ok(out)
+    }
+
+    /// `{"destinationContentIds": [ids]}` (the key is required).
+    fn from_hash(
+        &self,
+        input: &HashValue,
+        _cx: &ValueContext<'_>,
+    ) -> Result<HashValue, ValueError> {
+        let ids = match input {
+            HashValue::Null => Vec::new(),
+            HashValue::Map(_) => match input.get("destinationContentIds") {
+                Some(list) => items(list)
+                    .iter()
+                    .filter_map(|i| content_id(i, "destinationContentIds").transpose())
+                    .collect::<Result<Vec<_>, _>>()?,
+                None => {
+                    return Err(ValueError::new(
+                        "destinationContentIds",
+                        "Value must have the key destinationContentIds",
+                    ));
+                }
+            },
+            _ => {
+                return Err(ValueError::new(
+                    "destinationContentIds",
+                    "Value must be a hash with destinationContentIds",
+                ));
+            }
+        };
+        Ok(map([(
+            "destinationContentIds",
+            HashValue::List(ids.into_iter().map(HashValue::Int).collect()),
+        )]))
+    }
+
+    fn to_hash(&self, value: &HashValue, cx: &ValueContext<'_>) -> HashValue {
+        let ids = targets(value);
+        map([
+            (
+                "destinationContentIds",
+                HashValue::List(ids.iter().map(|i| HashValue::Int(*i)).collect()),
+            ),
+            (
+                "destinationContentHrefs",
+                HashValue::List(ids.iter().map(|i| content_href(cx, *i)).collect()),
+            ),
+        ])
+    }
+
+    fn empty_value(&self) -> HashValue {
+        map([("destinationContentIds", HashValue::List(Vec::new()))])
+    }
+
+    fn is_empty(&self, value: &HashValue) -> bool {
+        targets(value).is_empty()
+    }
+
+    fn validate(
+        &self,
+        value: &HashValue,
+        def: &Definition<'_>,
+        _cx: &ValueContext<'_>,
+    ) -> Vec<ValueError> {
+        let limit = field(
+            field(def.validators, "RelationListValueValidator"),
+            "selectionLimit",
+        )
+        .as_i64()
+        .unwrap_or(0);
+        if limit > 0 && targets(value).len() as i64 > limit {
+            return vec![ValueError::new(
+                "destinationContentIds",
+                format!("The selected content items number cannot be higher than {limit}."),
+            )];
+        }
+        Vec::new()
+    }
+
+    /// The ids joined with `,`.
+    fn sort_key(&self, value: &HashValue) -> SortKey {
+        let ids: Vec<String> = targets(value).iter().map(|i| i.to_string()).collect();
+        SortKey::Text(ids.join(",").chars().take(255).collect())
+    }
+
+    /// Empty: the names of the targets are resolved by the content service.
+    fn name_text(&self, _value: &HashValue) -> String {
+        String::new()
+    }
+
+    fn relations(&self, value: &HashValue) -> Vec<(RelationKind, i64)> {
+        let mut seen = Vec::new();
+        for id in targets(value) {
+            if !seen.contains(&id) {
+                seen.push(id);
+            }
+        }
+        seen.into_iter()
+            .map(|id| (RelationKind::Attribute, id))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::field_types::tests::{cx, def};
+
+    #[test]
+    fn selection_limit() {
+        let t = ObjectRelationListType;
+        let c = cx();
+        let v = t
+            .from_hash(
+                &map([(
+                    "destinationContentIds",
+                    HashValue::List(vec![1.into(), "2".into(), 1.into()]),
+                )]),
+                &c.cx(),
+            )
+            .unwrap();
+        assert_eq!(
+            t.relations(&v),
+            [(RelationKind::Attribute, 1), (RelationKind::Attribute, 2)]
+        );
+        let validators = t
+            .validators(&map([(
+                "RelationListValueValidator",
+                map([("selectionLimit", 2.into())]),
+            )]))
+            .unwrap();
+        let settings = t.settings(&HashValue::Null).unwrap();
+        let errs = t.validate(&v, &def(&settings, &validators), &c.cx());
+        assert_eq!(
+            errs[0].message,
+            "The selected content items number cannot be higher than 2."
+        );
+        assert!(t.from_hash(&map([("x", 1.into())]), &c.cx()).is_err());
+        assert_eq!(
+            t.validators(&map([(
+                "RelationListValueValidator",
+                map([("selectionLimit", (-1).into())])
+            )]))
+            .unwrap_err(),
+            "Validator parameter 'selectionLimit' value must be equal to/greater than 0"
+        );
+        assert_eq!(
+            field(
+                &t.settings(&map([("selectionMethod", 3.into())])).unwrap(),
+                "selectionMethod"
+            ),
+            &HashValue::Int(3)
+        );
+    }
+}

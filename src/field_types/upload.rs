@@ -1,0 +1,133 @@
+//! Reading the file of a binary `fieldValue` (ezimage, ezbinaryfile, ezmedia): base64
+//! `data` is stored through the `FileStore`; `inputUri`, `id` or `path` must name a file the
+//! store already holds (a value sent back unchanged).
+
+use super::{ValueContext, ValueError, field, opt_text, sniff};
+use base64::Engine;
+use cairn_runtime::HashValue;
+
+/// A file stored for a value.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Upload {
+    /// The store's path (relative, no leading slash).
+    pub path: String,
+    pub file_name: String,
+    pub size: i64,
+    pub mime: String,
+    /// Width and height when the file is a PNG, JPEG, GIF or WebP image.
+    pub dims: Option<(u32, u32)>,
+}
+
+/// The file of a binary input; `None` for an empty input (`null`, `""`, a hash without any
+/// file key set).
+pub(crate) fn read(
+    input: &HashValue,
+    cx: &ValueContext<'_>,
+    kind: &'static str,
+) -> Result<Option<Upload>, ValueError> {
+    let (data, name) = match input {
+        HashValue::Null => return Ok(None),
+        HashValue::String(s) if s.trim().is_empty() => return Ok(None),
+        HashValue::String(s) => (None, stored_path(s, cx)),
+        HashValue::Map(_) => {
+            let data = opt_text(field(input, "data")).filter(|d| !d.is_empty());
+            let reference = ["inputUri", "id", "path"]
+                .iter()
+                .find_map(|k| opt_text(field(input, k)).filter(|s| !s.trim().is_empty()));
+            match (data, reference) {
+                (Some(d), _) => (Some(d), String::new()),
+                (None, Some(r)) => (None, stored_path(&r, cx)),
+                (None, None) => return Ok(None),
+            }
+        }
+        _ => {
+            return Err(ValueError::new(
+                kind,
+                "Value must be a hash with fileName and data, or inputUri",
+            ));
+        }
+    };
+    let given_name = opt_text(field(input, "fileName")).filter(|n| !n.trim().is_empty());
+    let (path, bytes) = match data {
+        Some(data) => {
+            let clean: String = data.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(clean.as_bytes())
+                .map_err(|_| ValueError::new(kind, "The data of the file is not valid base64"))?;
+            let file_name = given_name.clone().unwrap_or_else(|| "file".to_string());
+            let path = cx
+                .files
+                .put(&bytes, &file_name)
+                .map_err(|e| ValueError::new(kind, format!("The file could not be stored: {e}")))?;
+            (path, bytes)
+        }
+        None => match cx.files.read(&name) {
+            Some(bytes) => (name, bytes),
+            None => {
+                return Err(ValueError::new(
+                    kind,
+                    format!("Argument '$value->inputUri' is invalid: no stored file '{name}'"),
+                ));
+            }
+        },
+    };
+    let file_name =
+        given_name.unwrap_or_else(|| path.rsplit('/').next().unwrap_or(path.as_str()).to_string());
+    Ok(Some(Upload {
+        mime: sniff::mime_type(&bytes, &file_name),
+        dims: sniff::image_size(&bytes),
+        size: bytes.len() as i64,
+        file_name,
+        path,
+    }))
+}
+
+/// A stored path from a path or a URI the store gave out (`/var/storage/ab/...`).
+fn stored_path(s: &str, cx: &ValueContext<'_>) -> String {
+    let s = s.trim();
+    let prefix = cx.files.uri("");
+    s.strip_prefix(prefix.as_str())
+        .unwrap_or(s)
+        .trim_start_matches('/')
+        .to_string()
+}
+
+/// The extensions uploads may not have (the reference's `io.file_storage.file_type_blacklist`
+/// default).
+pub(crate) const EXTENSION_BLACKLIST: &[&str] =
+    &["php", "php3", "phar", "phpt", "pht", "phtml", "pgif"];
+
+/// The reference's `FileExtensionBlackListValidator`: a file name with a path or a
+/// blacklisted extension is refused.
+pub(crate) fn check_file_name(file_name: &str) -> Option<ValueError> {
+    let base = file_name.rsplit(['/', '\\']).next().unwrap_or("");
+    let ext = base
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    if base != file_name || EXTENSION_BLACKLIST.contains(&ext.as_str()) {
+        return Some(ValueError::new(
+            "fileExtensionBlackList",
+            format!(
+                "A valid file is required. The following file extensions are not allowed: {}",
+                EXTENSION_BLACKLIST.join(", ")
+            ),
+        ));
+    }
+    None
+}
+
+/// The reference's `FileSizeValidator`: `maxFileSize` is in megabytes; empty or 0 is no limit.
+pub(crate) fn check_file_size(size: i64, max_mb: Option<&HashValue>) -> Option<ValueError> {
+    let max = max_mb?.as_f64().filter(|m| *m > 0.0)?;
+    if max * 1024.0 * 1024.0 < size as f64 {
+        let shown = super::text_of(max_mb?);
+        let message = if max == 1.0 {
+            format!("The file size cannot exceed {shown} megabyte.")
+        } else {
+            format!("The file size cannot exceed {shown} megabytes.")
+        };
+        return Some(ValueError::new("fileSize", message));
+    }
+    None
+}
