@@ -7,6 +7,7 @@
 
 mod m0001_foundation;
 mod m0002_content_types;
+mod m0003_content;
 
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
 use sea_orm_migration::prelude::*;
@@ -19,6 +20,7 @@ impl MigratorTrait for Migrator {
         vec![
             Box::new(m0001_foundation::Migration),
             Box::new(m0002_content_types::Migration),
+            Box::new(m0003_content::Migration),
         ]
     }
 }

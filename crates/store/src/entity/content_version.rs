@@ -1,0 +1,31 @@
+//! `content_versions`: the versions of a content item.
+
+use sea_orm::entity::prelude::*;
+
+pub const DRAFT: i32 = 0;
+pub const PUBLISHED: i32 = 1;
+pub const ARCHIVED: i32 = 3;
+
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "content_versions")]
+pub struct Model {
+    /// The version record's own id.
+    #[sea_orm(primary_key)]
+    pub id: i64,
+    pub content_id: i64,
+    pub version_no: i64,
+    pub status: i32,
+    pub creator_id: i64,
+    pub created: i64,
+    pub modified: i64,
+    pub initial_language_code: String,
+    /// Comma-separated language codes, in the order they were added.
+    pub language_codes: String,
+    /// JSON object: language code → name.
+    pub names: String,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}
