@@ -1556,11 +1556,17 @@ impl Encode for Location {
         w.elem("hidden", &self.hidden);
         w.elem("invisible", &self.invisible);
         w.elem("explicitlyHidden", &self.explicitly_hidden);
-        w.reference(
-            "ParentLocation",
-            "Location",
-            &format!("/content/locations/{}", & self.parent_location),
-        );
+        if let Some(v) = &self.parent_location {
+            w.reference(
+                "ParentLocation",
+                "Location",
+                &format!("/content/locations/{}", v),
+            );
+        } else {
+            w.open("ParentLocation");
+            w.attr_media("Location");
+            w.close("ParentLocation");
+        }
         w.elem("pathString", &self.path_string);
         w.elem("depth", &self.depth);
         w.elem("childCount", &self.child_count);
@@ -1599,11 +1605,15 @@ impl Encode for Location {
         w.value(&self.invisible);
         w.key("explicitlyHidden");
         w.value(&self.explicitly_hidden);
-        w.key("ParentLocation");
-        w.reference(
-            "Location",
-            &format!("/content/locations/{}", & self.parent_location),
-        );
+        if let Some(v) = &self.parent_location {
+            w.key("ParentLocation");
+            w.reference("Location", &format!("/content/locations/{}", v));
+        } else {
+            w.key("ParentLocation");
+            w.begin_object();
+            w.media("Location");
+            w.end_object();
+        }
         w.key("pathString");
         w.value(&self.path_string);
         w.key("depth");

@@ -811,7 +811,7 @@ pub struct Location {
     /// `explicitlyHidden`.
     pub explicitly_hidden: bool,
     /// `ParentLocation`.
-    pub parent_location: String,
+    pub parent_location: Option<String>,
     /// `pathString`.
     pub path_string: String,
     /// `depth`.

@@ -2894,7 +2894,7 @@ fn h_redirect_content<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_content<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[6];
@@ -2967,7 +2967,7 @@ fn h_load_content<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_update_content_metadata<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[8];
@@ -3157,7 +3157,7 @@ fn h_load_content_in_version<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_update_version<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[16];
@@ -3323,7 +3323,7 @@ fn h_load_version_relations<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_relation<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[23];
@@ -3447,7 +3447,7 @@ fn h_get_object_states_for_content<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_set_object_states_for_content<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[29];
@@ -3519,7 +3519,7 @@ fn h_load_content_type_group_list<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_content_type_group<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[32];
@@ -3570,7 +3570,7 @@ fn h_load_content_type_group<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_update_content_type_group<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[34];
@@ -3652,7 +3652,7 @@ fn h_list_content_types_for_group<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_content_type<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[37];
@@ -3711,7 +3711,7 @@ fn h_list_content_types<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_content_type_view<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[39];
@@ -3771,7 +3771,7 @@ fn h_load_content_type<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[42];
@@ -3914,7 +3914,7 @@ fn h_load_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_update_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[48];
@@ -4011,7 +4011,7 @@ fn h_load_content_type_draft_field_definition_list<A: Api>(api: Arc<A>) -> Handl
     })
 }
 fn h_add_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[52];
@@ -4067,7 +4067,7 @@ fn h_load_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_update_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[54];
@@ -4299,7 +4299,7 @@ fn h_load_location<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_update_location<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[64];
@@ -4451,7 +4451,7 @@ fn h_load_locations_for_content<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_location<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[71];
@@ -4494,7 +4494,7 @@ fn h_load_object_state_groups<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_object_state_group<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[73];
@@ -4545,7 +4545,7 @@ fn h_load_object_state_group<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_update_object_state_group<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[75];
@@ -4616,7 +4616,7 @@ fn h_load_object_states<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_object_state<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[78];
@@ -4666,7 +4666,7 @@ fn h_load_object_state<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_update_object_state<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[80];
@@ -4733,7 +4733,7 @@ fn h_list_roles<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_role<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[83];
@@ -4818,7 +4818,7 @@ fn h_create_role_draft<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_update_role<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[86];
@@ -4887,7 +4887,7 @@ fn h_load_role_draft<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_update_role_draft<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[89];
@@ -4972,7 +4972,7 @@ fn h_load_policies<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_add_policy<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[93];
@@ -5040,7 +5040,7 @@ fn h_load_policy<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_update_policy<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[96];
@@ -5130,7 +5130,7 @@ fn h_load_role_assignments_for_user<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_assign_role_to_user<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[100];
@@ -5220,7 +5220,7 @@ fn h_load_role_assignments_for_user_group<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_assign_role_to_user_group<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[104];
@@ -5332,7 +5332,7 @@ fn h_list_sections<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_section<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[109];
@@ -5380,7 +5380,7 @@ fn h_load_section<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_update_section<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[111];
@@ -5425,7 +5425,7 @@ fn h_delete_section<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_session<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[113];
@@ -5649,7 +5649,7 @@ fn h_list_location_url_aliases<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_url_alias<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[124];
@@ -5726,7 +5726,7 @@ fn h_list_url_wildcards<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[128];
@@ -5861,7 +5861,7 @@ fn h_load_user<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_update_user<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[134];
@@ -6062,7 +6062,7 @@ fn h_load_root_user_group<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_root_user_group<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[143];
@@ -6110,7 +6110,7 @@ fn h_load_user_group<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_update_user_group<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[145];
@@ -6206,7 +6206,7 @@ fn h_load_sub_user_groups<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_user_group<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[149];
@@ -6261,7 +6261,7 @@ fn h_load_users_from_group<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_user<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[151];
@@ -6286,7 +6286,7 @@ fn h_create_user<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_view<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[152];
@@ -6356,7 +6356,7 @@ fn h_load_view_results<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_content_view<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[156];

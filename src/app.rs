@@ -31,6 +31,10 @@ pub fn openapi_document(vendor: &str, prefix: &str) -> String {
 /// Builds the whole application around `service`.
 pub fn app(service: Arc<Service>, settings: Arc<Settings>) -> impl Endpoint<Output = Response> {
     let wire = settings.wire.clone();
+    let service_storage = (
+        service.settings.storage_dir.clone(),
+        service.settings.storage_uri.clone(),
+    );
     let openapi = Arc::new(openapi_document(&wire.vendor, &wire.prefix));
     let api = routes(service, settings.clone()).at(
         "/openapi.json",
@@ -41,11 +45,23 @@ pub fn app(service: Arc<Service>, settings: Arc<Settings>) -> impl Endpoint<Outp
         }),
     );
     let prefix = wire.prefix.clone();
-    let app = if prefix.is_empty() {
-        Route::new().nest("/", api)
-    } else {
-        Route::new().nest(prefix, api)
-    };
+    // Uploaded files are content-addressed: a path never changes content.
+    let files = poem::endpoint::StaticFilesEndpoint::new(&service_storage.0).with(
+        poem::middleware::SetHeader::new().overriding(
+            poem::http::header::CACHE_CONTROL,
+            "public, max-age=31536000, immutable",
+        ),
+    );
+    let app = Route::new()
+        .nest(
+            if prefix.is_empty() {
+                "/".to_string()
+            } else {
+                prefix
+            },
+            api,
+        )
+        .nest(service_storage.1, files);
     let wire = Arc::new(wire);
     let next_id = Arc::new(AtomicU64::new(1));
     app.before(method_override).around(move |ep, req| {

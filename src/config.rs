@@ -97,6 +97,13 @@ pub struct ServeArgs {
     /// Mark the session cookie `Secure` (sites served over HTTPS).
     #[arg(long, env = "CAIRN_SECURE_COOKIE")]
     pub secure_cookie: bool,
+    /// A language content may be translated into, added when missing: `CODE=Name`
+    /// (`pol-PL=Polish`). Repeat for several; `eng-GB` is always there.
+    #[arg(long = "language", env = "CAIRN_LANGUAGES", value_delimiter = ',')]
+    pub languages: Vec<String>,
+    /// Archived versions kept per content item (older ones are deleted on publish; 0-50).
+    #[arg(long, env = "CAIRN_ARCHIVED_VERSIONS", default_value_t = 5, value_parser = clap::value_parser!(u8).range(0..=50))]
+    pub archived_versions: u8,
     /// Directory where uploaded files (images, binary files, media) are kept.
     #[arg(long, env = "CAIRN_STORAGE_DIR", default_value = "var/storage")]
     pub storage_dir: std::path::PathBuf,

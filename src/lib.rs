@@ -11,10 +11,13 @@ pub mod error;
 pub mod field_types;
 pub mod service;
 
+mod content;
 mod content_types;
 mod countries;
 mod countries_data;
 mod languages;
+mod locations;
+mod object_states;
 mod pending;
 mod root;
 mod sections;
@@ -36,12 +39,26 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settin
     })
     .await
     .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", args.database_url))?;
+    let mut languages = Vec::new();
+    for l in &args.languages {
+        let (code, name) = l.split_once('=').ok_or_else(|| {
+            anyhow::anyhow!("--language '{l}': give CODE=Name, e.g. pol-PL=Polish")
+        })?;
+        languages.push((code.trim().to_string(), name.trim().to_string()));
+    }
+    db.ensure_languages(&languages).await?;
     let prefix = args.api.full_prefix();
     let sub = args.api.sub_folder.trim_end_matches('/');
     let cookie_path = if sub.is_empty() {
         "/".to_string()
     } else {
         format!("/{}", sub.trim_start_matches('/'))
+    };
+    let storage_uri = format!("{}/var/storage", args.api.sub_folder.trim_end_matches('/'));
+    let storage_uri = if storage_uri.starts_with('/') {
+        storage_uri
+    } else {
+        format!("/{storage_uri}")
     };
     let service = Service::new(
         db,
@@ -51,11 +68,14 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settin
             secure_cookie: args.secure_cookie,
             cookie_path,
             prefix: prefix.clone(),
+            archived_versions: usize::from(args.archived_versions),
+            storage_dir: args.storage_dir.clone(),
+            storage_uri: storage_uri.clone(),
         },
         field_types::Registry::new(&args.api.field_type_prefix),
         Arc::new(field_types::files::DiskFiles::new(
             args.storage_dir.clone(),
-            format!("{}/var/storage", args.api.sub_folder.trim_end_matches('/')),
+            storage_uri.clone(),
         )),
     );
     let settings = Settings {

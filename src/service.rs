@@ -24,6 +24,11 @@ pub struct ServiceSettings {
     pub cookie_path: String,
     /// The API prefix, for hrefs inside field values.
     pub prefix: String,
+    /// Archived versions kept per content item; older ones go when a version is published.
+    pub archived_versions: usize,
+    /// Where uploaded files are kept, and the path they are served from (`/var/storage`).
+    pub storage_dir: std::path::PathBuf,
+    pub storage_uri: String,
 }
 
 /// Implements every operation of the API over the database.

@@ -20,7 +20,8 @@ use cairn_store::entity::{
 };
 use cairn_store::ids::next_id;
 use cairn_store::sql::lock;
-use input::{check_identifier, check_sort};
+use input::check_identifier;
+pub(crate) use input::check_sort;
 use render::{group, group_refs, type_href};
 use rows::TypeRows;
 use sea_orm::{
@@ -1157,9 +1158,17 @@ impl ContentTypesApi for Service {
 }
 
 impl Service {
-    /// 403 when content items of the type exist. Content items are stored by the content
-    /// family; until it lands no content type has any.
-    async fn ensure_no_content(&self, _db: &impl ConnectionTrait, _type_id: i64) -> Result<()> {
+    /// 403 when content items of the type exist.
+    async fn ensure_no_content(&self, db: &impl ConnectionTrait, type_id: i64) -> Result<()> {
+        let count = cairn_store::entity::content::Entity::find()
+            .filter(cairn_store::entity::content::Column::ContentTypeId.eq(type_id))
+            .count(db)
+            .await?;
+        if count > 0 {
+            return Err(Error::Forbidden(format!(
+                "Content type {type_id} has {count} content item(s); delete them first"
+            )));
+        }
         Ok(())
     }
 }

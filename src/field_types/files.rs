@@ -2,15 +2,19 @@
 //! content-addressed (`ab/cd/<sha256>/<file name>`); `MemoryFiles` keeps them in memory
 //! (tests).
 
-use super::FileStore;
+use super::{FileStore, HEAD_BYTES, Stored};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
+use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
 /// The relative path of `data` named `file_name`: `ab/cd/<sha256 hex>/<sanitized name>`.
 pub fn content_path(data: &[u8], file_name: &str) -> String {
-    let hash = hex(&Sha256::digest(data));
+    hashed_path(&hex(&Sha256::digest(data)), file_name)
+}
+
+fn hashed_path(hash: &str, file_name: &str) -> String {
     format!(
         "{}/{}/{hash}/{}",
         &hash[0..2],
@@ -95,6 +99,56 @@ impl FileStore for DiskFiles {
             format!("cannot store {}: {e}", target.display())
         })?;
         Ok(rel)
+    }
+
+    /// Streams into a temporary file while hashing, then renames it to its content path.
+    fn put_reader(&self, reader: &mut dyn Read, file_name: &str) -> Result<Stored, String> {
+        let tmp_dir = self.root.join(".incoming");
+        std::fs::create_dir_all(&tmp_dir)
+            .map_err(|e| format!("cannot create {}: {e}", tmp_dir.display()))?;
+        let tmp = tmp_dir.join(format!("{}-{}", std::process::id(), rand::random::<u64>()));
+        let result = (|| {
+            let mut file = std::fs::File::create(&tmp)
+                .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+            let mut hasher = Sha256::new();
+            let mut head = Vec::new();
+            let mut size = 0i64;
+            let mut buf = vec![0u8; 64 * 1024];
+            loop {
+                let n = reader.read(&mut buf).map_err(|e| e.to_string())?;
+                if n == 0 {
+                    break;
+                }
+                let chunk = &buf[..n];
+                hasher.update(chunk);
+                if head.len() < HEAD_BYTES {
+                    let take = (HEAD_BYTES - head.len()).min(n);
+                    head.extend_from_slice(&chunk[..take]);
+                }
+                file.write_all(chunk)
+                    .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+                size += n as i64;
+            }
+            file.sync_all().map_err(|e| e.to_string())?;
+            let rel = hashed_path(&hex(&hasher.finalize()), file_name);
+            let target = self.root.join(&rel);
+            if !target.exists() {
+                let dir = target
+                    .parent()
+                    .ok_or_else(|| "invalid storage path".to_string())?;
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                std::fs::rename(&tmp, &target)
+                    .map_err(|e| format!("cannot store {}: {e}", target.display()))?;
+            }
+            Ok(Stored {
+                path: rel,
+                size,
+                head,
+            })
+        })();
+        let _ = std::fs::remove_file(&tmp);
+        result
     }
 
     fn uri(&self, path: &str) -> String {

@@ -90,11 +90,41 @@ pub struct FieldIds {
     pub version_no: i64,
 }
 
+/// How many leading bytes of a stored file [`Stored::head`] keeps.
+pub const HEAD_BYTES: usize = 256 * 1024;
+
+/// A file just stored.
+#[derive(Debug, Clone)]
+pub struct Stored {
+    pub path: String,
+    pub size: i64,
+    /// The first [`HEAD_BYTES`] bytes.
+    pub head: Vec<u8>,
+}
+
 /// Keeps uploaded files outside the database, content-addressed.
 pub trait FileStore: Send + Sync {
     /// Stores `data` under a path derived from its content and `file_name`; returns the
     /// path (relative, without a leading slash). Storing the same bytes twice is one file.
     fn put(&self, data: &[u8], file_name: &str) -> Result<String, String>;
+    /// Stores what `reader` yields, like [`FileStore::put`], without holding it all in memory;
+    /// returns the path, the size and the first bytes (for sniffing the type).
+    fn put_reader(
+        &self,
+        reader: &mut dyn std::io::Read,
+        file_name: &str,
+    ) -> Result<Stored, String> {
+        let mut data = Vec::new();
+        reader.read_to_end(&mut data).map_err(|e| e.to_string())?;
+        let path = self.put(&data, file_name)?;
+        let size = data.len() as i64;
+        data.truncate(HEAD_BYTES);
+        Ok(Stored {
+            path,
+            size,
+            head: data,
+        })
+    }
     /// The URI a client downloads a stored path from (`/var/storage/<path>`).
     fn uri(&self, path: &str) -> String;
     /// The bytes of a stored path, `None` when the store does not hold it. Binary types use
@@ -185,6 +215,11 @@ pub trait FieldType: Send + Sync {
     fn relations(&self, _value: &HashValue) -> Vec<(RelationKind, i64)> {
         Vec::new()
     }
+}
+
+/// The image variation aliases every image value offers.
+pub fn image_aliases() -> &'static [&'static str] {
+    image::VARIATIONS
 }
 
 /// Every field type, looked up by its full identifier.

@@ -2,8 +2,7 @@
 //! `data` is stored through the `FileStore`; `inputUri`, `id` or `path` must name a file the
 //! store already holds (a value sent back unchanged).
 
-use super::{ValueContext, ValueError, field, opt_text, sniff};
-use base64::Engine;
+use super::{HEAD_BYTES, Stored, ValueContext, ValueError, field, opt_text, sniff};
 use cairn_runtime::HashValue;
 
 /// A file stored for a value.
@@ -25,21 +24,13 @@ pub(crate) fn read(
     cx: &ValueContext<'_>,
     kind: &'static str,
 ) -> Result<Option<Upload>, ValueError> {
-    let (data, name) = match input {
+    let given_name = opt_text(field(input, "fileName")).filter(|n| !n.trim().is_empty());
+    // The base64 data is read where it lies (no copy) and decoded straight into the store.
+    let data: Option<&str> = match input {
         HashValue::Null => return Ok(None),
         HashValue::String(s) if s.trim().is_empty() => return Ok(None),
-        HashValue::String(s) => (None, stored_path(s, cx)),
-        HashValue::Map(_) => {
-            let data = opt_text(field(input, "data")).filter(|d| !d.is_empty());
-            let reference = ["inputUri", "id", "path"]
-                .iter()
-                .find_map(|k| opt_text(field(input, k)).filter(|s| !s.trim().is_empty()));
-            match (data, reference) {
-                (Some(d), _) => (Some(d), String::new()),
-                (None, Some(r)) => (None, stored_path(&r, cx)),
-                (None, None) => return Ok(None),
-            }
-        }
+        HashValue::String(_) => None,
+        HashValue::Map(_) => field(input, "data").as_str().filter(|d| !d.is_empty()),
         _ => {
             return Err(ValueError::new(
                 kind,
@@ -47,38 +38,68 @@ pub(crate) fn read(
             ));
         }
     };
-    let given_name = opt_text(field(input, "fileName")).filter(|n| !n.trim().is_empty());
-    let (path, bytes) = match data {
+    let stored = match data {
         Some(data) => {
-            let clean: String = data.chars().filter(|c| !c.is_ascii_whitespace()).collect();
-            let bytes = base64::engine::general_purpose::STANDARD
-                .decode(clean.as_bytes())
-                .map_err(|_| ValueError::new(kind, "The data of the file is not valid base64"))?;
             let file_name = given_name.clone().unwrap_or_else(|| "file".to_string());
-            let path = cx
-                .files
-                .put(&bytes, &file_name)
-                .map_err(|e| ValueError::new(kind, format!("The file could not be stored: {e}")))?;
-            (path, bytes)
+            let cleaned: String;
+            let encoded = if data.bytes().any(|b| b.is_ascii_whitespace()) {
+                cleaned = data.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+                cleaned.as_bytes()
+            } else {
+                data.as_bytes()
+            };
+            let mut decoder = base64::read::DecoderReader::new(
+                encoded,
+                &base64::engine::general_purpose::STANDARD,
+            );
+            cx.files.put_reader(&mut decoder, &file_name).map_err(|e| {
+                if e.contains("symbol") || e.contains("padding") || e.contains("length") {
+                    ValueError::new(kind, "The data of the file is not valid base64")
+                } else {
+                    ValueError::new(kind, format!("The file could not be stored: {e}"))
+                }
+            })?
         }
-        None => match cx.files.read(&name) {
-            Some(bytes) => (name, bytes),
-            None => {
-                return Err(ValueError::new(
-                    kind,
-                    format!("Argument '$value->inputUri' is invalid: no stored file '{name}'"),
-                ));
+        None => {
+            let reference = match input {
+                HashValue::String(s) => Some(s.clone()),
+                _ => ["inputUri", "id", "path"]
+                    .iter()
+                    .find_map(|k| opt_text(field(input, k)).filter(|s| !s.trim().is_empty())),
+            };
+            let Some(reference) = reference else {
+                return Ok(None);
+            };
+            let name = stored_path(&reference, cx);
+            match cx.files.read(&name) {
+                Some(bytes) => Stored {
+                    size: bytes.len() as i64,
+                    head: bytes.into_iter().take(HEAD_BYTES).collect(),
+                    path: name,
+                },
+                None => {
+                    return Err(ValueError::new(
+                        kind,
+                        format!("Argument '$value->inputUri' is invalid: no stored file '{name}'"),
+                    ));
+                }
             }
-        },
+        }
     };
-    let file_name =
-        given_name.unwrap_or_else(|| path.rsplit('/').next().unwrap_or(path.as_str()).to_string());
+    let file_name = given_name.unwrap_or_else(|| {
+        stored
+            .path
+            .rsplit('/')
+            .next()
+            .unwrap_or(stored.path.as_str())
+            .to_string()
+    });
     Ok(Some(Upload {
-        mime: sniff::mime_type(&bytes, &file_name),
-        dims: sniff::image_size(&bytes),
-        size: bytes.len() as i64,
+        mime: sniff::mime_type(&stored.head, &file_name),
+        dims: sniff::image_size(&stored.head),
+        size: stored.size,
         file_name,
-        path,
+        path: stored.path,
     }))
 }
 

@@ -4,7 +4,9 @@
 mod support;
 
 mod codecs;
+mod content;
 mod content_types;
+mod object_states;
 mod protocol;
 mod root;
 mod sections;

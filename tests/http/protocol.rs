@@ -106,28 +106,28 @@ async fn custom_methods_work_directly_and_as_post_override() {
     let app = TestApp::new().await;
     // Operations not implemented yet answer 501, through both forms of the method.
     let r = app
-        .req("COPY", "/content/objects/1")
+        .req("MOVE", "/user/groups/1/5/12")
         .admin()
-        .header("destination", "/api/ibexa/v2/content/locations/1/2")
-        .accept("Content+json")
+        .header("destination", "/api/ibexa/v2/user/groups/1/5/13")
+        .accept("UserGroup+json")
         .send()
         .await;
-    assert!(r.assert_error(501).contains("copyContent"));
+    assert!(r.assert_error(501).contains("moveUserGroup"));
     let r = app
-        .req("POST", "/content/objects/1")
+        .req("POST", "/user/groups/1/5/12")
         .admin()
-        .header("x-http-method-override", "COPY")
-        .header("destination", "/api/ibexa/v2/content/locations/1/2")
+        .header("x-http-method-override", "MOVE")
+        .header("destination", "/api/ibexa/v2/user/groups/1/5/13")
         .send()
         .await;
-    assert!(r.assert_error(501).contains("copyContent"));
+    assert!(r.assert_error(501).contains("moveUserGroup"));
     let r = app
-        .req("POST", "/content/objects/1/versions/1")
+        .req("POST", "/user/roles/1/draft")
         .admin()
         .header("x-http-method-override", "publish")
         .send()
         .await;
-    assert!(r.assert_error(501).contains("publishVersion"));
+    assert!(r.assert_error(501).contains("publishRoleDraft"));
     // An implemented custom method through the override: PUBLISH of a missing draft.
     let r = app
         .req("POST", "/content/types/1/draft")

@@ -210,11 +210,12 @@ impl Req<'_> {
         let resp = self.app.endpoint.get_response(req).await;
         let status = resp.status();
         let headers = resp.headers().clone();
-        let body = resp.into_body().into_bytes().await.expect("body").to_vec();
+        let bytes = resp.into_body().into_bytes().await.expect("body").to_vec();
         Resp {
             status,
             headers,
-            body: String::from_utf8(body).expect("UTF-8 body"),
+            body: String::from_utf8_lossy(&bytes).into_owned(),
+            bytes,
         }
     }
 }
@@ -225,6 +226,7 @@ pub struct Resp {
     pub status: StatusCode,
     pub headers: HeaderMap,
     pub body: String,
+    pub bytes: Vec<u8>,
 }
 
 impl Resp {

@@ -196,8 +196,10 @@ impl Rq {
     }
 
     /// The request body as one of the `accepted` input types: 415 for another media type,
-    /// 400 when the body does not parse or does not match the type.
-    pub fn input<T: Decode>(&self, accepted: &[&str]) -> Result<T, HttpError> {
+    /// 400 when the body does not parse or does not match the type. The raw body is released
+    /// as soon as it is parsed (a large upload is not held twice).
+    pub fn input<T: Decode>(&mut self, accepted: &[&str]) -> Result<T, HttpError> {
+        let body = std::mem::take(&mut self.body);
         let ct = self.header("content-type").unwrap_or("");
         let unsupported = || {
             HttpError::unsupported_media_type(format!(
@@ -217,7 +219,7 @@ impl Rq {
                 .ok_or_else(unsupported)?,
             None => accepted.first().ok_or_else(unsupported)?,
         };
-        let text = std::str::from_utf8(&self.body)
+        let text = std::str::from_utf8(&body)
             .map_err(|_| HttpError::bad_request("The request body is not UTF-8"))?;
         let mut path = Path::new(name, self.wire());
         match input.format {

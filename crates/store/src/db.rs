@@ -48,6 +48,37 @@ impl Db {
         Ok(Db { conn })
     }
 
+    /// Adds the languages (code, name) that are missing; ids continue the bit flags (2, 4, 8...).
+    pub async fn ensure_languages(&self, languages: &[(String, String)]) -> Result<(), DbErr> {
+        use crate::entity::language;
+        use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
+        for (code, name) in languages {
+            let known = language::Entity::find()
+                .filter(language::Column::LanguageCode.eq(code.as_str()))
+                .one(&self.conn)
+                .await?;
+            if known.is_some() {
+                continue;
+            }
+            let max = language::Entity::find()
+                .all(&self.conn)
+                .await?
+                .into_iter()
+                .map(|l| l.id)
+                .max()
+                .unwrap_or(1);
+            language::Entity::insert(language::ActiveModel {
+                id: Set(max * 2),
+                language_code: Set(code.clone()),
+                name: Set(name.clone()),
+                enabled: Set(true),
+            })
+            .exec(&self.conn)
+            .await?;
+        }
+        Ok(())
+    }
+
     /// The pool, for reads.
     pub fn conn(&self) -> &DatabaseConnection {
         &self.conn

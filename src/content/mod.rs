@@ -1,0 +1,1007 @@
+//! Content items, their versions, translations and relations (spec 2.3-2.5, 3.1, 4.3).
+//!
+//! A content item starts as a draft (version 1) placed under a pending Location; publishing a
+//! draft archives the previous published version, and the first publication places the item
+//! in the tree. Drafts are visible only to their creator (and the administrator).
+
+mod fields;
+mod names;
+pub(crate) mod render;
+pub(crate) mod rows;
+mod versions;
+
+use crate::api::model::*;
+use crate::api::traits::ContentApi;
+use crate::auth::Caller;
+use crate::error::{Error, Result};
+use crate::locations::tree;
+use crate::service::Service;
+use crate::stored;
+use cairn_runtime::{ETag, Timestamp};
+use cairn_store::entity::{
+    content, content_object_state, content_relation, content_version, language, location,
+    pending_location, section,
+};
+use fields::{Failures, FieldSet, check_language_code};
+use render::{content_href, version_href};
+use rows::TypeInfo;
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
+    QueryFilter,
+};
+
+/// The administrator (clean-install user 14) sees every draft.
+const ADMIN_USER_ID: i64 = 14;
+
+fn random_remote_id() -> String {
+    let bytes: [u8; 16] = rand::random();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Service {
+    /// The content item, unless it is a never-published draft of someone else (404).
+    pub(crate) async fn visible_content(
+        &self,
+        db: &impl ConnectionTrait,
+        cx: &Caller,
+        id: i64,
+    ) -> Result<content::Model> {
+        let c = rows::content(db, id).await?;
+        if c.status == content::DRAFT && !self.may_see_draft(db, cx, &c, c.current_version).await? {
+            return Err(Error::not_found("Content", id));
+        }
+        Ok(c)
+    }
+
+    /// Whether the caller created version `no` (or is the administrator).
+    async fn may_see_draft(
+        &self,
+        db: &impl ConnectionTrait,
+        cx: &Caller,
+        c: &content::Model,
+        no: i64,
+    ) -> Result<bool> {
+        if cx.user_id == ADMIN_USER_ID {
+            return Ok(true);
+        }
+        let v = rows::version(db, c.id, no).await?;
+        Ok(v.creator_id == cx.user_id && !cx.is_anonymous())
+    }
+
+    /// The version, unless it is a draft the caller may not see (404).
+    async fn visible_version(
+        &self,
+        db: &impl ConnectionTrait,
+        cx: &Caller,
+        c: &content::Model,
+        no: i64,
+    ) -> Result<content_version::Model> {
+        let v = rows::version(db, c.id, no).await?;
+        if v.status == content_version::DRAFT
+            && cx.user_id != ADMIN_USER_ID
+            && (v.creator_id != cx.user_id || cx.is_anonymous())
+        {
+            return Err(Error::not_found("Version", format!("{}/{no}", c.id)));
+        }
+        Ok(v)
+    }
+
+    /// The path of ids of the content's main Location.
+    pub(crate) async fn main_location_path(
+        &self,
+        db: &impl ConnectionTrait,
+        c: &content::Model,
+    ) -> Result<Option<String>> {
+        match c.main_location_id {
+            None => Ok(None),
+            Some(id) => Ok(location::Entity::find_by_id(id)
+                .one(db)
+                .await?
+                .map(|l| tree::href_path(&l.path_string))),
+        }
+    }
+
+    pub(crate) async fn info_of(
+        &self,
+        db: &impl ConnectionTrait,
+        c: &content::Model,
+    ) -> Result<ContentInfo> {
+        let path = self.main_location_path(db, c).await?;
+        Ok(self.content_info(c, path.as_deref()))
+    }
+
+    /// A whole version with its fields and relations.
+    pub(crate) async fn version_body(
+        &self,
+        db: &impl ConnectionTrait,
+        c: &content::Model,
+        v: &content_version::Model,
+        languages: Option<&[String]>,
+    ) -> Result<Version> {
+        let ty = rows::type_info(db, c.content_type_id).await?;
+        let fields = rows::fields(db, c.id, v.version_no).await?;
+        let relations = rows::relations(db, c.id, v.version_no).await?;
+        Ok(self.version(c, v, &ty, &fields, &relations, languages))
+    }
+
+    /// ContentInfo, or Content with the current version embedded.
+    async fn content_reply(
+        &self,
+        db: &impl ConnectionTrait,
+        c: &content::Model,
+        embed: bool,
+        languages: Option<&[String]>,
+    ) -> Result<(Option<ContentInfo>, Option<Content>)> {
+        let info = self.info_of(db, c).await?;
+        if !embed {
+            return Ok((Some(info), None));
+        }
+        let v = rows::version(db, c.id, c.current_version).await?;
+        let version = self.version_body(db, c, &v, languages).await?;
+        Ok((None, Some(self.content_with_version(info, version))))
+    }
+
+    async fn check_language(&self, db: &impl ConnectionTrait, code: &str) -> Result<()> {
+        check_language_code(code)?;
+        if language::Entity::find()
+            .filter(language::Column::LanguageCode.eq(code))
+            .one(db)
+            .await?
+            .is_none()
+        {
+            return Err(Error::BadRequest(format!(
+                "Language '{code}' does not exist in this repository"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Publishes draft `no` of `c` (inside the caller's transaction).
+    pub(crate) async fn publish_version(
+        &self,
+        tx: &impl ConnectionTrait,
+        c: &content::Model,
+        no: i64,
+    ) -> Result<()> {
+        let v = rows::version(tx, c.id, no).await?;
+        if v.status != content_version::DRAFT {
+            return Err(Error::Forbidden(
+                "Only versions with DRAFT status can be published".into(),
+            ));
+        }
+        let ty = rows::type_info(tx, c.content_type_id).await?;
+        // The type may have changed since the draft was written: fill and check again.
+        let mut set = FieldSet::from_rows(&rows::fields(tx, c.id, no).await?);
+        let languages = rows::languages(&v.language_codes);
+        self.complete_fields(&ty, &mut set, &languages, &c.main_language_code, false);
+        let mut failures = Failures::default();
+        self.validate_fields(&ty, &set, &mut failures);
+        failures.into_result(&c.name)?;
+        self.save_fields(tx, &ty, c, no, &mut set).await?;
+        let names = self.version_names(&ty, &set, &languages);
+
+        let now = Timestamp::now().0;
+        content_version::Entity::update_many()
+            .col_expr(
+                content_version::Column::Status,
+                content_version::ARCHIVED.into(),
+            )
+            .filter(content_version::Column::ContentId.eq(c.id))
+            .filter(content_version::Column::Status.eq(content_version::PUBLISHED))
+            .exec(tx)
+            .await?;
+        let mut active = v.clone().into_active_model();
+        active.status = Set(content_version::PUBLISHED);
+        active.modified = Set(now);
+        active.names = Set(stored::lang_map_json(&names));
+        active.update(tx).await?;
+
+        let first = c.status == content::DRAFT;
+        let mut ca = c.clone().into_active_model();
+        ca.current_version = Set(no);
+        ca.status = Set(content::PUBLISHED);
+        ca.modified = Set(now);
+        if first || c.published == 0 {
+            ca.published = Set(now);
+        }
+        ca.name = Set(names
+            .get(&c.main_language_code)
+            .or_else(|| names.0.first().map(|(_, n)| n.as_str()))
+            .unwrap_or_default()
+            .to_string());
+        let mut c = ca.update(tx).await?;
+        if first {
+            c = self.place_pending(tx, c, &ty).await?;
+        }
+        self.trim_archived(tx, c.id).await
+    }
+
+    /// The first publication places the content item under its pending parents.
+    async fn place_pending(
+        &self,
+        tx: &impl ConnectionTrait,
+        c: content::Model,
+        ty: &TypeInfo,
+    ) -> Result<content::Model> {
+        let pending = pending_location::Entity::find()
+            .filter(pending_location::Column::ContentId.eq(c.id))
+            .all(tx)
+            .await?;
+        let mut main = c.main_location_id;
+        for p in pending {
+            let parent = tree::find(tx, p.parent_id).await?;
+            let l = tree::create(
+                tx,
+                &parent,
+                &c,
+                tree::NewLocation {
+                    priority: p.priority,
+                    hidden: p.is_hidden,
+                    remote_id: p.remote_id.clone(),
+                    sort_field: p
+                        .sort_field
+                        .clone()
+                        .unwrap_or_else(|| ty.ty.default_sort_field.clone()),
+                    sort_order: p
+                        .sort_order
+                        .clone()
+                        .unwrap_or_else(|| ty.ty.default_sort_order.clone()),
+                },
+            )
+            .await?;
+            main.get_or_insert(l.id);
+        }
+        pending_location::Entity::delete_many()
+            .filter(pending_location::Column::ContentId.eq(c.id))
+            .exec(tx)
+            .await?;
+        let mut ca = c.into_active_model();
+        ca.main_location_id = Set(main);
+        Ok(ca.update(tx).await?)
+    }
+
+    /// Keeps the newest archived versions up to the configured limit.
+    async fn trim_archived(&self, tx: &impl ConnectionTrait, content_id: i64) -> Result<()> {
+        let mut archived: Vec<content_version::Model> = content_version::Entity::find()
+            .filter(content_version::Column::ContentId.eq(content_id))
+            .filter(content_version::Column::Status.eq(content_version::ARCHIVED))
+            .all(tx)
+            .await?;
+        let keep = self.settings.archived_versions;
+        if archived.len() <= keep {
+            return Ok(());
+        }
+        archived.sort_by_key(|v| v.version_no);
+        let excess = archived.len() - keep;
+        for v in &archived[..excess] {
+            self.remove_version(tx, content_id, v.version_no).await?;
+        }
+        Ok(())
+    }
+
+    /// Deletes a version's row, fields and relations.
+    pub(crate) async fn remove_version(
+        &self,
+        tx: &impl ConnectionTrait,
+        content_id: i64,
+        no: i64,
+    ) -> Result<()> {
+        use cairn_store::entity::content_field;
+        content_field::Entity::delete_many()
+            .filter(content_field::Column::ContentId.eq(content_id))
+            .filter(content_field::Column::VersionNo.eq(no))
+            .exec(tx)
+            .await?;
+        content_relation::Entity::delete_many()
+            .filter(content_relation::Column::SourceContentId.eq(content_id))
+            .filter(content_relation::Column::SourceVersionNo.eq(no))
+            .exec(tx)
+            .await?;
+        content_version::Entity::delete_many()
+            .filter(content_version::Column::ContentId.eq(content_id))
+            .filter(content_version::Column::VersionNo.eq(no))
+            .exec(tx)
+            .await?;
+        Ok(())
+    }
+
+    /// Every content item starts in each Object state group's default state.
+    async fn assign_default_states(
+        &self,
+        tx: &impl ConnectionTrait,
+        content_id: i64,
+    ) -> Result<()> {
+        let defaults = crate::object_states::default_states(tx).await?;
+        if defaults.is_empty() {
+            return Ok(());
+        }
+        content_object_state::Entity::insert_many(defaults.into_iter().map(|(group, state)| {
+            content_object_state::ActiveModel {
+                content_id: Set(content_id),
+                group_id: Set(group),
+                state_id: Set(state),
+            }
+        }))
+        .exec(tx)
+        .await?;
+        Ok(())
+    }
+
+    async fn create(&self, cx: &Caller, b: ContentCreate) -> Result<content::Model> {
+        let db = self.db.conn();
+        let ty = rows::type_info(db, b.content_type).await?;
+        self.check_language(db, &b.main_language_code).await?;
+        let parent_path = b.location_create.parent_location.clone();
+        let parent = tree::find_by_path(db, &parent_path).await?;
+        let section = match b.section {
+            Some(id) => id,
+            None if parent.content_id == 0 => 1,
+            None => rows::content(db, parent.content_id)
+                .await
+                .map(|c| c.section_id)
+                .unwrap_or(1),
+        };
+        if section::Entity::find_by_id(section)
+            .one(db)
+            .await?
+            .is_none()
+        {
+            return Err(Error::BadRequest(format!(
+                "Section {section} does not exist"
+            )));
+        }
+        let lc = &b.location_create;
+        crate::content_types::check_sort(lc.sort_field.as_deref(), lc.sort_order.as_deref())?;
+
+        // Fields: read, complete, validate; every failure in one 400.
+        let mut set = FieldSet::default();
+        let mut failures = Failures::default();
+        self.apply_inputs(
+            &ty,
+            &mut set,
+            &b.fields.field,
+            &b.main_language_code,
+            &b.main_language_code,
+            &mut failures,
+        )?;
+        let mut languages = set.languages();
+        if !languages.contains(&b.main_language_code) {
+            languages.insert(0, b.main_language_code.clone());
+        }
+        for l in &languages {
+            self.check_language(db, l).await?;
+        }
+        self.complete_fields(&ty, &mut set, &languages, &b.main_language_code, true);
+        self.validate_fields(&ty, &set, &mut failures);
+        self.check_relation_targets(db, &ty, &set, &mut failures)
+            .await?;
+        let names = self.version_names(&ty, &set, &languages);
+        let main_name = names
+            .get(&b.main_language_code)
+            .unwrap_or_default()
+            .to_string();
+        failures.into_result(&main_name)?;
+
+        let now = b.modification_date.unwrap_or_else(Timestamp::now).0;
+        let remote_id = b
+            .remote_id
+            .clone()
+            .filter(|r| !r.is_empty())
+            .unwrap_or_else(random_remote_id);
+        self.db
+            .write(async |tx| {
+                cairn_store::sql::lock(tx, "content_remote_id").await?;
+                if content::Entity::find()
+                    .filter(content::Column::RemoteId.eq(remote_id.as_str()))
+                    .one(tx)
+                    .await?
+                    .is_some()
+                {
+                    return Err(Error::Forbidden(format!(
+                        "A content item with remote id '{remote_id}' already exists"
+                    )));
+                }
+                // The parent may have gone since it was read.
+                tree::find(tx, parent.id).await?;
+                let c = content::ActiveModel {
+                    content_type_id: Set(ty.ty.id),
+                    section_id: Set(section),
+                    owner_id: Set(b.user.unwrap_or(cx.user_id)),
+                    remote_id: Set(remote_id.clone()),
+                    main_language_code: Set(b.main_language_code.clone()),
+                    always_available: Set(b
+                        .always_available
+                        .unwrap_or(ty.ty.default_always_available)),
+                    current_version: Set(1),
+                    status: Set(content::DRAFT),
+                    published: Set(0),
+                    modified: Set(now),
+                    is_hidden: Set(false),
+                    main_location_id: Set(None),
+                    name: Set(main_name.clone()),
+                    ..Default::default()
+                }
+                .insert(tx)
+                .await?;
+                content_version::ActiveModel {
+                    content_id: Set(c.id),
+                    version_no: Set(1),
+                    status: Set(content_version::DRAFT),
+                    creator_id: Set(cx.user_id),
+                    created: Set(now),
+                    modified: Set(now),
+                    initial_language_code: Set(b.main_language_code.clone()),
+                    language_codes: Set(languages.join(",")),
+                    names: Set(stored::lang_map_json(&names)),
+                    ..Default::default()
+                }
+                .insert(tx)
+                .await?;
+                self.save_fields(tx, &ty, &c, 1, &mut set).await?;
+                pending_location::ActiveModel {
+                    content_id: Set(c.id),
+                    parent_id: Set(parent.id),
+                    priority: Set(lc.priority.unwrap_or(0)),
+                    is_hidden: Set(lc.hidden.unwrap_or(false)),
+                    remote_id: Set(lc.remote_id.clone()),
+                    sort_field: Set(lc.sort_field.clone()),
+                    sort_order: Set(lc.sort_order.clone()),
+                }
+                .insert(tx)
+                .await?;
+                self.assign_default_states(tx, c.id).await?;
+                Ok(c)
+            })
+            .await
+    }
+}
+
+impl ContentApi for Service {
+    async fn redirect_content(
+        &self,
+        _cx: &Caller,
+        req: RedirectContentRequest,
+    ) -> Result<RedirectContentResponse> {
+        let remote_id = req.remote_id.ok_or_else(|| {
+            Error::BadRequest("The query parameter 'remoteId' is required".into())
+        })?;
+        let c = content::Entity::find()
+            .filter(content::Column::RemoteId.eq(remote_id.as_str()))
+            .one(self.db.conn())
+            .await?
+            .ok_or_else(|| Error::not_found("Content", &remote_id))?;
+        Ok(RedirectContentResponse::TemporaryRedirect {
+            location: content_href(c.id),
+        })
+    }
+
+    async fn create_content(
+        &self,
+        cx: &Caller,
+        req: CreateContentRequest,
+    ) -> Result<CreateContentResponse> {
+        let c = self.create(cx, req.body).await?;
+        let embed = req.accept == CreateContentAccept::Content;
+        Ok(
+            match self.content_reply(self.db.conn(), &c, embed, None).await? {
+                (_, Some(body)) => CreateContentResponse::CreatedContent { body },
+                (Some(body), _) => CreateContentResponse::CreatedContentInfo { body },
+                _ => unreachable!("content_reply gives one representation"),
+            },
+        )
+    }
+
+    async fn load_content(
+        &self,
+        cx: &Caller,
+        req: LoadContentRequest,
+    ) -> Result<LoadContentResponse> {
+        let db = self.db.conn();
+        let c = self.visible_content(db, cx, req.content_id).await?;
+        let languages = req.languages.as_deref().map(rows::languages);
+        let info = self.info_of(db, &c).await?;
+        let etag = ETag::of(&info);
+        if req.accept == LoadContentAccept::ContentInfo {
+            return Ok(LoadContentResponse::OkContentInfo { body: info, etag });
+        }
+        let v = rows::version(db, c.id, c.current_version).await?;
+        let version = self.version_body(db, &c, &v, languages.as_deref()).await?;
+        Ok(LoadContentResponse::OkContent {
+            body: self.content_with_version(info, version),
+            etag,
+        })
+    }
+
+    async fn update_content_metadata(
+        &self,
+        cx: &Caller,
+        req: UpdateContentMetadataRequest,
+    ) -> Result<UpdateContentMetadataResponse> {
+        let b = req.body;
+        let c = self
+            .db
+            .write(async |tx| {
+                let c = self.visible_content(tx, cx, req.content_id).await?;
+                if let Some(m) = &req.if_match {
+                    m.check(&ETag::of(&self.info_of(tx, &c).await?))?;
+                }
+                let mut ca = c.clone().into_active_model();
+                if let Some(l) = &b.main_language_code {
+                    self.check_language(tx, l).await?;
+                    let v = rows::version(tx, c.id, c.current_version).await?;
+                    if !rows::languages(&v.language_codes).contains(l) {
+                        return Err(Error::BadRequest(format!(
+                            "The content item has no translation '{l}' to make its main language"
+                        )));
+                    }
+                    let names = stored::lang_map(&v.names);
+                    ca.name = Set(names.get(l).unwrap_or(&c.name).to_string());
+                    ca.main_language_code = Set(l.clone());
+                }
+                if let Some(s) = b.section {
+                    if section::Entity::find_by_id(s).one(tx).await?.is_none() {
+                        return Err(Error::BadRequest(format!("Section {s} does not exist")));
+                    }
+                    ca.section_id = Set(s);
+                }
+                if let Some(path) = &b.main_location {
+                    let l = tree::find_by_path(tx, path).await.map_err(|_| {
+                        Error::BadRequest(format!("MainLocation '{path}' is not a Location"))
+                    })?;
+                    if l.content_id != c.id {
+                        return Err(Error::BadRequest(format!(
+                            "Location {} is not a Location of content {}",
+                            l.id, c.id
+                        )));
+                    }
+                    ca.main_location_id = Set(Some(l.id));
+                }
+                if let Some(o) = b.owner {
+                    ca.owner_id = Set(o);
+                }
+                if let Some(a) = b.always_available {
+                    ca.always_available = Set(a);
+                }
+                if let Some(r) = &b.remote_id {
+                    cairn_store::sql::lock(tx, "content_remote_id").await?;
+                    let taken = content::Entity::find()
+                        .filter(content::Column::RemoteId.eq(r.as_str()))
+                        .filter(content::Column::Id.ne(c.id))
+                        .one(tx)
+                        .await?;
+                    if taken.is_some() {
+                        return Err(Error::Forbidden(format!(
+                            "A content item with remote id '{r}' already exists"
+                        )));
+                    }
+                    ca.remote_id = Set(r.clone());
+                }
+                if let Some(p) = b.publish_date {
+                    ca.published = Set(p.0);
+                }
+                ca.modified = Set(b.modification_date.unwrap_or_else(Timestamp::now).0);
+                Ok(ca.update(tx).await?)
+            })
+            .await?;
+        let body = self.info_of(self.db.conn(), &c).await?;
+        Ok(UpdateContentMetadataResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn delete_content(
+        &self,
+        cx: &Caller,
+        req: DeleteContentRequest,
+    ) -> Result<DeleteContentResponse> {
+        self.db
+            .write(async |tx| {
+                let c = self.visible_content(tx, cx, req.content_id).await?;
+                if let Some(m) = &req.if_match {
+                    m.check(&ETag::of(&self.info_of(tx, &c).await?))?;
+                }
+                let locations = tree::of_content(tx, &c).await?;
+                tree::delete_subtrees(tx, &locations, &[c.id]).await
+            })
+            .await?;
+        Ok(DeleteContentResponse::NoContent)
+    }
+
+    async fn copy_content(
+        &self,
+        cx: &Caller,
+        req: CopyContentRequest,
+    ) -> Result<CopyContentResponse> {
+        let id = self
+            .copy_content_to(cx, req.content_id, &req.destination)
+            .await?;
+        Ok(CopyContentResponse::Created {
+            location: content_href(id),
+        })
+    }
+
+    async fn delete_content_translation(
+        &self,
+        cx: &Caller,
+        req: DeleteContentTranslationRequest,
+    ) -> Result<DeleteContentTranslationResponse> {
+        self.delete_translation_everywhere(cx, req.content_id, &req.language_code)
+            .await?;
+        Ok(DeleteContentTranslationResponse::NoContent)
+    }
+
+    async fn redirect_current_version(
+        &self,
+        cx: &Caller,
+        req: RedirectCurrentVersionRequest,
+    ) -> Result<RedirectCurrentVersionResponse> {
+        let c = self
+            .visible_content(self.db.conn(), cx, req.content_id)
+            .await?;
+        Ok(RedirectCurrentVersionResponse::TemporaryRedirect {
+            location: version_href(c.id, c.current_version),
+        })
+    }
+
+    async fn create_draft_from_current_version(
+        &self,
+        cx: &Caller,
+        req: CreateDraftFromCurrentVersionRequest,
+    ) -> Result<CreateDraftFromCurrentVersionResponse> {
+        let body = self.copy_version(cx, req.content_id, None).await?;
+        Ok(CreateDraftFromCurrentVersionResponse::Created { body })
+    }
+
+    async fn load_content_versions(
+        &self,
+        cx: &Caller,
+        req: LoadContentVersionsRequest,
+    ) -> Result<LoadContentVersionsResponse> {
+        let db = self.db.conn();
+        let c = self.visible_content(db, cx, req.content_id).await?;
+        let mut items = Vec::new();
+        for v in rows::versions(db, c.id).await? {
+            if v.status == content_version::DRAFT
+                && cx.user_id != ADMIN_USER_ID
+                && (v.creator_id != cx.user_id || cx.is_anonymous())
+            {
+                continue;
+            }
+            items.push(VersionItem {
+                version: version_href(c.id, v.version_no),
+                version_info: self.version_info(&c, &v),
+            });
+        }
+        Ok(LoadContentVersionsResponse::Ok {
+            body: VersionList {
+                href: format!("/content/objects/{}/versions", c.id),
+                version_item: items,
+            },
+        })
+    }
+
+    async fn load_content_in_version(
+        &self,
+        cx: &Caller,
+        req: LoadContentInVersionRequest,
+    ) -> Result<LoadContentInVersionResponse> {
+        let db = self.db.conn();
+        let c = self.visible_content(db, cx, req.content_id).await?;
+        let v = self.visible_version(db, cx, &c, req.version_no).await?;
+        let languages = req.languages.as_deref().map(rows::languages);
+        let body = self.version_body(db, &c, &v, languages.as_deref()).await?;
+        Ok(LoadContentInVersionResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn update_version(
+        &self,
+        cx: &Caller,
+        req: UpdateVersionRequest,
+    ) -> Result<UpdateVersionResponse> {
+        let body = self.update_draft(cx, req).await?;
+        Ok(UpdateVersionResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn delete_content_version(
+        &self,
+        cx: &Caller,
+        req: DeleteContentVersionRequest,
+    ) -> Result<DeleteContentVersionResponse> {
+        self.delete_version(cx, req).await?;
+        Ok(DeleteContentVersionResponse::NoContent)
+    }
+
+    async fn create_draft_from_version(
+        &self,
+        cx: &Caller,
+        req: CreateDraftFromVersionRequest,
+    ) -> Result<CreateDraftFromVersionResponse> {
+        let body = self
+            .copy_version(cx, req.content_id, Some(req.version_no))
+            .await?;
+        Ok(CreateDraftFromVersionResponse::Created { body })
+    }
+
+    async fn publish_version(
+        &self,
+        cx: &Caller,
+        req: PublishVersionRequest,
+    ) -> Result<PublishVersionResponse> {
+        self.db
+            .write(async |tx| {
+                let c = self.visible_content(tx, cx, req.content_id).await?;
+                self.visible_version(tx, cx, &c, req.version_no).await?;
+                Service::publish_version(self, tx, &c, req.version_no).await
+            })
+            .await?;
+        Ok(PublishVersionResponse::NoContent)
+    }
+
+    async fn delete_translation_from_draft(
+        &self,
+        cx: &Caller,
+        req: DeleteTranslationFromDraftRequest,
+    ) -> Result<DeleteTranslationFromDraftResponse> {
+        self.delete_draft_translation(cx, req.content_id, req.version_no, &req.language_code)
+            .await?;
+        Ok(DeleteTranslationFromDraftResponse::NoContent)
+    }
+
+    async fn redirect_current_version_relations(
+        &self,
+        cx: &Caller,
+        req: RedirectCurrentVersionRelationsRequest,
+    ) -> Result<RedirectCurrentVersionRelationsResponse> {
+        let c = self
+            .visible_content(self.db.conn(), cx, req.content_id)
+            .await?;
+        Ok(RedirectCurrentVersionRelationsResponse::TemporaryRedirect {
+            location: format!("{}/relations", version_href(c.id, c.current_version)),
+        })
+    }
+
+    async fn load_version_relations(
+        &self,
+        cx: &Caller,
+        req: LoadVersionRelationsRequest,
+    ) -> Result<LoadVersionRelationsResponse> {
+        let db = self.db.conn();
+        let c = self.visible_content(db, cx, req.content_id).await?;
+        let v = self.visible_version(db, cx, &c, req.version_no).await?;
+        let ty = rows::type_info(db, c.content_type_id).await?;
+        let all = rows::relations(db, c.id, v.version_no).await?;
+        let window: Vec<content_relation::Model> = all
+            .into_iter()
+            .skip(req.offset.max(0) as usize)
+            .take(
+                req.limit
+                    .filter(|l| *l >= 0)
+                    .map(|l| l as usize)
+                    .unwrap_or(usize::MAX),
+            )
+            .collect();
+        Ok(LoadVersionRelationsResponse::Ok {
+            body: self.relation_list(c.id, v.version_no, &window, Some(&ty)),
+        })
+    }
+
+    async fn create_relation(
+        &self,
+        cx: &Caller,
+        req: CreateRelationRequest,
+    ) -> Result<CreateRelationResponse> {
+        let r = self
+            .db
+            .write(async |tx| {
+                let c = self.visible_content(tx, cx, req.content_id).await?;
+                let v = self.visible_version(tx, cx, &c, req.version_no).await?;
+                if v.status != content_version::DRAFT {
+                    return Err(Error::Forbidden(
+                        "Relation of type COMMON can only be added to drafts".into(),
+                    ));
+                }
+                let dest = req.body.destination;
+                if content::Entity::find_by_id(dest).one(tx).await?.is_none() {
+                    return Err(Error::Forbidden(format!(
+                        "Destination content {dest} does not exist"
+                    )));
+                }
+                let existing = content_relation::Entity::find()
+                    .filter(content_relation::Column::SourceContentId.eq(c.id))
+                    .filter(content_relation::Column::SourceVersionNo.eq(v.version_no))
+                    .filter(content_relation::Column::DestinationContentId.eq(dest))
+                    .filter(content_relation::Column::RelationType.eq(content_relation::COMMON))
+                    .one(tx)
+                    .await?;
+                if existing.is_some() {
+                    return Err(Error::Forbidden(format!(
+                        "Relation of type COMMON to content {dest} already exists"
+                    )));
+                }
+                Ok(content_relation::ActiveModel {
+                    source_content_id: Set(c.id),
+                    source_version_no: Set(v.version_no),
+                    destination_content_id: Set(dest),
+                    relation_type: Set(content_relation::COMMON),
+                    source_field_definition_id: Set(None),
+                    ..Default::default()
+                }
+                .insert(tx)
+                .await?)
+            })
+            .await?;
+        Ok(CreateRelationResponse::Created {
+            body: self.relation(&r, None),
+        })
+    }
+
+    async fn load_version_relation(
+        &self,
+        cx: &Caller,
+        req: LoadVersionRelationRequest,
+    ) -> Result<LoadVersionRelationResponse> {
+        let db = self.db.conn();
+        let c = self.visible_content(db, cx, req.content_id).await?;
+        let v = self.visible_version(db, cx, &c, req.version_no).await?;
+        let r = rows::relations(db, c.id, v.version_no)
+            .await?
+            .into_iter()
+            .find(|r| r.id == req.relation_id)
+            .ok_or_else(|| Error::not_found("Relation", req.relation_id))?;
+        let ty = rows::type_info(db, c.content_type_id).await?;
+        let body = self.relation(&r, Some(&ty));
+        Ok(LoadVersionRelationResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn remove_relation(
+        &self,
+        cx: &Caller,
+        req: RemoveRelationRequest,
+    ) -> Result<RemoveRelationResponse> {
+        self.db
+            .write(async |tx| {
+                let c = self.visible_content(tx, cx, req.content_id).await?;
+                let v = self.visible_version(tx, cx, &c, req.version_no).await?;
+                let r = rows::relations(tx, c.id, v.version_no)
+                    .await?
+                    .into_iter()
+                    .find(|r| r.id == req.relation_id)
+                    .ok_or_else(|| Error::not_found("Relation", req.relation_id))?;
+                if let Some(m) = &req.if_match {
+                    m.check(&ETag::of(&self.relation(&r, Some(&rows::type_info(tx, c.content_type_id).await?))))?;
+                }
+                if v.status != content_version::DRAFT {
+                    return Err(Error::Forbidden("Relations can only be removed from drafts".into()));
+                }
+                if r.relation_type != content_relation::COMMON {
+                    return Err(Error::Forbidden(
+                        "Only relations of type COMMON can be removed; field relations change with their field".into(),
+                    ));
+                }
+                content_relation::Entity::delete_by_id(r.id).exec(tx).await?;
+                Ok(())
+            })
+            .await?;
+        Ok(RemoveRelationResponse::NoContent)
+    }
+
+    async fn hide_content(
+        &self,
+        cx: &Caller,
+        req: HideContentRequest,
+    ) -> Result<HideContentResponse> {
+        self.set_content_hidden(cx, req.content_id, true).await?;
+        Ok(HideContentResponse::NoContent)
+    }
+
+    async fn reveal_content(
+        &self,
+        cx: &Caller,
+        req: RevealContentRequest,
+    ) -> Result<RevealContentResponse> {
+        self.set_content_hidden(cx, req.content_id, false).await?;
+        Ok(RevealContentResponse::NoContent)
+    }
+
+    async fn get_object_states_for_content(
+        &self,
+        cx: &Caller,
+        req: GetObjectStatesForContentRequest,
+    ) -> Result<GetObjectStatesForContentResponse> {
+        let db = self.db.conn();
+        let c = self.visible_content(db, cx, req.content_id).await?;
+        let body = self.content_states_body(db, c.id).await?;
+        Ok(GetObjectStatesForContentResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn set_object_states_for_content(
+        &self,
+        cx: &Caller,
+        req: SetObjectStatesForContentRequest,
+    ) -> Result<SetObjectStatesForContentResponse> {
+        let mut states = Vec::new();
+        for href in &req.body.object_state {
+            let id = href
+                .trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .and_then(|s| s.parse::<i64>().ok())
+                .filter(|_| href.starts_with("/content/objectstategroups/"))
+                .ok_or_else(|| Error::BadRequest(format!("'{href}' is not an Object state")))?;
+            states.push(id);
+        }
+        self.db
+            .write(async |tx| {
+                let c = self.visible_content(tx, cx, req.content_id).await?;
+                if let Some(m) = &req.if_match {
+                    m.check(&ETag::of(&self.content_states_body(tx, c.id).await?))?;
+                }
+                crate::object_states::assign_states(tx, c.id, &states).await
+            })
+            .await?;
+        Ok(SetObjectStatesForContentResponse::NoContent)
+    }
+
+    async fn get_image_variation(
+        &self,
+        cx: &Caller,
+        req: GetImageVariationRequest,
+    ) -> Result<GetImageVariationResponse> {
+        let body = self
+            .image_variation(cx, &req.image_id, &req.variation_identifier)
+            .await?;
+        Ok(GetImageVariationResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+}
+
+impl Service {
+    async fn content_states_body(
+        &self,
+        db: &impl ConnectionTrait,
+        content_id: i64,
+    ) -> Result<ContentObjectStates> {
+        let states = crate::object_states::content_states(db, content_id).await?;
+        Ok(ContentObjectStates {
+            object_state: states
+                .into_iter()
+                .map(|(g, s)| format!("/content/objectstategroups/{g}/objectstates/{s}"))
+                .collect(),
+        })
+    }
+
+    /// Hides or reveals a content item: its Locations and their subtrees become invisible or
+    /// visible again (where nothing else hides them).
+    async fn set_content_hidden(&self, cx: &Caller, id: i64, hidden: bool) -> Result<()> {
+        self.db
+            .write(async |tx| {
+                let c = self.visible_content(tx, cx, id).await?;
+                if c.is_hidden == hidden {
+                    return Ok(());
+                }
+                let mut ca = c.clone().into_active_model();
+                ca.is_hidden = Set(hidden);
+                let c = ca.update(tx).await?;
+                for l in tree::of_content(tx, &c).await? {
+                    tree::recompute_visibility(tx, &l).await?;
+                }
+                Ok(())
+            })
+            .await
+    }
+}

@@ -1,0 +1,525 @@
+//! Drafts from versions, draft updates, version deletion, translations, copies of content
+//! items, and image variations.
+
+use super::fields::{Failures, FieldSet};
+use super::rows;
+use crate::api::model::*;
+use crate::auth::Caller;
+use crate::error::{Error, Result};
+use crate::field_types::FieldIds;
+use crate::locations::tree;
+use crate::service::Service;
+use crate::stored;
+use cairn_runtime::Timestamp;
+use cairn_store::entity::{
+    content, content_field, content_object_state, content_relation, content_version,
+};
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
+    QueryFilter,
+};
+
+impl Service {
+    /// A new draft from version `from` (the current version when `None`): fields, COMMON
+    /// relations and names copied, numbered after the highest version.
+    pub(super) async fn copy_version(
+        &self,
+        cx: &Caller,
+        content_id: i64,
+        from: Option<i64>,
+    ) -> Result<Version> {
+        let (c, v) = self
+            .db
+            .write(async |tx| {
+                let c = self.visible_content(tx, cx, content_id).await?;
+                let source_no = match from {
+                    Some(n) => n,
+                    None => {
+                        if c.status == content::DRAFT {
+                            return Err(Error::Forbidden(
+                                "The current version is a draft already: edit it instead".into(),
+                            ));
+                        }
+                        c.current_version
+                    }
+                };
+                let source = self.visible_version(tx, cx, &c, source_no).await?;
+                let no = rows::versions(tx, c.id)
+                    .await?
+                    .iter()
+                    .map(|v| v.version_no)
+                    .max()
+                    .unwrap_or(0)
+                    + 1;
+                let now = Timestamp::now().0;
+                let v = content_version::ActiveModel {
+                    content_id: Set(c.id),
+                    version_no: Set(no),
+                    status: Set(content_version::DRAFT),
+                    creator_id: Set(cx.user_id),
+                    created: Set(now),
+                    modified: Set(now),
+                    initial_language_code: Set(source.initial_language_code.clone()),
+                    language_codes: Set(source.language_codes.clone()),
+                    names: Set(source.names.clone()),
+                    ..Default::default()
+                }
+                .insert(tx)
+                .await?;
+                let fields: Vec<content_field::ActiveModel> = rows::fields(tx, c.id, source_no)
+                    .await?
+                    .into_iter()
+                    .map(|f| {
+                        content_field::Model {
+                            version_no: no,
+                            ..f
+                        }
+                        .into_active_model()
+                    })
+                    .collect();
+                for chunk in fields.chunks(100) {
+                    content_field::Entity::insert_many(chunk.to_vec())
+                        .exec(tx)
+                        .await?;
+                }
+                let relations: Vec<content_relation::ActiveModel> =
+                    rows::relations(tx, c.id, source_no)
+                        .await?
+                        .into_iter()
+                        .map(|r| content_relation::ActiveModel {
+                            source_content_id: Set(r.source_content_id),
+                            source_version_no: Set(no),
+                            destination_content_id: Set(r.destination_content_id),
+                            relation_type: Set(r.relation_type),
+                            source_field_definition_id: Set(r.source_field_definition_id),
+                            ..Default::default()
+                        })
+                        .collect();
+                if !relations.is_empty() {
+                    content_relation::Entity::insert_many(relations)
+                        .exec(tx)
+                        .await?;
+                }
+                Ok((c, v))
+            })
+            .await?;
+        self.version_body(self.db.conn(), &c, &v, None).await
+    }
+
+    /// Applies a `VersionUpdate` to a draft: new field values (translations included) and the
+    /// initial language; every failing field is reported in one 400.
+    pub(super) async fn update_draft(
+        &self,
+        cx: &Caller,
+        req: UpdateVersionRequest,
+    ) -> Result<Version> {
+        let b = req.body;
+        let (c, v) = self
+            .db
+            .write(async |tx| {
+                let c = self.visible_content(tx, cx, req.content_id).await?;
+                let v = self.visible_version(tx, cx, &c, req.version_no).await?;
+                if let Some(m) = &req.if_match {
+                    let current = self.version_body(tx, &c, &v, None).await?;
+                    m.check(&cairn_runtime::ETag::of(&current))?;
+                }
+                if v.status != content_version::DRAFT {
+                    return Err(Error::Forbidden(
+                        "Only versions with DRAFT status can be updated".into(),
+                    ));
+                }
+                let ty = rows::type_info(tx, c.content_type_id).await?;
+                let existing = rows::fields(tx, c.id, v.version_no).await?;
+                let mut set = FieldSet::from_rows(&existing);
+                let initial = b
+                    .initial_language_code
+                    .clone()
+                    .unwrap_or(v.initial_language_code.clone());
+                self.check_language(tx, &initial).await?;
+                let mut failures = Failures::default();
+                let inputs = b.fields.as_ref().map(|f| f.field.as_slice()).unwrap_or(&[]);
+                self.apply_inputs(
+                    &ty,
+                    &mut set,
+                    inputs,
+                    &initial,
+                    &c.main_language_code,
+                    &mut failures,
+                )?;
+                let mut languages = rows::languages(&v.language_codes);
+                for l in set.languages() {
+                    if !languages.contains(&l) {
+                        self.check_language(tx, &l).await?;
+                        languages.push(l);
+                    }
+                }
+                if !languages.contains(&initial) {
+                    languages.push(initial.clone());
+                }
+                self.complete_fields(&ty, &mut set, &languages, &c.main_language_code, false);
+                self.validate_fields(&ty, &set, &mut failures);
+                self.check_relation_targets(tx, &ty, &set, &mut failures)
+                    .await?;
+                let names = self.version_names(&ty, &set, &languages);
+                failures.into_result(names.get(&c.main_language_code).unwrap_or(&c.name))?;
+                self.save_fields(tx, &ty, &c, v.version_no, &mut set)
+                    .await?;
+                let mut va = v.into_active_model();
+                va.initial_language_code = Set(initial);
+                va.language_codes = Set(languages.join(","));
+                va.names = Set(stored::lang_map_json(&names));
+                va.modified = Set(b.modification_date.unwrap_or_else(Timestamp::now).0);
+                let v = va.update(tx).await?;
+                Ok((c, v))
+            })
+            .await?;
+        let languages = req.languages.as_deref().map(rows::languages);
+        self.version_body(self.db.conn(), &c, &v, languages.as_deref())
+            .await
+    }
+
+    /// Deletes a draft or archived version; the published one, and the last version of a
+    /// content item, are refused (403).
+    pub(super) async fn delete_version(
+        &self,
+        cx: &Caller,
+        req: DeleteContentVersionRequest,
+    ) -> Result<()> {
+        self.db
+            .write(async |tx| {
+                let c = self.visible_content(tx, cx, req.content_id).await?;
+                let v = self.visible_version(tx, cx, &c, req.version_no).await?;
+                if let Some(m) = &req.if_match {
+                    m.check(&cairn_runtime::ETag::of(&self.version_body(tx, &c, &v, None).await?))?;
+                }
+                if v.status == content_version::PUBLISHED {
+                    return Err(Error::Forbidden(
+                        "Versions with PUBLISHED status cannot be deleted".into(),
+                    ));
+                }
+                if rows::versions(tx, c.id).await?.len() == 1 {
+                    return Err(Error::Forbidden(
+                        "The version is the last version of the content item and cannot be deleted; delete the content item".into(),
+                    ));
+                }
+                self.remove_version(tx, c.id, v.version_no).await
+            })
+            .await
+    }
+
+    /// Removes a translation from a draft: 403 unless a draft, 406 when absent, 409 for the
+    /// only or the main translation.
+    pub(super) async fn delete_draft_translation(
+        &self,
+        cx: &Caller,
+        content_id: i64,
+        no: i64,
+        lang: &str,
+    ) -> Result<()> {
+        self.db
+            .write(async |tx| {
+                let c = self.visible_content(tx, cx, content_id).await?;
+                let v = self.visible_version(tx, cx, &c, no).await?;
+                if v.status != content_version::DRAFT {
+                    return Err(Error::Forbidden(
+                        "Translations can only be removed from drafts".into(),
+                    ));
+                }
+                self.drop_translation(tx, &c, &v, lang).await
+            })
+            .await
+    }
+
+    /// Removes `lang` from version `v` (checked: present, not the only one, not the main one).
+    async fn drop_translation(
+        &self,
+        tx: &impl ConnectionTrait,
+        c: &content::Model,
+        v: &content_version::Model,
+        lang: &str,
+    ) -> Result<()> {
+        let mut languages = rows::languages(&v.language_codes);
+        if !languages.iter().any(|l| l == lang) {
+            return Err(Error::NotAcceptable(format!(
+                "Version {} of content {} has no translation '{lang}'",
+                v.version_no, c.id
+            )));
+        }
+        if languages.len() == 1 {
+            return Err(Error::Conflict(format!("'{lang}' is the only translation")));
+        }
+        if lang == c.main_language_code {
+            return Err(Error::Conflict(format!(
+                "'{lang}' is the main translation of content {}",
+                c.id
+            )));
+        }
+        languages.retain(|l| l != lang);
+        content_field::Entity::delete_many()
+            .filter(content_field::Column::ContentId.eq(c.id))
+            .filter(content_field::Column::VersionNo.eq(v.version_no))
+            .filter(content_field::Column::LanguageCode.eq(lang))
+            .exec(tx)
+            .await?;
+        let mut names = stored::lang_map(&v.names);
+        names.0.retain(|(l, _)| l != lang);
+        let mut va = v.clone().into_active_model();
+        va.language_codes = Set(languages.join(","));
+        if v.initial_language_code == lang {
+            va.initial_language_code = Set(c.main_language_code.clone());
+        }
+        va.names = Set(stored::lang_map_json(&names));
+        va.update(tx).await?;
+        Ok(())
+    }
+
+    /// Removes a translation from every version: 406 when no version has it, 409 when it is
+    /// the main translation or the published version's only one; versions holding only that
+    /// translation are deleted.
+    pub(super) async fn delete_translation_everywhere(
+        &self,
+        cx: &Caller,
+        content_id: i64,
+        lang: &str,
+    ) -> Result<()> {
+        self.db
+            .write(async |tx| {
+                let c = self.visible_content(tx, cx, content_id).await?;
+                let versions = rows::versions(tx, c.id).await?;
+                if !versions
+                    .iter()
+                    .any(|v| rows::languages(&v.language_codes).iter().any(|l| l == lang))
+                {
+                    return Err(Error::NotAcceptable(format!(
+                        "Content {} has no translation '{lang}'",
+                        c.id
+                    )));
+                }
+                if lang == c.main_language_code {
+                    return Err(Error::Conflict(format!(
+                        "'{lang}' is the main translation of content {}",
+                        c.id
+                    )));
+                }
+                for v in &versions {
+                    let languages = rows::languages(&v.language_codes);
+                    if !languages.iter().any(|l| l == lang) {
+                        continue;
+                    }
+                    if languages.len() == 1 {
+                        if v.status == content_version::PUBLISHED {
+                            return Err(Error::Conflict(format!(
+                                "'{lang}' is the only translation"
+                            )));
+                        }
+                        self.remove_version(tx, c.id, v.version_no).await?;
+                    } else {
+                        self.drop_translation(tx, &c, v, lang).await?;
+                    }
+                }
+                let mut ca = c.into_active_model();
+                ca.modified = Set(Timestamp::now().0);
+                ca.update(tx).await?;
+                Ok(())
+            })
+            .await
+    }
+
+    /// Copies a published content item (its current version, published, with its COMMON and
+    /// field relations and Object states) under the Location `destination` names.
+    pub(super) async fn copy_content_to(
+        &self,
+        cx: &Caller,
+        content_id: i64,
+        destination: &str,
+    ) -> Result<i64> {
+        let parent_path = destination
+            .strip_prefix("/content/locations/")
+            .ok_or_else(|| {
+                Error::BadRequest(format!("Destination '{destination}' is not a Location"))
+            })?
+            .to_string();
+        self.db
+            .write(async |tx| {
+                let c = self.visible_content(tx, cx, content_id).await?;
+                if c.status != content::PUBLISHED {
+                    return Err(Error::Forbidden(
+                        "Only published content items can be copied".into(),
+                    ));
+                }
+                let parent = tree::find_by_path(tx, &parent_path).await?;
+                let copy = self.copy_published(tx, cx, &c).await?;
+                let ty = rows::type_info(tx, c.content_type_id).await?;
+                let l = tree::create(
+                    tx,
+                    &parent,
+                    &copy,
+                    tree::NewLocation {
+                        priority: 0,
+                        hidden: false,
+                        remote_id: None,
+                        sort_field: ty.ty.default_sort_field.clone(),
+                        sort_order: ty.ty.default_sort_order.clone(),
+                    },
+                )
+                .await?;
+                let mut ca = copy.into_active_model();
+                ca.main_location_id = Set(Some(l.id));
+                Ok(ca.update(tx).await?.id)
+            })
+            .await
+    }
+
+    /// A published copy of `c`'s current version, not yet placed in the tree.
+    pub(crate) async fn copy_published(
+        &self,
+        tx: &impl ConnectionTrait,
+        cx: &Caller,
+        c: &content::Model,
+    ) -> Result<content::Model> {
+        let v = rows::version(tx, c.id, c.current_version).await?;
+        let now = Timestamp::now().0;
+        let bytes: [u8; 16] = rand::random();
+        let copy = content::ActiveModel {
+            content_type_id: Set(c.content_type_id),
+            section_id: Set(c.section_id),
+            owner_id: Set(cx.user_id),
+            remote_id: Set(bytes.iter().map(|b| format!("{b:02x}")).collect()),
+            main_language_code: Set(c.main_language_code.clone()),
+            always_available: Set(c.always_available),
+            current_version: Set(1),
+            status: Set(content::PUBLISHED),
+            published: Set(now),
+            modified: Set(now),
+            is_hidden: Set(c.is_hidden),
+            main_location_id: Set(None),
+            name: Set(c.name.clone()),
+            ..Default::default()
+        }
+        .insert(tx)
+        .await?;
+        content_version::ActiveModel {
+            content_id: Set(copy.id),
+            version_no: Set(1),
+            status: Set(content_version::PUBLISHED),
+            creator_id: Set(cx.user_id),
+            created: Set(now),
+            modified: Set(now),
+            initial_language_code: Set(v.initial_language_code.clone()),
+            language_codes: Set(v.language_codes.clone()),
+            names: Set(v.names.clone()),
+            ..Default::default()
+        }
+        .insert(tx)
+        .await?;
+        let mut fields = Vec::new();
+        for f in rows::fields(tx, c.id, v.version_no).await? {
+            fields.push(
+                content_field::Model {
+                    id: cairn_store::ids::next_id(tx, "content_fields").await?,
+                    version_no: 1,
+                    content_id: copy.id,
+                    ..f
+                }
+                .into_active_model(),
+            );
+        }
+        for chunk in fields.chunks(100) {
+            content_field::Entity::insert_many(chunk.to_vec())
+                .exec(tx)
+                .await?;
+        }
+        let relations: Vec<content_relation::ActiveModel> = rows::relations(tx, c.id, v.version_no)
+            .await?
+            .into_iter()
+            .map(|r| content_relation::ActiveModel {
+                source_content_id: Set(copy.id),
+                source_version_no: Set(1),
+                destination_content_id: Set(r.destination_content_id),
+                relation_type: Set(r.relation_type),
+                source_field_definition_id: Set(r.source_field_definition_id),
+                ..Default::default()
+            })
+            .collect();
+        if !relations.is_empty() {
+            content_relation::Entity::insert_many(relations)
+                .exec(tx)
+                .await?;
+        }
+        let states: Vec<content_object_state::ActiveModel> = content_object_state::Entity::find()
+            .filter(content_object_state::Column::ContentId.eq(c.id))
+            .all(tx)
+            .await?
+            .into_iter()
+            .map(|s| content_object_state::ActiveModel {
+                content_id: Set(copy.id),
+                group_id: Set(s.group_id),
+                state_id: Set(s.state_id),
+            })
+            .collect();
+        if !states.is_empty() {
+            content_object_state::Entity::insert_many(states)
+                .exec(tx)
+                .await?;
+        }
+        Ok(copy)
+    }
+
+    /// An image field's variation: `imageId` is `<contentId>-<fieldId>[-<versionNo>]`. Every
+    /// variation is served as the original file (no resizing).
+    pub(super) async fn image_variation(
+        &self,
+        cx: &Caller,
+        image_id: &str,
+        alias: &str,
+    ) -> Result<ContentImageVariation> {
+        let missing = || Error::not_found("ImageVariation", format!("{image_id}/{alias}"));
+        let parts: Vec<i64> = image_id
+            .split('-')
+            .map(|p| p.parse().map_err(|_| missing()))
+            .collect::<Result<_>>()?;
+        let (content_id, field_id) = match parts.as_slice() {
+            [c, f] | [c, f, _] => (*c, *f),
+            _ => return Err(missing()),
+        };
+        let db = self.db.conn();
+        let c = self.visible_content(db, cx, content_id).await?;
+        let no = parts.get(2).copied().unwrap_or(c.current_version);
+        self.visible_version(db, cx, &c, no).await?;
+        let f = content_field::Entity::find_by_id((field_id, no))
+            .one(db)
+            .await?
+            .filter(|f| f.content_id == content_id)
+            .ok_or_else(missing)?;
+        let ty = rows::type_info(db, c.content_type_id).await?;
+        let def = ty.field(f.field_definition_id).ok_or_else(missing)?;
+        if def.field_type != "image" || !crate::field_types::image_aliases().contains(&alias) {
+            return Err(missing());
+        }
+        let value = stored::hash(&f.value);
+        if value.is_null() {
+            return Err(missing());
+        }
+        let ft = self.field_type(&def.field_type).ok_or_else(missing)?;
+        let out = ft.to_hash(
+            &value,
+            &self.value_context(Some(FieldIds {
+                content_id,
+                field_id,
+                version_no: no,
+            })),
+        );
+        Ok(ContentImageVariation {
+            href: format!("/content/binary/images/{image_id}/variations/{alias}"),
+            uri: out
+                .get("uri")
+                .and_then(|u| u.as_str())
+                .unwrap_or_default()
+                .to_string(),
+            content_type: out.get("mime").and_then(|m| m.as_str()).map(str::to_string),
+            width: out.get("width").and_then(|w| w.as_i64()),
+            height: out.get("height").and_then(|h| h.as_i64()),
+            file_size: out.get("fileSize").and_then(|s| s.as_i64()),
+        })
+    }
+}

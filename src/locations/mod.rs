@@ -1,0 +1,411 @@
+//! Locations: the nodes of the content tree (spec 2.6, 3.3, 4.5).
+//!
+//! `tree` holds the set operations over the materialized path; this module the endpoints.
+
+mod ops;
+pub(crate) mod tree;
+
+use crate::api::model::*;
+use crate::api::traits::LocationsApi;
+use crate::auth::Caller;
+use crate::content::rows as content_rows;
+use crate::error::{Error, Result};
+use crate::service::Service;
+use cairn_runtime::ETag;
+use cairn_store::entity::{content, location};
+use cairn_store::sql::stmt;
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
+    PaginatorTrait, QueryFilter,
+};
+use tree::{href_path, location_href};
+
+/// `ORDER BY` of children for a parent's sort field (the reference's sort fields).
+fn order_by(sort_field: &str, desc: bool) -> String {
+    let dir = if desc { "DESC" } else { "ASC" };
+    let key = match sort_field {
+        "PUBLISHED" => "c.published",
+        "MODIFIED" | "MODIFIED_SUBNODE" => "c.modified",
+        "SECTION" => "c.section_id",
+        "DEPTH" => "l.depth",
+        "CLASS_IDENTIFIER" => "t.identifier",
+        "CLASS_NAME" => "t.identifier",
+        "PRIORITY" => "l.priority",
+        "NAME" => "c.name",
+        "NODE_ID" => "l.id",
+        "CONTENTOBJECT_ID" => "l.content_id",
+        _ => "l.path_string",
+    };
+    format!("{key} {dir}, l.id {dir}")
+}
+
+impl Service {
+    /// A Location with its content item's ContentInfo embedded.
+    pub(crate) async fn location_body(
+        &self,
+        db: &impl ConnectionTrait,
+        l: &location::Model,
+    ) -> Result<Location> {
+        let child_count = location::Entity::find()
+            .filter(location::Column::ParentId.eq(l.id))
+            .filter(location::Column::Id.ne(l.id))
+            .count(db)
+            .await? as i64;
+        let c = if l.content_id == 0 {
+            None
+        } else {
+            Some(content_rows::content(db, l.content_id).await?)
+        };
+        let info = match &c {
+            Some(c) => Some(self.info_of(db, c).await?),
+            None => None,
+        };
+        let parent = if l.parent_id == l.id {
+            None
+        } else {
+            Some(tree::find(db, l.parent_id).await?)
+        };
+        Ok(self.location(l, parent.as_ref(), child_count, c.as_ref(), info))
+    }
+
+    fn location(
+        &self,
+        l: &location::Model,
+        parent: Option<&location::Model>,
+        child_count: i64,
+        c: Option<&content::Model>,
+        info: Option<ContentInfo>,
+    ) -> Location {
+        let path = href_path(&l.path_string);
+        let content_hidden = c.is_some_and(|c| c.is_hidden);
+        let info = info.unwrap_or_else(|| self.root_content_info());
+        Location {
+            href: location_href(l),
+            id: l.id,
+            priority: l.priority,
+            hidden: l.is_hidden || content_hidden,
+            invisible: l.is_invisible,
+            explicitly_hidden: l.is_hidden,
+            parent_location: parent.map(|p| href_path(&p.path_string)),
+            path_string: l.path_string.clone(),
+            depth: l.depth,
+            child_count,
+            remote_id: l.remote_id.clone(),
+            children: path.clone(),
+            content: l.content_id,
+            sort_field: l.sort_field.clone(),
+            sort_order: l.sort_order.clone(),
+            url_aliases: path,
+            content_info: LocationContentInfo {
+                href: info.href.clone(),
+                content: info,
+            },
+        }
+    }
+
+    /// The virtual root Location 1 holds no content item: an empty ContentInfo stands in.
+    fn root_content_info(&self) -> ContentInfo {
+        let c = content::Model {
+            id: 0,
+            content_type_id: 1,
+            section_id: 1,
+            owner_id: 14,
+            remote_id: String::new(),
+            main_language_code: "eng-GB".into(),
+            always_available: true,
+            current_version: 0,
+            status: content::PUBLISHED,
+            published: 0,
+            modified: 0,
+            is_hidden: false,
+            main_location_id: Some(tree::ROOT),
+            name: String::new(),
+        };
+        self.content_info(&c, Some("1"))
+    }
+
+    fn location_list(&self, href: String, locations: &[location::Model]) -> LocationList {
+        LocationList {
+            href,
+            location: locations
+                .iter()
+                .map(|l| href_path(&l.path_string))
+                .collect(),
+        }
+    }
+}
+
+impl LocationsApi for Service {
+    async fn redirect_location(
+        &self,
+        _cx: &Caller,
+        req: RedirectLocationRequest,
+    ) -> Result<RedirectLocationResponse> {
+        let db = self.db.conn();
+        let l = if let Some(id) = &req.id {
+            let id: i64 = id
+                .parse()
+                .map_err(|_| Error::BadRequest(format!("id '{id}' is not a Location id")))?;
+            tree::find(db, id).await?
+        } else if let Some(r) = &req.remote_id {
+            location::Entity::find()
+                .filter(location::Column::RemoteId.eq(r.as_str()))
+                .one(db)
+                .await?
+                .ok_or_else(|| Error::not_found("Location", r))?
+        } else if let Some(p) = &req.location_path {
+            tree::find_by_path(db, p).await?
+        } else if let Some(alias) = &req.url_alias {
+            self.location_of_url_alias(db, alias).await?
+        } else {
+            return Err(Error::BadRequest(
+                "Give one of the query parameters id, remoteId, urlAlias or locationPath".into(),
+            ));
+        };
+        Ok(RedirectLocationResponse::TemporaryRedirect {
+            location: location_href(&l),
+        })
+    }
+
+    async fn load_location(
+        &self,
+        _cx: &Caller,
+        req: LoadLocationRequest,
+    ) -> Result<LoadLocationResponse> {
+        let db = self.db.conn();
+        let l = tree::find_by_path(db, &req.location_path).await?;
+        let body = self.location_body(db, &l).await?;
+        Ok(LoadLocationResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn update_location(
+        &self,
+        _cx: &Caller,
+        req: UpdateLocationRequest,
+    ) -> Result<UpdateLocationResponse> {
+        let b = req.body;
+        crate::content_types::check_sort(b.sort_field.as_deref(), b.sort_order.as_deref())?;
+        let l = self
+            .db
+            .write(async |tx| {
+                let l = tree::find_by_path(tx, &req.location_path).await?;
+                if let Some(m) = &req.if_match {
+                    m.check(&ETag::of(&self.location_body(tx, &l).await?))?;
+                }
+                if l.id == tree::ROOT {
+                    return Err(Error::Forbidden(
+                        "The root Location cannot be changed".into(),
+                    ));
+                }
+                let mut la = l.clone().into_active_model();
+                if let Some(p) = b.priority {
+                    la.priority = Set(p);
+                }
+                if let Some(r) = &b.remote_id {
+                    let taken = location::Entity::find()
+                        .filter(location::Column::RemoteId.eq(r.as_str()))
+                        .filter(location::Column::Id.ne(l.id))
+                        .one(tx)
+                        .await?;
+                    if taken.is_some() {
+                        return Err(Error::Forbidden(format!(
+                            "A Location with remote id '{r}' already exists"
+                        )));
+                    }
+                    la.remote_id = Set(r.clone());
+                }
+                if let Some(f) = &b.sort_field {
+                    la.sort_field = Set(f.clone());
+                }
+                if let Some(o) = &b.sort_order {
+                    la.sort_order = Set(o.clone());
+                }
+                let hide_changed = b.hidden.is_some_and(|h| h != l.is_hidden);
+                if let Some(h) = b.hidden {
+                    la.is_hidden = Set(h);
+                }
+                let l = la.update(tx).await?;
+                if hide_changed {
+                    tree::recompute_visibility(tx, &l).await?;
+                }
+                tree::find(tx, l.id).await
+            })
+            .await?;
+        let body = self.location_body(self.db.conn(), &l).await?;
+        Ok(UpdateLocationResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn delete_subtree(
+        &self,
+        _cx: &Caller,
+        req: DeleteSubtreeRequest,
+    ) -> Result<DeleteSubtreeResponse> {
+        self.db
+            .write(async |tx| {
+                let l = tree::find_by_path(tx, &req.location_path).await?;
+                if let Some(m) = &req.if_match {
+                    m.check(&ETag::of(&self.location_body(tx, &l).await?))?;
+                }
+                if l.id == tree::ROOT {
+                    return Err(Error::Forbidden(
+                        "The root Location cannot be deleted".into(),
+                    ));
+                }
+                tree::delete_subtrees(tx, &[l], &[]).await
+            })
+            .await?;
+        Ok(DeleteSubtreeResponse::NoContent)
+    }
+
+    async fn copy_subtree(
+        &self,
+        cx: &Caller,
+        req: CopySubtreeRequest,
+    ) -> Result<CopySubtreeResponse> {
+        let l = self
+            .copy_subtree_to(cx, &req.location_path, &req.destination)
+            .await?;
+        Ok(CopySubtreeResponse::Created {
+            location: location_href(&l),
+        })
+    }
+
+    async fn move_subtree(
+        &self,
+        cx: &Caller,
+        req: MoveSubtreeRequest,
+    ) -> Result<MoveSubtreeResponse> {
+        self.move_subtree_to(cx, &req.location_path, &req.destination)
+            .await
+    }
+
+    async fn swap_location(
+        &self,
+        _cx: &Caller,
+        req: SwapLocationRequest,
+    ) -> Result<SwapLocationResponse> {
+        self.swap(&req.location_path, &req.destination).await?;
+        Ok(SwapLocationResponse::NoContent)
+    }
+
+    async fn load_location_children(
+        &self,
+        _cx: &Caller,
+        req: LoadLocationChildrenRequest,
+    ) -> Result<LoadLocationChildrenResponse> {
+        let db = self.db.conn();
+        let parent = tree::find_by_path(db, &req.location_path).await?;
+        let offset = req.offset.max(0);
+        let limit = if req.limit < 0 { 25 } else { req.limit };
+        let sql = format!(
+            "SELECT l.id AS id FROM locations l LEFT JOIN contents c ON c.id = l.content_id LEFT JOIN content_types t ON t.id = c.content_type_id AND t.status = 0 WHERE l.parent_id = ? AND l.id <> ? ORDER BY {} LIMIT ? OFFSET ?",
+            order_by(&parent.sort_field, parent.sort_order == "DESC")
+        );
+        let ids: Vec<i64> = db
+            .query_all_raw(stmt(
+                db.get_database_backend(),
+                &sql,
+                vec![
+                    parent.id.into(),
+                    parent.id.into(),
+                    limit.into(),
+                    offset.into(),
+                ],
+            ))
+            .await?
+            .into_iter()
+            .filter_map(|r| r.try_get::<i64>("", "id").ok())
+            .collect();
+        let mut children = location::Entity::find()
+            .filter(location::Column::Id.is_in(ids.clone()))
+            .all(db)
+            .await?;
+        children.sort_by_key(|c| ids.iter().position(|i| *i == c.id));
+        Ok(LoadLocationChildrenResponse::Ok {
+            body: self.location_list(format!("{}/children", location_href(&parent)), &children),
+        })
+    }
+
+    async fn load_locations_for_content(
+        &self,
+        cx: &Caller,
+        req: LoadLocationsForContentRequest,
+    ) -> Result<LoadLocationsForContentResponse> {
+        let db = self.db.conn();
+        let c = self.visible_content(db, cx, req.content_id).await?;
+        let locations = tree::of_content(db, &c).await?;
+        Ok(LoadLocationsForContentResponse::Ok {
+            body: self.location_list(format!("/content/objects/{}/locations", c.id), &locations),
+        })
+    }
+
+    async fn create_location(
+        &self,
+        cx: &Caller,
+        req: CreateLocationRequest,
+    ) -> Result<CreateLocationResponse> {
+        let b = req.body;
+        crate::content_types::check_sort(b.sort_field.as_deref(), b.sort_order.as_deref())?;
+        let l = self
+            .db
+            .write(async |tx| {
+                let c = self.visible_content(tx, cx, req.content_id).await?;
+                if c.status != content::PUBLISHED {
+                    return Err(Error::Forbidden(
+                        "A content item gets further Locations once it is published".into(),
+                    ));
+                }
+                let parent = tree::find_by_path(tx, &b.parent_location).await?;
+                let existing = tree::of_content(tx, &c).await?;
+                if existing.iter().any(|l| l.parent_id == parent.id) {
+                    return Err(Error::Forbidden(format!(
+                        "Content {} already has a Location under Location {}",
+                        c.id, parent.id
+                    )));
+                }
+                if existing
+                    .iter()
+                    .any(|l| parent.path_string.starts_with(&l.path_string))
+                {
+                    return Err(Error::Forbidden(
+                        "A content item cannot be placed below one of its own Locations".into(),
+                    ));
+                }
+                let ty = content_rows::type_info(tx, c.content_type_id).await?;
+                let l = tree::create(
+                    tx,
+                    &parent,
+                    &c,
+                    tree::NewLocation {
+                        priority: b.priority.unwrap_or(0),
+                        hidden: b.hidden.unwrap_or(false),
+                        remote_id: b.remote_id.clone(),
+                        sort_field: b
+                            .sort_field
+                            .clone()
+                            .unwrap_or(ty.ty.default_sort_field.clone()),
+                        sort_order: b
+                            .sort_order
+                            .clone()
+                            .unwrap_or(ty.ty.default_sort_order.clone()),
+                    },
+                )
+                .await?;
+                if c.main_location_id.is_none() {
+                    let mut ca = c.into_active_model();
+                    ca.main_location_id = Set(Some(l.id));
+                    ca.update(tx).await?;
+                }
+                Ok(l)
+            })
+            .await?;
+        let body = self.location_body(self.db.conn(), &l).await?;
+        Ok(CreateLocationResponse::Created { body })
+    }
+}

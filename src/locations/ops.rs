@@ -1,0 +1,202 @@
+//! Moving, copying and swapping subtrees.
+
+use super::tree::{self, location_href, subtree_end};
+use crate::api::model::MoveSubtreeResponse;
+use crate::auth::Caller;
+use crate::error::{Error, Result};
+use crate::service::Service;
+use cairn_store::entity::{content, location};
+use cairn_store::sql::stmt;
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
+    QueryFilter, QueryOrder,
+};
+use std::collections::HashMap;
+
+/// The Location path a `Destination` header names (`/content/locations/1/2`).
+pub fn destination_path(destination: &str) -> Result<&str> {
+    destination
+        .strip_prefix("/content/locations/")
+        .ok_or_else(|| Error::BadRequest(format!("Destination '{destination}' is not a Location")))
+}
+
+/// 403 when `target` lies inside the subtree of `l` (or is `l`).
+fn refuse_inside(l: &location::Model, target: &location::Model, what: &str) -> Result<()> {
+    if target.path_string.starts_with(&l.path_string) {
+        return Err(Error::Forbidden(format!(
+            "Location {} cannot be {what} below itself",
+            l.id
+        )));
+    }
+    Ok(())
+}
+
+impl Service {
+    /// Moves a subtree under a new parent (201), or to the Trash.
+    pub(super) async fn move_subtree_to(
+        &self,
+        cx: &Caller,
+        path: &str,
+        destination: &str,
+    ) -> Result<MoveSubtreeResponse> {
+        if destination.trim_end_matches('/') == "/content/trash" {
+            return self.trash_location(cx, path).await;
+        }
+        let target = destination_path(destination)?.to_string();
+        let moved = self
+            .db
+            .write(async |tx| {
+                let l = tree::find_by_path(tx, path).await?;
+                if l.id == tree::ROOT {
+                    return Err(Error::Forbidden("The root Location cannot be moved".into()));
+                }
+                let parent = tree::find_by_path(tx, &target).await?;
+                refuse_inside(&l, &parent, "moved")?;
+                move_under(tx, &l, &parent).await
+            })
+            .await?;
+        Ok(MoveSubtreeResponse::Created {
+            location: location_href(&moved),
+        })
+    }
+
+    /// Copies a subtree under a new parent: every node gets a new content item.
+    pub(super) async fn copy_subtree_to(
+        &self,
+        cx: &Caller,
+        path: &str,
+        destination: &str,
+    ) -> Result<location::Model> {
+        let target = destination_path(destination)?.to_string();
+        self.db
+            .write(async |tx| {
+                let root = tree::find_by_path(tx, path).await?;
+                if root.id == tree::ROOT {
+                    return Err(Error::Forbidden(
+                        "The root Location cannot be copied".into(),
+                    ));
+                }
+                let parent = tree::find_by_path(tx, &target).await?;
+                refuse_inside(&root, &parent, "copied")?;
+                let nodes = location::Entity::find()
+                    .filter(location::Column::PathString.gte(root.path_string.as_str()))
+                    .filter(location::Column::PathString.lt(subtree_end(&root.path_string)))
+                    .order_by_asc(location::Column::Depth)
+                    .order_by_asc(location::Column::Id)
+                    .all(tx)
+                    .await?;
+                let contents: HashMap<i64, content::Model> = content::Entity::find()
+                    .filter(
+                        content::Column::Id
+                            .is_in(nodes.iter().map(|n| n.content_id).collect::<Vec<_>>()),
+                    )
+                    .all(tx)
+                    .await?
+                    .into_iter()
+                    .map(|c| (c.id, c))
+                    .collect();
+                // Old Location id → its copy; the root's copy hangs under `parent`.
+                let mut copies: HashMap<i64, location::Model> = HashMap::new();
+                let mut new_root = None;
+                for n in &nodes {
+                    let Some(c) = contents.get(&n.content_id) else {
+                        continue;
+                    };
+                    let under = if n.id == root.id {
+                        parent.clone()
+                    } else {
+                        match copies.get(&n.parent_id) {
+                            Some(p) => p.clone(),
+                            None => continue,
+                        }
+                    };
+                    let copy = self.copy_published(tx, cx, c).await?;
+                    let l = tree::create(
+                        tx,
+                        &under,
+                        &copy,
+                        tree::NewLocation {
+                            priority: n.priority,
+                            hidden: n.is_hidden,
+                            remote_id: None,
+                            sort_field: n.sort_field.clone(),
+                            sort_order: n.sort_order.clone(),
+                        },
+                    )
+                    .await?;
+                    let mut ca = copy.into_active_model();
+                    ca.main_location_id = Set(Some(l.id));
+                    ca.update(tx).await?;
+                    if n.id == root.id {
+                        new_root = Some(l.clone());
+                    }
+                    copies.insert(n.id, l);
+                }
+                new_root.ok_or_else(|| Error::not_found("Location", path))
+            })
+            .await
+    }
+
+    /// Swaps the content items of two Locations.
+    pub(super) async fn swap(&self, path: &str, destination: &str) -> Result<()> {
+        let other = destination_path(destination)?.to_string();
+        self.db
+            .write(async |tx| {
+                let a = tree::find_by_path(tx, path).await?;
+                let b = tree::find_by_path(tx, &other).await?;
+                if a.id == tree::ROOT || b.id == tree::ROOT {
+                    return Err(Error::Forbidden("The root Location cannot be swapped".into()));
+                }
+                if a.content_id == b.content_id {
+                    return Err(Error::Forbidden("Both Locations hold the same content item".into()));
+                }
+                let backend = tx.get_database_backend();
+                tx.execute_raw(stmt(
+                    backend,
+                    "UPDATE locations SET content_id = CASE WHEN id = ? THEN ? ELSE ? END WHERE id IN (?, ?)",
+                    vec![a.id.into(), b.content_id.into(), a.content_id.into(), a.id.into(), b.id.into()],
+                ))
+                .await?;
+                tx.execute_raw(stmt(
+                    backend,
+                    "UPDATE contents SET main_location_id = CASE WHEN main_location_id = ? THEN ? ELSE ? END WHERE main_location_id IN (?, ?) AND id IN (?, ?)",
+                    vec![a.id.into(), b.id.into(), a.id.into(), a.id.into(), b.id.into(), a.content_id.into(), b.content_id.into()],
+                ))
+                .await?;
+                for l in [&a, &b] {
+                    tree::recompute_visibility(tx, &tree::find(tx, l.id).await?).await?;
+                }
+                Ok(())
+            })
+            .await
+    }
+}
+
+/// Moves the subtree of `l` under `parent`: one UPDATE of every path and depth in the
+/// subtree's range, one of the moved root's parent, then visibility.
+pub async fn move_under(
+    tx: &impl ConnectionTrait,
+    l: &location::Model,
+    parent: &location::Model,
+) -> Result<location::Model> {
+    let new_path = format!("{}{}/", parent.path_string, l.id);
+    let depth_change = parent.depth + 1 - l.depth;
+    let backend = tx.get_database_backend();
+    tx.execute_raw(stmt(
+        backend,
+        "UPDATE locations SET path_string = ? || substr(path_string, ?), depth = depth + ? WHERE path_string >= ? AND path_string < ?",
+        vec![
+            new_path.clone().into(),
+            (l.path_string.len() as i64 + 1).into(),
+            depth_change.into(),
+            l.path_string.clone().into(),
+            subtree_end(&l.path_string).into(),
+        ],
+    ))
+    .await?;
+    let mut la = tree::find(tx, l.id).await?.into_active_model();
+    la.parent_id = Set(parent.id);
+    let moved = la.update(tx).await?;
+    tree::recompute_visibility(tx, &moved).await?;
+    tree::find(tx, l.id).await
+}

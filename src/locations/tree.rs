@@ -1,0 +1,275 @@
+//! The tree of Locations as set operations over the materialized path: a subtree is the range
+//! `[path, path || '~')` of `path_string` (`'~'` sorts after digits and `/`), which the index on
+//! `path_string` serves on both databases. The number of statements of an operation does not
+//! grow with the size of the subtree.
+
+use crate::error::{Error, Result};
+use cairn_store::entity::{content, location};
+use cairn_store::sql::stmt;
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait,
+    QueryFilter, QueryOrder, Value,
+};
+
+/// The virtual root of the tree.
+pub const ROOT: i64 = 1;
+
+/// `/1/2/54/` → `1/2/54`, the form Location hrefs use.
+pub fn href_path(path_string: &str) -> String {
+    path_string.trim_matches('/').to_string()
+}
+
+pub fn location_href(l: &location::Model) -> String {
+    format!("/content/locations/{}", href_path(&l.path_string))
+}
+
+/// The end of the subtree range of `path_string`.
+pub fn subtree_end(path_string: &str) -> String {
+    format!("{path_string}~")
+}
+
+pub async fn find(db: &impl ConnectionTrait, id: i64) -> Result<location::Model> {
+    location::Entity::find_by_id(id)
+        .one(db)
+        .await?
+        .ok_or_else(|| Error::not_found("Location", id))
+}
+
+/// The Location a path of ids names (`1/2/54`): 404 unless it is that Location's real path.
+pub async fn find_by_path(db: &impl ConnectionTrait, path: &str) -> Result<location::Model> {
+    let missing = || Error::NotFound {
+        what: "Location",
+        id: path.to_string(),
+    };
+    let id: i64 = path
+        .trim_matches('/')
+        .rsplit('/')
+        .next()
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(missing)?;
+    let l = location::Entity::find_by_id(id)
+        .one(db)
+        .await?
+        .ok_or_else(missing)?;
+    if href_path(&l.path_string) != path.trim_matches('/') {
+        return Err(missing());
+    }
+    Ok(l)
+}
+
+/// The Locations of a content item, main first.
+pub async fn of_content(
+    db: &impl ConnectionTrait,
+    c: &content::Model,
+) -> Result<Vec<location::Model>> {
+    let mut ls = location::Entity::find()
+        .filter(location::Column::ContentId.eq(c.id))
+        .order_by_asc(location::Column::Id)
+        .all(db)
+        .await?;
+    if let Some(main) = c.main_location_id {
+        ls.sort_by_key(|l| l.id != main);
+    }
+    Ok(ls)
+}
+
+fn random_remote_id() -> String {
+    let bytes: [u8; 16] = rand::random();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// What a new Location is given.
+pub struct NewLocation {
+    pub priority: i64,
+    pub hidden: bool,
+    pub remote_id: Option<String>,
+    pub sort_field: String,
+    pub sort_order: String,
+}
+
+/// Places `content` under `parent`; invisible when hidden, when its content is hidden or
+/// when the parent is invisible.
+pub async fn create(
+    tx: &impl ConnectionTrait,
+    parent: &location::Model,
+    c: &content::Model,
+    new: NewLocation,
+) -> Result<location::Model> {
+    let remote_id = new.remote_id.unwrap_or_else(random_remote_id);
+    if location::Entity::find()
+        .filter(location::Column::RemoteId.eq(remote_id.as_str()))
+        .one(tx)
+        .await?
+        .is_some()
+    {
+        return Err(Error::Forbidden(format!(
+            "A Location with remote id '{remote_id}' already exists"
+        )));
+    }
+    let inserted = location::ActiveModel {
+        parent_id: Set(parent.id),
+        content_id: Set(c.id),
+        path_string: Set(String::new()),
+        depth: Set(parent.depth + 1),
+        priority: Set(new.priority),
+        is_hidden: Set(new.hidden),
+        is_invisible: Set(new.hidden || c.is_hidden || parent.is_invisible),
+        remote_id: Set(remote_id),
+        sort_field: Set(new.sort_field),
+        sort_order: Set(new.sort_order),
+        ..Default::default()
+    }
+    .insert(tx)
+    .await?;
+    let mut active: location::ActiveModel = inserted.clone().into();
+    active.path_string = Set(format!("{}{}/", parent.path_string, inserted.id));
+    Ok(active.update(tx).await?)
+}
+
+async fn exec(tx: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Result<u64> {
+    Ok(tx
+        .execute_raw(stmt(tx.get_database_backend(), sql, values))
+        .await?
+        .rows_affected())
+}
+
+/// A scratch table of content ids for the length of the transaction.
+async fn scratch(tx: &impl ConnectionTrait, name: &str) -> Result<()> {
+    match tx.get_database_backend() {
+        DbBackend::Postgres => {
+            exec(
+                tx,
+                &format!("CREATE TEMP TABLE IF NOT EXISTS {name} (id BIGINT PRIMARY KEY) ON COMMIT DELETE ROWS"),
+                vec![],
+            )
+            .await?;
+        }
+        _ => {
+            exec(
+                tx,
+                &format!("CREATE TEMP TABLE IF NOT EXISTS {name} (id BIGINT PRIMARY KEY)"),
+                vec![],
+            )
+            .await?;
+        }
+    }
+    exec(tx, &format!("DELETE FROM {name}"), vec![]).await?;
+    Ok(())
+}
+
+/// Deletes the subtrees under `roots`, and the content items (with `also`) left without a
+/// Location; relations to deleted content go too.
+pub async fn delete_subtrees(
+    tx: &impl ConnectionTrait,
+    roots: &[location::Model],
+    also: &[i64],
+) -> Result<()> {
+    scratch(tx, "doomed_content").await?;
+    for r in roots {
+        exec(
+            tx,
+            "INSERT INTO doomed_content (id) SELECT DISTINCT content_id FROM locations WHERE path_string >= ? AND path_string < ? AND content_id <> 0 ON CONFLICT DO NOTHING",
+            vec![r.path_string.clone().into(), subtree_end(&r.path_string).into()],
+        )
+        .await?;
+        exec(
+            tx,
+            "DELETE FROM locations WHERE path_string >= ? AND path_string < ?",
+            vec![
+                r.path_string.clone().into(),
+                subtree_end(&r.path_string).into(),
+            ],
+        )
+        .await?;
+    }
+    for id in also {
+        exec(
+            tx,
+            "INSERT INTO doomed_content (id) VALUES (?) ON CONFLICT DO NOTHING",
+            vec![(*id).into()],
+        )
+        .await?;
+    }
+    // Content still placed elsewhere stays; its main Location may have gone.
+    exec(
+        tx,
+        "DELETE FROM doomed_content WHERE id IN (SELECT content_id FROM locations)",
+        vec![],
+    )
+    .await?;
+    exec(
+        tx,
+        "UPDATE contents SET main_location_id = (SELECT MIN(l.id) FROM locations l WHERE l.content_id = contents.id) WHERE main_location_id IS NOT NULL AND main_location_id NOT IN (SELECT id FROM locations)",
+        vec![],
+    )
+    .await?;
+    exec(
+        tx,
+        "DELETE FROM content_relations WHERE destination_content_id IN (SELECT id FROM doomed_content)",
+        vec![],
+    )
+    .await?;
+    exec(
+        tx,
+        "DELETE FROM contents WHERE id IN (SELECT id FROM doomed_content)",
+        vec![],
+    )
+    .await?;
+    // Drafts waiting to be placed under a deleted Location lose that placement.
+    exec(
+        tx,
+        "DELETE FROM pending_locations WHERE parent_id NOT IN (SELECT id FROM locations)",
+        vec![],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Recomputes `is_invisible` in the subtree of `root`: a Location is invisible when it, its
+/// content or an ancestor is hidden. Two statements, plus one per hidden Location found in
+/// the subtree.
+pub async fn recompute_visibility(tx: &impl ConnectionTrait, root: &location::Model) -> Result<()> {
+    let above_invisible = if root.parent_id == root.id {
+        false
+    } else {
+        find(tx, root.parent_id).await?.is_invisible
+    };
+    let (start, end) = (root.path_string.clone(), subtree_end(&root.path_string));
+    exec(
+        tx,
+        "UPDATE locations SET is_invisible = ? WHERE path_string >= ? AND path_string < ?",
+        vec![
+            above_invisible.into(),
+            start.clone().into(),
+            end.clone().into(),
+        ],
+    )
+    .await?;
+    if above_invisible {
+        return Ok(());
+    }
+    let hidden: Vec<String> = tx
+        .query_all_raw(stmt(
+            tx.get_database_backend(),
+            "SELECT l.path_string AS path FROM locations l LEFT JOIN contents c ON c.id = l.content_id WHERE l.path_string >= ? AND l.path_string < ? AND (l.is_hidden OR c.is_hidden) ORDER BY l.path_string",
+            vec![start.into(), end.into()],
+        ))
+        .await?
+        .into_iter()
+        .filter_map(|row| row.try_get::<String>("", "path").ok())
+        .collect();
+    let mut done: Vec<String> = Vec::new();
+    for path in hidden {
+        if done.iter().any(|d| path.starts_with(d.as_str())) {
+            continue;
+        }
+        exec(
+            tx,
+            "UPDATE locations SET is_invisible = ? WHERE path_string >= ? AND path_string < ?",
+            vec![true.into(), path.clone().into(), subtree_end(&path).into()],
+        )
+        .await?;
+        done.push(path);
+    }
+    Ok(())
+}
