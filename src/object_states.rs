@@ -294,7 +294,6 @@ fn pairs(rows: Vec<sea_orm::QueryResult>) -> Result<Vec<(i64, i64)>> {
 /// taking the Object-state lock shared, so call it inside the write transaction that inserts
 /// the content: a concurrent creation of a group's first state then waits for it and assigns
 /// that state to the new item too).
-#[allow(dead_code, reason = "for the content service")]
 pub(crate) async fn default_states(db: &impl ConnectionTrait) -> Result<Vec<(i64, i64)>> {
     lock_states_shared(db).await?;
     let rows = db
@@ -315,7 +314,6 @@ pub(crate) async fn default_states(db: &impl ConnectionTrait) -> Result<Vec<(i64
 /// for a state that does not exist, 403 for two states of one group. The content item must
 /// exist (the caller checks it). Call inside the content's write transaction; on PostgreSQL
 /// it takes the Object-state lock shared so a state cannot be deleted meanwhile.
-#[allow(dead_code, reason = "for the content service")]
 pub(crate) async fn assign_states(
     db: &impl ConnectionTrait,
     content_id: i64,
@@ -360,7 +358,6 @@ pub(crate) async fn assign_states(
 
 /// The Object states of content item `content_id`, as `(group id, state id)` by group id
 /// (empty for an item that does not exist).
-#[allow(dead_code, reason = "for the content service")]
 pub(crate) async fn content_states(
     db: &impl ConnectionTrait,
     content_id: i64,
