@@ -11,6 +11,7 @@ pub mod error;
 pub mod field_types;
 pub mod service;
 
+mod bookmarks;
 mod content;
 mod content_types;
 mod countries;
@@ -23,6 +24,8 @@ mod root;
 mod sections;
 mod sessions;
 mod stored;
+mod trash;
+mod url_aliases;
 
 use cairn_runtime::http::Settings;
 use cairn_runtime::media::Wire;

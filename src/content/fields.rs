@@ -10,7 +10,7 @@ use crate::service::Service;
 use crate::stored;
 use cairn_runtime::{FieldErrors, HashValue, HttpError, LangMap};
 use cairn_store::entity::{content, content_field, content_relation};
-use cairn_store::ids::next_id;
+use cairn_store::ids::next_ids;
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter};
 use std::collections::BTreeSet;
 
@@ -295,9 +295,12 @@ impl Service {
         no: i64,
         set: &mut FieldSet,
     ) -> Result<()> {
-        for e in &mut set.entries {
-            if e.id == 0 {
-                e.id = next_id(tx, "content_fields").await?;
+        let new = set.entries.iter().filter(|e| e.id == 0).count() as i64;
+        if new > 0 {
+            let mut id = next_ids(tx, "content_fields", new).await?;
+            for e in set.entries.iter_mut().filter(|e| e.id == 0) {
+                e.id = id;
+                id += 1;
             }
         }
         content_field::Entity::delete_many()

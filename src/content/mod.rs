@@ -172,12 +172,24 @@ impl Service {
         let ty = rows::type_info(tx, c.content_type_id).await?;
         // The type may have changed since the draft was written: fill and check again.
         let mut set = FieldSet::from_rows(&rows::fields(tx, c.id, no).await?);
+        let saved = set.entries.clone();
         let languages = rows::languages(&v.language_codes);
         self.complete_fields(&ty, &mut set, &languages, &c.main_language_code, false);
         let mut failures = Failures::default();
         self.validate_fields(&ty, &set, &mut failures);
         failures.into_result(&c.name)?;
-        self.save_fields(tx, &ty, c, no, &mut set).await?;
+        // Saved again only when the type changed since the draft was written.
+        let unchanged = set.entries.len() == saved.len()
+            && set.entries.iter().all(|e| {
+                saved.iter().any(|s| {
+                    s.definition_id == e.definition_id
+                        && s.language == e.language
+                        && s.value == e.value
+                })
+            });
+        if !unchanged {
+            self.save_fields(tx, &ty, c, no, &mut set).await?;
+        }
         let names = self.version_names(&ty, &set, &languages);
 
         let now = Timestamp::now().0;
@@ -212,6 +224,9 @@ impl Service {
         let mut c = ca.update(tx).await?;
         if first {
             c = self.place_pending(tx, c, &ty).await?;
+        }
+        for l in tree::of_content(tx, &c).await? {
+            crate::url_aliases::location_published(tx, &l, &names, c.always_available).await?;
         }
         self.trim_archived(tx, c.id).await
     }

@@ -365,7 +365,9 @@ impl Service {
                 .await?;
                 let mut ca = copy.into_active_model();
                 ca.main_location_id = Set(Some(l.id));
-                Ok(ca.update(tx).await?.id)
+                let id = ca.update(tx).await?.id;
+                crate::url_aliases::location_republished(tx, l.id).await?;
+                Ok(id)
             })
             .await
     }
@@ -412,18 +414,21 @@ impl Service {
         }
         .insert(tx)
         .await?;
-        let mut fields = Vec::new();
-        for f in rows::fields(tx, c.id, v.version_no).await? {
-            fields.push(
+        let source = rows::fields(tx, c.id, v.version_no).await?;
+        let first = cairn_store::ids::next_ids(tx, "content_fields", source.len() as i64).await?;
+        let fields: Vec<content_field::ActiveModel> = source
+            .into_iter()
+            .enumerate()
+            .map(|(i, f)| {
                 content_field::Model {
-                    id: cairn_store::ids::next_id(tx, "content_fields").await?,
+                    id: first + i as i64,
                     version_no: 1,
                     content_id: copy.id,
                     ..f
                 }
-                .into_active_model(),
-            );
-        }
+                .into_active_model()
+            })
+            .collect();
         for chunk in fields.chunks(100) {
             content_field::Entity::insert_many(chunk.to_vec())
                 .exec(tx)

@@ -31,7 +31,7 @@ fn order_by(sort_field: &str, desc: bool) -> String {
         "CLASS_IDENTIFIER" => "t.identifier",
         "CLASS_NAME" => "t.identifier",
         "PRIORITY" => "l.priority",
-        "NAME" => "c.name",
+        "NAME" => "LOWER(c.name)",
         "NODE_ID" => "l.id",
         "CONTENTOBJECT_ID" => "l.content_id",
         _ => "l.path_string",
@@ -156,7 +156,10 @@ impl LocationsApi for Service {
         } else if let Some(p) = &req.location_path {
             tree::find_by_path(db, p).await?
         } else if let Some(alias) = &req.url_alias {
-            self.location_of_url_alias(db, alias).await?
+            let id = crate::url_aliases::location_of_alias(db, alias)
+                .await?
+                .ok_or_else(|| Error::not_found("URLAlias", alias))?;
+            tree::find(db, id).await?
         } else {
             return Err(Error::BadRequest(
                 "Give one of the query parameters id, remoteId, urlAlias or locationPath".into(),
@@ -402,6 +405,7 @@ impl LocationsApi for Service {
                     ca.main_location_id = Set(Some(l.id));
                     ca.update(tx).await?;
                 }
+                crate::url_aliases::location_republished(tx, l.id).await?;
                 Ok(l)
             })
             .await?;

@@ -127,6 +127,7 @@ impl Service {
                     let mut ca = copy.into_active_model();
                     ca.main_location_id = Set(Some(l.id));
                     ca.update(tx).await?;
+                    crate::url_aliases::location_republished(tx, l.id).await?;
                     if n.id == root.id {
                         new_root = Some(l.clone());
                     }
@@ -163,6 +164,7 @@ impl Service {
                     vec![a.id.into(), b.id.into(), a.id.into(), a.id.into(), b.id.into(), a.content_id.into(), b.content_id.into()],
                 ))
                 .await?;
+                crate::url_aliases::locations_swapped(tx, a.id, b.id).await?;
                 for l in [&a, &b] {
                     tree::recompute_visibility(tx, &tree::find(tx, l.id).await?).await?;
                 }
@@ -184,7 +186,7 @@ pub async fn move_under(
     let backend = tx.get_database_backend();
     tx.execute_raw(stmt(
         backend,
-        "UPDATE locations SET path_string = ? || substr(path_string, ?), depth = depth + ? WHERE path_string >= ? AND path_string < ?",
+        "UPDATE locations SET path_string = ? || substr(path_string, CAST(? AS INTEGER)), depth = depth + ? WHERE path_string >= ? AND path_string < ?",
         vec![
             new_path.clone().into(),
             (l.path_string.len() as i64 + 1).into(),
@@ -198,5 +200,6 @@ pub async fn move_under(
     la.parent_id = Set(parent.id);
     let moved = la.update(tx).await?;
     tree::recompute_visibility(tx, &moved).await?;
+    crate::url_aliases::subtree_moved(tx, &moved, l.parent_id).await?;
     tree::find(tx, l.id).await
 }

@@ -3,11 +3,15 @@
 
 mod support;
 
+mod bookmarks;
 mod codecs;
 mod content;
 mod content_types;
+mod locations;
 mod object_states;
 mod protocol;
 mod root;
 mod sections;
 mod sessions;
+mod trash;
+mod url_aliases;

@@ -17,6 +17,8 @@ pub const ADMIN: (&str, &str) = ("admin", "publish");
 /// The application under test over its own database.
 pub struct TestApp {
     endpoint: poem::endpoint::BoxEndpoint<'static, poem::Response>,
+    /// The service under the app, for tests that set up or inspect data directly.
+    pub service: std::sync::Arc<cairn::service::Service>,
     _db: TestDb,
 }
 
@@ -103,7 +105,8 @@ impl TestApp {
         };
         let (service, settings) = cairn::setup(&serve).await.expect("setup");
         TestApp {
-            endpoint: cairn::app::app(service, settings).boxed(),
+            endpoint: cairn::app::app(service.clone(), settings).boxed(),
+            service,
             _db: db,
         }
     }
@@ -127,6 +130,55 @@ impl TestApp {
 
     pub fn get(&self, path: &str) -> Req<'_> {
         self.req("GET", path)
+    }
+
+    /// Statements the database has run so far.
+    pub fn statements(&self) -> u64 {
+        self.service.db.statements()
+    }
+
+    /// Runs raw SQL (`?` placeholders) on the app's database.
+    pub async fn sql(&self, sql: &str, values: Vec<sea_orm::Value>) {
+        let conn = self.service.db.conn();
+        conn.execute_raw(cairn_store::sql::stmt(
+            conn.get_database_backend(),
+            sql,
+            values,
+        ))
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+
+    /// Runs a query and returns its rows as (column → value) JSON objects; values are read
+    /// as integers, then booleans, then text.
+    pub async fn query(&self, sql: &str, values: Vec<sea_orm::Value>) -> Vec<serde_json::Value> {
+        let conn = self.service.db.conn();
+        let rows = conn
+            .query_all_raw(cairn_store::sql::stmt(
+                conn.get_database_backend(),
+                sql,
+                values,
+            ))
+            .await
+            .unwrap_or_else(|e| panic!("{sql}: {e}"));
+        rows.into_iter()
+            .map(|r| {
+                let mut o = serde_json::Map::new();
+                for (i, name) in r.column_names().into_iter().enumerate() {
+                    let v = if let Ok(v) = r.try_get_by_index::<Option<i64>>(i) {
+                        serde_json::json!(v)
+                    } else if let Ok(v) = r.try_get_by_index::<Option<bool>>(i) {
+                        serde_json::json!(v)
+                    } else if let Ok(v) = r.try_get_by_index::<Option<String>>(i) {
+                        serde_json::json!(v)
+                    } else {
+                        serde_json::Value::Null
+                    };
+                    o.insert(name, v);
+                }
+                serde_json::Value::Object(o)
+            })
+            .collect()
     }
 
     /// Logs in as admin and returns (cookie header value, CSRF token).

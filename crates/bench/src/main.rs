@@ -5,6 +5,7 @@
 //! Build first: `cargo build --release -p cairn -p cairn-bench`, then run
 //! `target/release/cairn-bench`. See README.md.
 
+mod bulk;
 mod ceiling;
 mod client;
 mod load;
@@ -12,13 +13,13 @@ mod report;
 mod scenarios;
 mod server;
 
-use anyhow::{Result, bail};
+use anyhow::{Result, anyhow, bail};
 use clap::{Args, Parser, Subcommand};
 use client::Conn;
 use load::Load;
 use report::Outcome;
-use scenarios::{PREFIX, SCENARIOS};
-use std::path::PathBuf;
+use scenarios::{PREFIX, SCENARIOS, Scenario};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 #[derive(Debug, Parser)]
@@ -53,7 +54,7 @@ struct BenchArgs {
     /// Concurrent keep-alive connections.
     #[arg(long, default_value_t = 16)]
     connections: usize,
-    /// Run only this scenario (repeatable); default: all.
+    /// Run only this scenario (repeatable; `bulk-content` is the bulk import); default: all.
     #[arg(long = "scenario", value_name = "NAME")]
     scenarios: Vec<String>,
     /// Also write the raw figures to this file as JSON.
@@ -62,6 +63,19 @@ struct BenchArgs {
     /// The cairn binary [default: `cairn` next to this executable].
     #[arg(long, value_name = "PATH")]
     cairn: Option<PathBuf>,
+    /// bulk-content: folders created and published per run.
+    #[arg(long, default_value_t = 10_000)]
+    bulk_items: usize,
+    /// bulk-content: concurrent connections.
+    #[arg(long, default_value_t = 4)]
+    bulk_concurrency: usize,
+    /// bulk-content: items per window [default: 1000, or a tenth of --bulk-items if smaller].
+    #[arg(long)]
+    bulk_window: Option<usize>,
+    /// bulk-content: spread the items over this many new folders, 1 meaning all directly under
+    /// Location 2; one run each, on a fresh database.
+    #[arg(long, value_delimiter = ',', default_values_t = [10, 1])]
+    bulk_parents: Vec<usize>,
     /// List the scenarios and exit.
     #[arg(long)]
     list: bool,
@@ -85,6 +99,10 @@ async fn bench(args: BenchArgs) -> Result<()> {
         for s in SCENARIOS {
             println!("{:<24} {} {}", s.name, s.method, s.path);
         }
+        println!(
+            "{:<24} POST /content/objects, then PUBLISH, N times",
+            bulk::NAME
+        );
         return Ok(());
     }
     if !(args.duration > 0.0 && args.warmup >= 0.0 && args.connections > 0) {
@@ -95,14 +113,51 @@ async fn bench(args: BenchArgs) -> Result<()> {
         warmup: Duration::from_secs_f64(args.warmup),
         duration: Duration::from_secs_f64(args.duration),
     };
-    let scenarios = scenarios::select(&args.scenarios)?;
+    let bulk = bulk_settings(&args)?;
+    let names: Vec<String> = (args.scenarios.iter())
+        .filter(|n| *n != bulk::NAME)
+        .cloned()
+        .collect();
+    let scenarios = if names.is_empty() && !args.scenarios.is_empty() {
+        Vec::new() // bulk-content alone
+    } else {
+        scenarios::select(&names).map_err(|e| anyhow!("{e}, {}", bulk::NAME))?
+    };
     if cfg!(debug_assertions) {
         eprintln!("warning: this is a debug build of cairn-bench; use --release for real figures");
     }
     let bin = server::cairn_binary(args.cairn)?;
+    let outcomes = run_scenarios(&bin, &scenarios, load).await?;
+    let bulk_outcomes = match &bulk {
+        Some(bulk) => bulk::run(&bin, bulk).await?,
+        None => Vec::new(),
+    };
+
+    if !outcomes.is_empty() {
+        println!("{}", report::markdown(&outcomes, load));
+    }
+    if let Some(bulk) = &bulk {
+        println!("{}", bulk::markdown(&bulk_outcomes, bulk));
+    }
+    if let Some(path) = &args.json {
+        let mut doc = report::json(&outcomes, load);
+        if let Some(bulk) = &bulk {
+            doc["bulk"] = bulk::json(&bulk_outcomes, bulk);
+        }
+        report::write_json(path, &doc)?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// Measures each scenario (and its ceiling) on one server with a fresh database.
+async fn run_scenarios(bin: &Path, scenarios: &[&Scenario], load: Load) -> Result<Vec<Outcome>> {
+    if scenarios.is_empty() {
+        return Ok(Vec::new());
+    }
     let dir = tempfile::tempdir()?;
     eprintln!("starting {} on a fresh database", bin.display());
-    let cairn = server::start_cairn(&bin, dir.path(), PREFIX).await?;
+    let cairn = server::start_cairn(bin, dir.path(), PREFIX).await?;
 
     let mut outcomes = Vec::new();
     for scenario in scenarios {
@@ -138,11 +193,27 @@ async fn bench(args: BenchArgs) -> Result<()> {
         });
     }
     drop(cairn);
+    Ok(outcomes)
+}
 
-    println!("{}", report::markdown(&outcomes, load));
-    if let Some(path) = &args.json {
-        report::write_json(path, &outcomes, load)?;
-        eprintln!("wrote {}", path.display());
+/// The bulk-content settings, when it runs (by default, or when named).
+fn bulk_settings(args: &BenchArgs) -> Result<Option<bulk::Bulk>> {
+    if !(args.scenarios.is_empty() || args.scenarios.iter().any(|n| n == bulk::NAME)) {
+        return Ok(None);
     }
-    Ok(())
+    let window = args
+        .bulk_window
+        .unwrap_or((args.bulk_items / 10).clamp(1, 1000));
+    if args.bulk_items == 0 || args.bulk_concurrency == 0 || window == 0 {
+        bail!("--bulk-items, --bulk-concurrency and --bulk-window must be positive");
+    }
+    if args.bulk_parents.is_empty() || args.bulk_parents.contains(&0) {
+        bail!("--bulk-parents must be positive");
+    }
+    Ok(Some(bulk::Bulk {
+        items: args.bulk_items,
+        concurrency: args.bulk_concurrency,
+        window,
+        parents: args.bulk_parents.clone(),
+    }))
 }

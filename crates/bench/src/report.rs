@@ -119,8 +119,8 @@ pub fn markdown(outcomes: &[Outcome], load: Load) -> String {
     out
 }
 
-/// Writes the raw figures to `path` as JSON.
-pub fn write_json(path: &Path, outcomes: &[Outcome], load: Load) -> Result<()> {
+/// The raw figures as JSON.
+pub fn json(outcomes: &[Outcome], load: Load) -> serde_json::Value {
     let scenarios: Vec<_> = outcomes
         .iter()
         .map(|o| {
@@ -134,13 +134,17 @@ pub fn write_json(path: &Path, outcomes: &[Outcome], load: Load) -> Result<()> {
             })
         })
         .collect();
-    let doc = serde_json::json!({
+    serde_json::json!({
         "connections": load.connections,
         "warmup_seconds": load.warmup.as_secs_f64(),
         "duration_seconds": load.duration.as_secs_f64(),
         "cpus": std::thread::available_parallelism().map_or(0, |n| n.get()),
         "scenarios": scenarios,
-    });
-    let text = serde_json::to_string_pretty(&doc)?;
+    })
+}
+
+/// Writes `doc` to `path`.
+pub fn write_json(path: &Path, doc: &serde_json::Value) -> Result<()> {
+    let text = serde_json::to_string_pretty(doc)?;
     std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))
 }

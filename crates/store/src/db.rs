@@ -6,12 +6,20 @@ use sea_orm::{
     SqliteTransactionMode, TransactionOptions, TransactionTrait,
 };
 use sea_orm_migration::MigratorTrait;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// The database: a connection pool, and how to start a write.
 #[derive(Clone, Debug)]
 pub struct Db {
     conn: DatabaseConnection,
+    /// Statements run since start-up (tests count what an operation costs).
+    statements: Arc<AtomicU64>,
+    /// SQLite has one writer at a time: this process's writers queue here, in order, instead
+    /// of polling in SQLite's busy handler (whose sleeps grow to hundreds of milliseconds).
+    /// The busy timeout still covers writers of other processes.
+    write_queue: Option<Arc<tokio::sync::Mutex<()>>>,
 }
 
 /// How to open the database.
@@ -43,9 +51,20 @@ impl Db {
                     .foreign_keys(true)
             });
         }
-        let conn = Database::connect(co).await?;
+        let mut conn = Database::connect(co).await?;
+        let statements = Arc::new(AtomicU64::new(0));
+        let counter = statements.clone();
+        conn.set_metric_callback(move |_| {
+            counter.fetch_add(1, Ordering::Relaxed);
+        });
         crate::migration::Migrator::up(&conn, None).await?;
-        Ok(Db { conn })
+        let write_queue = (conn.get_database_backend() == DbBackend::Sqlite)
+            .then(|| Arc::new(tokio::sync::Mutex::new(())));
+        Ok(Db {
+            conn,
+            statements,
+            write_queue,
+        })
     }
 
     /// Adds the languages (code, name) that are missing; ids continue the bit flags (2, 4, 8...).
@@ -79,6 +98,11 @@ impl Db {
         Ok(())
     }
 
+    /// How many statements have run so far.
+    pub fn statements(&self) -> u64 {
+        self.statements.load(Ordering::Relaxed)
+    }
+
     /// The pool, for reads.
     pub fn conn(&self) -> &DatabaseConnection {
         &self.conn
@@ -95,6 +119,10 @@ impl Db {
         F: AsyncFnOnce(&DatabaseTransaction) -> Result<T, E>,
         E: From<DbErr>,
     {
+        let _turn = match &self.write_queue {
+            Some(q) => Some(q.lock().await),
+            None => None,
+        };
         let tx = self.begin_write().await?;
         match f(&tx).await {
             Ok(v) => {

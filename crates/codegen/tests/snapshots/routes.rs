@@ -164,7 +164,7 @@ fn h_list_things<A: Api>(api: Arc<A>) -> Handler {
     })
 }
 fn h_create_thing<A: Api>(api: Arc<A>) -> Handler {
-    Box::new(move |rq: Rq| {
+    Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[1];

@@ -1,6 +1,7 @@
 //! One sea-orm entity per table. Multi-language texts (`names`, `descriptions`) are JSON
 //! objects keyed by language code; times are Unix seconds.
 
+pub mod bookmark;
 pub mod content;
 pub mod content_field;
 pub mod content_object_state;
@@ -17,5 +18,8 @@ pub mod object_state;
 pub mod object_state_group;
 pub mod pending_location;
 pub mod section;
+pub mod trash;
+pub mod url_alias;
+pub mod url_wildcard;
 pub mod user;
 pub mod user_session;

@@ -8,6 +8,9 @@
 mod m0001_foundation;
 mod m0002_content_types;
 mod m0003_content;
+mod m0004_trash;
+mod m0005_bookmarks;
+mod m0006_url_aliases;
 
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
 use sea_orm_migration::prelude::*;
@@ -21,6 +24,9 @@ impl MigratorTrait for Migrator {
             Box::new(m0001_foundation::Migration),
             Box::new(m0002_content_types::Migration),
             Box::new(m0003_content::Migration),
+            Box::new(m0004_trash::Migration),
+            Box::new(m0005_bookmarks::Migration),
+            Box::new(m0006_url_aliases::Migration),
         ]
     }
 }

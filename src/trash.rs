@@ -1,0 +1,296 @@
+//! The Trash (spec 2.10, 3.3, 4.6): trashing a Location moves the Locations of its subtree
+//! whose content has no Location outside the subtree into the `trash` table, keeping their
+//! ids and paths; the rest of the subtree is removed. Restoring puts a trashed subtree back
+//! under its parent or another Location. Every operation is a fixed number of set
+//! statements over the path range, whatever the size of the subtree.
+
+use crate::api::model::*;
+use crate::api::traits::TrashApi;
+use crate::auth::Caller;
+use crate::content::rows as content_rows;
+use crate::error::{Error, Result};
+use crate::locations::tree::{self, href_path, subtree_end};
+use crate::service::Service;
+use cairn_runtime::{ETag, Timestamp};
+use cairn_store::entity::{content, trash};
+use cairn_store::sql::stmt;
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
+    QuerySelect, Value,
+};
+
+async fn exec(tx: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Result<u64> {
+    Ok(tx
+        .execute_raw(stmt(tx.get_database_backend(), sql, values))
+        .await?
+        .rows_affected())
+}
+
+async fn find(db: &impl ConnectionTrait, id: i64) -> Result<trash::Model> {
+    trash::Entity::find_by_id(id)
+        .one(db)
+        .await?
+        .ok_or_else(|| Error::not_found("TrashItem", id))
+}
+
+/// Contents left with neither a Location nor a trashed one are deleted for good.
+async fn delete_orphaned_content(tx: &impl ConnectionTrait) -> Result<()> {
+    exec(
+        tx,
+        "DELETE FROM content_relations WHERE destination_content_id IN (SELECT id FROM contents WHERE status = ? AND id NOT IN (SELECT content_id FROM locations) AND id NOT IN (SELECT content_id FROM trash))",
+        vec![content::TRASHED.into()],
+    )
+    .await?;
+    exec(
+        tx,
+        "DELETE FROM contents WHERE status = ? AND id NOT IN (SELECT content_id FROM locations) AND id NOT IN (SELECT content_id FROM trash)",
+        vec![content::TRASHED.into()],
+    )
+    .await?;
+    Ok(())
+}
+
+impl Service {
+    /// `MOVE <location>` with the Trash as Destination: 201 with the trash item when the
+    /// Location itself was trashed, 204 when its content lives on elsewhere.
+    pub(crate) async fn trash_location(
+        &self,
+        _cx: &Caller,
+        path: &str,
+    ) -> Result<MoveSubtreeResponse> {
+        let trashed = self
+            .db
+            .write(async |tx| {
+                let l = tree::find_by_path(tx, path).await?;
+                if l.id == tree::ROOT {
+                    return Err(Error::Forbidden("The root Location cannot be trashed".into()));
+                }
+                let (start, end) = (l.path_string.clone(), subtree_end(&l.path_string));
+                let range = || -> Vec<Value> { vec![start.clone().into(), end.clone().into()] };
+                // Locations whose content has a Location outside the subtree are only removed.
+                let mut values = vec![l.id.into(), Timestamp::now().0.into()];
+                values.extend(range());
+                values.extend(range());
+                values.extend(range());
+                exec(
+                    tx,
+                    "INSERT INTO trash (id, root_id, parent_id, content_id, path_string, depth, priority, is_hidden, is_invisible, remote_id, sort_field, sort_order, trashed) \
+                     SELECT id, ?, parent_id, content_id, path_string, depth, priority, is_hidden, is_invisible, remote_id, sort_field, sort_order, ? FROM locations \
+                     WHERE path_string >= ? AND path_string < ? AND content_id NOT IN \
+                       (SELECT o.content_id FROM locations o WHERE (o.path_string < ? OR o.path_string >= ?) AND o.content_id IN \
+                         (SELECT content_id FROM locations WHERE path_string >= ? AND path_string < ?))",
+                    values,
+                )
+                .await?;
+                tree::before_removal(tx, &start, &end).await?;
+                exec(tx, "DELETE FROM locations WHERE path_string >= ? AND path_string < ?", range()).await?;
+                exec(
+                    tx,
+                    "UPDATE contents SET status = ?, main_location_id = NULL WHERE id IN (SELECT content_id FROM trash WHERE root_id = ?) AND id NOT IN (SELECT content_id FROM locations)",
+                    vec![content::TRASHED.into(), l.id.into()],
+                )
+                .await?;
+                exec(
+                    tx,
+                    "UPDATE contents SET main_location_id = (SELECT MIN(o.id) FROM locations o WHERE o.content_id = contents.id) WHERE main_location_id IS NOT NULL AND main_location_id NOT IN (SELECT id FROM locations)",
+                    vec![],
+                )
+                .await?;
+                Ok(trash::Entity::find_by_id(l.id).one(tx).await?)
+            })
+            .await?;
+        Ok(match trashed {
+            Some(t) => MoveSubtreeResponse::Created {
+                location: format!("/content/trash/{}", t.id),
+            },
+            None => MoveSubtreeResponse::NoContent,
+        })
+    }
+
+    async fn trash_item(&self, db: &impl ConnectionTrait, t: &trash::Model) -> Result<TrashItem> {
+        let child_count = trash::Entity::find()
+            .filter(trash::Column::ParentId.eq(t.id))
+            .filter(trash::Column::Id.ne(t.id))
+            .count(db)
+            .await? as i64;
+        let c = content_rows::content(db, t.content_id).await?;
+        let info = self.info_of(db, &c).await?;
+        let parent_path = {
+            let p = href_path(&t.path_string);
+            p.rsplit_once('/')
+                .map(|(parent, _)| parent.to_string())
+                .unwrap_or(p)
+        };
+        Ok(TrashItem {
+            href: format!("/content/trash/{}", t.id),
+            id: t.id,
+            priority: t.priority,
+            hidden: t.is_hidden || c.is_hidden,
+            invisible: t.is_invisible,
+            parent_location: parent_path,
+            path_string: t.path_string.clone(),
+            depth: t.depth,
+            child_count,
+            remote_id: t.remote_id.clone(),
+            content: t.content_id,
+            sort_field: t.sort_field.clone(),
+            sort_order: t.sort_order.clone(),
+            content_info: LocationContentInfo {
+                href: info.href.clone(),
+                content: info,
+            },
+        })
+    }
+}
+
+impl TrashApi for Service {
+    async fn load_trash_items(
+        &self,
+        _cx: &Caller,
+        req: LoadTrashItemsRequest,
+    ) -> Result<LoadTrashItemsResponse> {
+        let db = self.db.conn();
+        // SQLite has no OFFSET without a LIMIT.
+        let limit = if req.limit >= 0 {
+            req.limit as u64
+        } else {
+            i64::MAX as u64
+        };
+        let q = trash::Entity::find()
+            .order_by_asc(trash::Column::PathString)
+            .offset(req.offset.max(0) as u64)
+            .limit(limit);
+        let mut items = Vec::new();
+        for t in q.all(db).await? {
+            items.push(self.trash_item(db, &t).await?);
+        }
+        Ok(LoadTrashItemsResponse::Ok {
+            body: Trash {
+                href: "/content/trash".into(),
+                trash_item: items,
+            },
+        })
+    }
+
+    async fn empty_trash(
+        &self,
+        _cx: &Caller,
+        _req: EmptyTrashRequest,
+    ) -> Result<EmptyTrashResponse> {
+        self.db
+            .write(async |tx| {
+                exec(tx, "DELETE FROM trash", vec![]).await?;
+                delete_orphaned_content(tx).await
+            })
+            .await?;
+        Ok(EmptyTrashResponse::NoContent)
+    }
+
+    async fn load_trash_item(
+        &self,
+        _cx: &Caller,
+        req: LoadTrashItemRequest,
+    ) -> Result<LoadTrashItemResponse> {
+        let db = self.db.conn();
+        let body = self
+            .trash_item(db, &find(db, req.trash_item_id).await?)
+            .await?;
+        Ok(LoadTrashItemResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn restore_trash_item(
+        &self,
+        _cx: &Caller,
+        req: RestoreTrashItemRequest,
+    ) -> Result<RestoreTrashItemResponse> {
+        let target = match &req.destination {
+            Some(d) => Some(
+                d.strip_prefix("/content/locations/")
+                    .ok_or_else(|| {
+                        Error::BadRequest(format!("Destination '{d}' is not a Location"))
+                    })?
+                    .to_string(),
+            ),
+            None => None,
+        };
+        let restored = self
+            .db
+            .write(async |tx| {
+                let item = find(tx, req.trash_item_id).await?;
+                let parent = match &target {
+                    Some(path) => tree::find_by_path(tx, path).await?,
+                    None => tree::find(tx, item.parent_id).await.map_err(|_| {
+                        Error::Forbidden(format!(
+                            "The original parent Location {} of trash item {} no longer exists; give a Destination",
+                            item.parent_id, item.id
+                        ))
+                    })?,
+                };
+                let (start, end) = (item.path_string.clone(), subtree_end(&item.path_string));
+                let new_path = format!("{}{}/", parent.path_string, item.id);
+                let depth_change = parent.depth + 1 - item.depth;
+                exec(
+                    tx,
+                    "INSERT INTO locations (id, parent_id, content_id, path_string, depth, priority, is_hidden, is_invisible, remote_id, sort_field, sort_order) \
+                     SELECT id, CASE WHEN id = ? THEN ? ELSE parent_id END, content_id, ? || substr(path_string, CAST(? AS INTEGER)), depth + ?, priority, is_hidden, is_invisible, remote_id, sort_field, sort_order \
+                     FROM trash WHERE path_string >= ? AND path_string < ?",
+                    vec![
+                        item.id.into(),
+                        parent.id.into(),
+                        new_path.clone().into(),
+                        (item.path_string.len() as i64 + 1).into(),
+                        depth_change.into(),
+                        start.clone().into(),
+                        end.clone().into(),
+                    ],
+                )
+                .await?;
+                exec(
+                    tx,
+                    "UPDATE contents SET status = ?, main_location_id = COALESCE(main_location_id, (SELECT MIN(l.id) FROM locations l WHERE l.content_id = contents.id)) \
+                     WHERE id IN (SELECT content_id FROM trash WHERE path_string >= ? AND path_string < ?)",
+                    vec![content::PUBLISHED.into(), start.clone().into(), end.clone().into()],
+                )
+                .await?;
+                exec(tx, "DELETE FROM trash WHERE path_string >= ? AND path_string < ?", vec![start.into(), end.into()]).await?;
+                let root = tree::find(tx, item.id).await?;
+                tree::recompute_visibility(tx, &root).await?;
+                tree::after_restore(tx, &root, item.parent_id).await?;
+                Ok::<_, Error>(root)
+            })
+            .await?;
+        Ok(RestoreTrashItemResponse::Created {
+            location: tree::location_href(&restored),
+        })
+    }
+
+    async fn delete_trash_item(
+        &self,
+        _cx: &Caller,
+        req: DeleteTrashItemRequest,
+    ) -> Result<DeleteTrashItemResponse> {
+        self.db
+            .write(async |tx| {
+                let item = find(tx, req.trash_item_id).await?;
+                if let Some(m) = &req.if_match {
+                    m.check(&ETag::of(&self.trash_item(tx, &item).await?))?;
+                }
+                let range = || -> Vec<Value> {
+                    vec![item.path_string.clone().into(), subtree_end(&item.path_string).into()]
+                };
+                exec(
+                    tx,
+                    "DELETE FROM url_aliases WHERE action IN (SELECT 'eznode:' || CAST(id AS TEXT) FROM trash WHERE path_string >= ? AND path_string < ?)",
+                    range(),
+                )
+                .await?;
+                exec(tx, "DELETE FROM trash WHERE path_string >= ? AND path_string < ?", range()).await?;
+                delete_orphaned_content(tx).await
+            })
+            .await?;
+        Ok(DeleteTrashItemResponse::NoContent)
+    }
+}

@@ -1,0 +1,493 @@
+//! The tree of URL alias path elements (`url_aliases`, the reference's `ezurlalias_ml`) and
+//! what the content and Location code calls when the tree of Locations changes.
+//!
+//! A row is one text of one element under a parent element, keyed by `(parent, md5 of the
+//! lowercased text)`. The rows of a Location's element (its texts per language) share one
+//! `id`, and the elements of its children hang below that id. History rows have their own
+//! id and `link` to the current element: a lookup continues below `link`, so after a rename
+//! or a move the old paths of the whole subtree keep resolving, and moving a subtree only
+//! touches the rows of its root.
+//!
+//! Elements of Locations below the site root (Location 2, whose element is the empty text at
+//! the root) are first-level elements (parent 0), as in the reference.
+
+use super::slug;
+use crate::error::{Error, Result};
+use crate::stored;
+use cairn_runtime::LangMap;
+use cairn_store::entity::{content, content_version, language, location, url_alias};
+use cairn_store::ids::next_id;
+use cairn_store::sql::{lock, stmt};
+use md5::{Digest, Md5};
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
+    QueryFilter, QueryOrder, Value,
+};
+
+/// The virtual root Location: it has no alias.
+const TREE_ROOT: i64 = 1;
+/// The site root Location: its alias is the empty text at the root (`/`).
+const SITE_ROOT: i64 = 2;
+/// The deepest path a lookup follows (the reference's limit).
+const MAX_DEPTH: usize = 60;
+
+/// md5 of the lowercased text, hex: how texts are matched.
+pub fn hash(text: &str) -> String {
+    Md5::digest(text.to_lowercase().as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The action of a Location's elements.
+pub fn node_action(location_id: i64) -> String {
+    format!("eznode:{location_id}")
+}
+
+async fn exec(tx: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Result<u64> {
+    Ok(tx
+        .execute_raw(stmt(tx.get_database_backend(), sql, values))
+        .await?
+        .rows_affected())
+}
+
+/// A new element id.
+pub async fn new_id(tx: &impl ConnectionTrait) -> Result<i64> {
+    Ok(next_id(tx, "url_aliases").await?)
+}
+
+/// Serialises writers of the alias tree (check-then-insert) on PostgreSQL.
+pub async fn lock_tree(tx: &impl ConnectionTrait) -> Result<()> {
+    Ok(lock(tx, "url_aliases").await?)
+}
+
+pub async fn row(
+    db: &impl ConnectionTrait,
+    parent: i64,
+    text_md5: &str,
+) -> Result<Option<url_alias::Model>> {
+    Ok(
+        url_alias::Entity::find_by_id((parent, text_md5.to_string()))
+            .one(db)
+            .await?,
+    )
+}
+
+/// The current system rows of a Location (every language and level).
+async fn system_rows(db: &impl ConnectionTrait, location_id: i64) -> Result<Vec<url_alias::Model>> {
+    Ok(url_alias::Entity::find()
+        .filter(url_alias::Column::Action.eq(node_action(location_id)))
+        .filter(url_alias::Column::IsOriginal.eq(true))
+        .filter(url_alias::Column::IsAlias.eq(false))
+        .order_by_asc(url_alias::Column::Parent)
+        .order_by_asc(url_alias::Column::TextMd5)
+        .all(db)
+        .await?)
+}
+
+/// The current element of a Location: a system row at level `parent` if there is one, else
+/// at any level (a Location whose parent's element changed, or that moved).
+async fn current_element(
+    db: &impl ConnectionTrait,
+    location_id: i64,
+    parent: i64,
+) -> Result<Option<url_alias::Model>> {
+    let rows = system_rows(db, location_id).await?;
+    let here = rows.iter().position(|r| r.parent == parent);
+    Ok(match here {
+        Some(i) => rows.into_iter().nth(i),
+        None => rows.into_iter().next(),
+    })
+}
+
+/// The element id under which the elements of `location_id`'s children hang: 0 for the tree
+/// root, the site root and Locations without an element.
+pub async fn parent_element(db: &impl ConnectionTrait, location_id: i64) -> Result<i64> {
+    if location_id == TREE_ROOT {
+        return Ok(0);
+    }
+    let rows = system_rows(db, location_id).await?;
+    Ok(match rows.first() {
+        None => 0,
+        Some(r) if r.parent == 0 && r.text.is_empty() => 0,
+        Some(r) => r.id,
+    })
+}
+
+/// Language code → id (bit flag).
+pub async fn languages(db: &impl ConnectionTrait) -> Result<Vec<(String, i64)>> {
+    Ok(language::Entity::find()
+        .order_by_asc(language::Column::Id)
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|l| (l.language_code, l.id))
+        .collect())
+}
+
+/// The codes of the languages in `mask`, comma-separated, by language id.
+pub fn language_codes(languages: &[(String, i64)], mask: i64) -> String {
+    languages
+        .iter()
+        .filter(|(_, id)| mask & id != 0)
+        .map(|(code, _)| code.as_str())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Turns a row into history: not original, linked to `link`, with an id of its own.
+async fn historize(tx: &impl ConnectionTrait, row: &url_alias::Model, link: i64) -> Result<()> {
+    let id = new_id(tx).await?;
+    let mut a = row.clone().into_active_model();
+    a.is_original = Set(false);
+    a.link = Set(link);
+    a.id = Set(id);
+    a.update(tx).await?;
+    Ok(())
+}
+
+/// After a Location's element got `text_md5` under `parent` in language `bit`: its other
+/// system rows of that language lose the language, or become history when it was their only
+/// one.
+async fn cleanup_after_publish(
+    tx: &impl ConnectionTrait,
+    location_id: i64,
+    bit: i64,
+    element: i64,
+    parent: i64,
+    text_md5: &str,
+) -> Result<()> {
+    for r in system_rows(tx, location_id).await? {
+        if r.lang_mask & bit == 0 || (r.parent == parent && r.text_md5 == text_md5) {
+            continue;
+        }
+        if r.lang_mask & !bit != 0 {
+            let mask = r.lang_mask & !bit;
+            let mut a = r.into_active_model();
+            a.lang_mask = Set(mask);
+            a.update(tx).await?;
+        } else {
+            historize(tx, &r, element).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Publishes the element of one Location in one language under `parent` (the reference's
+/// `publishUrlAliasForLocation`): the first free text of `slug`, `slug2`, `slug3`...; a
+/// placeholder, history row or row of the same Location with that text is taken over. The
+/// element keeps the Location's current element id (so its children follow), else takes
+/// `forced` or a new id.
+async fn publish_one(
+    tx: &impl ConnectionTrait,
+    location_id: i64,
+    parent: i64,
+    slug: &str,
+    bit: i64,
+    always_available: bool,
+    forced: Option<i64>,
+) -> Result<()> {
+    let action = node_action(location_id);
+    let mut counter = slug::first_counter(slug, parent == 0);
+    loop {
+        let text = if location_id == SITE_ROOT {
+            String::new()
+        } else {
+            slug::with_counter(slug, counter)
+        };
+        let md5 = hash(&text);
+        let existing = row(tx, parent, &md5).await?;
+        let reusable = match &existing {
+            None => true,
+            Some(r) => r.action == "nop:" || r.action == action || !r.is_original,
+        };
+        if !reusable {
+            counter += 1;
+            continue;
+        }
+        let current = current_element(tx, location_id, parent).await?;
+        let mut mask = bit;
+        let element = match (&current, &existing, forced) {
+            (Some(c), Some(r), _) if c.id == r.id && c.parent == r.parent => {
+                mask |= r.lang_mask;
+                c.id
+            }
+            (Some(c), _, _) => c.id,
+            (None, _, Some(f)) => f,
+            (None, Some(r), None) => r.id,
+            (None, None, None) => new_id(tx).await?,
+        };
+        let model = url_alias::ActiveModel {
+            parent: Set(parent),
+            text_md5: Set(md5.clone()),
+            id: Set(element),
+            link: Set(element),
+            text: Set(text),
+            action: Set(action.clone()),
+            lang_mask: Set(mask),
+            always_available: Set(always_available),
+            is_original: Set(true),
+            is_alias: Set(false),
+            alias_redirects: Set(true),
+        };
+        if existing.is_some() {
+            model.update(tx).await?;
+        } else {
+            url_alias::Entity::insert(model).exec(tx).await?;
+        }
+        if current.is_some() {
+            cleanup_after_publish(tx, location_id, bit, element, parent, &md5).await?;
+        }
+        return Ok(());
+    }
+}
+
+/// Languages the Location no longer has: their system rows lose them (or become history).
+async fn archive_languages(tx: &impl ConnectionTrait, location_id: i64, keep: i64) -> Result<()> {
+    for r in system_rows(tx, location_id).await? {
+        if r.lang_mask & !keep == 0 {
+            continue;
+        }
+        if r.lang_mask & keep != 0 {
+            let mask = r.lang_mask & keep;
+            let mut a = r.into_active_model();
+            a.lang_mask = Set(mask);
+            a.update(tx).await?;
+        } else {
+            let link = r.id;
+            historize(tx, &r, link).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Publishes a Location's system aliases in every language of `names`, with its element
+/// forced to `forced` when it has none.
+async fn publish_location(
+    tx: &impl ConnectionTrait,
+    l: &location::Model,
+    names: &LangMap,
+    always_available: bool,
+    forced: Option<i64>,
+) -> Result<()> {
+    if l.id == TREE_ROOT {
+        return Ok(());
+    }
+    lock_tree(tx).await?;
+    let parent = parent_element(tx, l.parent_id).await?;
+    let langs = languages(tx).await?;
+    let mut keep = 0;
+    for (code, name) in &names.0 {
+        let Some(&(_, bit)) = langs.iter().find(|(c, _)| c == code) else {
+            continue;
+        };
+        keep |= bit;
+        let slug = slug::convert(name, "_1");
+        publish_one(tx, l.id, parent, &slug, bit, always_available, forced).await?;
+    }
+    if keep != 0 {
+        archive_languages(tx, l.id, keep).await?;
+    }
+    Ok(())
+}
+
+/// The names (per language) of a content item's published version, and whether it is
+/// always available; `None` for content that is not published.
+pub async fn content_names(
+    db: &impl ConnectionTrait,
+    content_id: i64,
+) -> Result<Option<(LangMap, bool)>> {
+    let Some(c) = content::Entity::find_by_id(content_id).one(db).await? else {
+        return Ok(None);
+    };
+    if c.status != content::PUBLISHED {
+        return Ok(None);
+    }
+    let v = content_version::Entity::find()
+        .filter(content_version::Column::ContentId.eq(c.id))
+        .filter(content_version::Column::VersionNo.eq(c.current_version))
+        .one(db)
+        .await?;
+    let mut names = v.map(|v| stored::lang_map(&v.names)).unwrap_or_default();
+    if names.is_empty() {
+        names.set(&c.main_language_code, &c.name);
+    }
+    Ok(Some((names, c.always_available)))
+}
+
+// ---------------------------------------------------------------------------------------
+// The hooks: called by the content and Location code inside their write transactions.
+// ---------------------------------------------------------------------------------------
+
+/// Creates or updates the system aliases of Location `l` in every language of `names` (the
+/// content's names): the element text is the slug of the name, made unique among its
+/// siblings with a counter (`Folder2`); a rename keeps the old text as history that links to
+/// the element. Languages the Location had and `names` lacks turn into history. Call after a
+/// version is published, for each Location of the content item, and for a new Location of
+/// published content. A fixed number of statements per language.
+pub(crate) async fn location_published(
+    tx: &impl ConnectionTrait,
+    l: &location::Model,
+    names: &LangMap,
+    always_available: bool,
+) -> Result<()> {
+    publish_location(tx, l, names, always_available, None).await
+}
+
+/// [`location_published`] with the names and availability read from the Location's content
+/// item (its published version): for a new Location, a copied or restored one.
+pub(crate) async fn location_republished(
+    tx: &impl ConnectionTrait,
+    location_id: i64,
+) -> Result<()> {
+    let Some(l) = location::Entity::find_by_id(location_id).one(tx).await? else {
+        return Err(Error::not_found("Location", location_id));
+    };
+    if let Some((names, aa)) = content_names(tx, l.content_id).await? {
+        publish_location(tx, &l, &names, aa, None).await?;
+    }
+    Ok(())
+}
+
+/// After the subtree of `moved` (its row read after the move) left `old_parent_id`: the
+/// root's current elements move under the new parent's element (the old ones turn into
+/// history linked to it); the subtree's elements follow because they hang below the root's
+/// element id. A fixed number of statements per language, whatever the subtree's size.
+pub(crate) async fn subtree_moved(
+    tx: &impl ConnectionTrait,
+    moved: &location::Model,
+    old_parent_id: i64,
+) -> Result<()> {
+    if moved.parent_id == old_parent_id {
+        return Ok(());
+    }
+    let (names, aa) = match content_names(tx, moved.content_id).await? {
+        Some(n) => n,
+        None => {
+            // No published names: carry the current texts over.
+            let langs = languages(tx).await?;
+            let mut names = LangMap::default();
+            let mut aa = false;
+            for r in system_rows(tx, moved.id).await? {
+                aa |= r.always_available;
+                for (code, id) in &langs {
+                    if r.lang_mask & id != 0 {
+                        names.set(code, &r.text);
+                    }
+                }
+            }
+            (names, aa)
+        }
+    };
+    publish_location(tx, moved, &names, aa, None).await
+}
+
+/// Deletes the aliases (system, history and custom) of every Location whose path lies in
+/// `[path_start, path_end)`: one statement over a subquery on `locations`, so call it before
+/// the Locations are deleted (or trashed).
+pub(crate) async fn locations_removed(
+    tx: &impl ConnectionTrait,
+    path_start: &str,
+    path_end: &str,
+) -> Result<()> {
+    exec(
+        tx,
+        "DELETE FROM url_aliases WHERE action IN (SELECT 'eznode:' || CAST(id AS TEXT) FROM locations WHERE path_string >= ? AND path_string < ?)",
+        vec![path_start.into(), path_end.into()],
+    )
+    .await?;
+    Ok(())
+}
+
+/// After Locations `a` and `b` exchanged their content items: each gets the system aliases
+/// of the content it now holds, in its own place (elements keep their ids, so the children
+/// stay below); the previous texts turn into history.
+pub(crate) async fn locations_swapped(tx: &impl ConnectionTrait, a: i64, b: i64) -> Result<()> {
+    lock_tree(tx).await?;
+    let mut plan = Vec::new();
+    for id in [a, b] {
+        let Some(l) = location::Entity::find_by_id(id).one(tx).await? else {
+            return Err(Error::not_found("Location", id));
+        };
+        let element = system_rows(tx, id).await?.first().map(|r| r.id);
+        plan.push((l, element));
+    }
+    // Everything to history first, so siblings can take each other's texts.
+    for (l, _) in &plan {
+        let history = new_id(tx).await?;
+        exec(
+            tx,
+            "UPDATE url_aliases SET is_original = ?, id = ? WHERE action = ? AND is_original = ? AND is_alias = ?",
+            vec![
+                false.into(),
+                history.into(),
+                node_action(l.id).into(),
+                true.into(),
+                false.into(),
+            ],
+        )
+        .await?;
+    }
+    for (l, element) in &plan {
+        if let Some((names, aa)) = content_names(tx, l.content_id).await? {
+            publish_location(tx, l, &names, aa, *element).await?;
+        }
+    }
+    Ok(())
+}
+
+/// The Location a URL path names (`/Users/Editors`; case-insensitive; history, custom
+/// aliases and placeholders on the way included), or `None`.
+pub(crate) async fn location_of_alias(
+    db: &impl ConnectionTrait,
+    path: &str,
+) -> Result<Option<i64>> {
+    let trimmed = path.trim_matches(|c| c == '/' || c == ' ');
+    let segments: Vec<&str> = if trimmed.is_empty() {
+        vec![""]
+    } else {
+        trimmed.split('/').collect()
+    };
+    if segments.len() > MAX_DEPTH {
+        return Ok(None);
+    }
+    let mut parent = 0;
+    let mut last = None;
+    for s in segments {
+        match row(db, parent, &hash(s)).await? {
+            None => return Ok(None),
+            Some(r) => {
+                parent = r.link;
+                last = Some(r);
+            }
+        }
+    }
+    Ok(last.and_then(|r| r.action.strip_prefix("eznode:")?.parse().ok()))
+}
+
+/// The full path of a row from the root (`/Users/Editors`; the site root is `/`): each
+/// ancestor element by the text in a language of the row, else any current text.
+pub async fn full_path(db: &impl ConnectionTrait, r: &url_alias::Model) -> Result<String> {
+    let mut texts = vec![r.text.clone()];
+    let mut parent = r.parent;
+    while parent != 0 && texts.len() <= MAX_DEPTH {
+        let candidates = url_alias::Entity::find()
+            .filter(url_alias::Column::Id.eq(parent))
+            .order_by_asc(url_alias::Column::Parent)
+            .order_by_asc(url_alias::Column::TextMd5)
+            .all(db)
+            .await?;
+        let pick = candidates
+            .iter()
+            .find(|c| c.is_original && c.lang_mask & r.lang_mask != 0)
+            .or_else(|| candidates.iter().find(|c| c.is_original))
+            .or_else(|| candidates.first());
+        let Some(p) = pick else {
+            break;
+        };
+        texts.push(p.text.clone());
+        parent = p.parent;
+    }
+    texts.reverse();
+    Ok(format!("/{}", texts.join("/")))
+}

@@ -1,0 +1,737 @@
+//! Locations and the content tree (spec 2.6, 3.3, 4.5): lookups, updates, children and their
+//! sorting, further Locations of a content item, move, copy, swap, delete, visibility, and the
+//! tree's consistency after each operation.
+
+use crate::content::{location, published_folder};
+use crate::support::*;
+use serde_json::json;
+
+/// Every Location's path, depth and visibility follow from its parent's: checked in SQL over
+/// the whole tree.
+pub async fn assert_tree_consistent(app: &TestApp) {
+    let bad = app
+        .query(
+            "SELECT l.id AS id, l.path_string AS path, p.path_string AS parent_path, l.depth AS depth, p.depth AS parent_depth \
+             FROM locations l JOIN locations p ON p.id = l.parent_id \
+             WHERE l.id <> 1 AND (l.path_string <> p.path_string || CAST(l.id AS TEXT) || '/' OR l.depth <> p.depth + 1)",
+            vec![],
+        )
+        .await;
+    assert!(bad.is_empty(), "paths or depths out of step: {bad:?}");
+    let bad = app
+        .query(
+            "SELECT l.id AS id FROM locations l JOIN locations p ON p.id = l.parent_id LEFT JOIN contents c ON c.id = l.content_id \
+             WHERE l.id <> 1 AND l.is_invisible <> (l.is_hidden OR COALESCE(c.is_hidden, FALSE) OR p.is_invisible)",
+            vec![],
+        )
+        .await;
+    assert!(bad.is_empty(), "visibility out of step: {bad:?}");
+    let orphans = app
+        .query("SELECT l.id AS id FROM locations l WHERE l.parent_id NOT IN (SELECT id FROM locations)", vec![])
+        .await;
+    assert!(
+        orphans.is_empty(),
+        "Locations without a parent: {orphans:?}"
+    );
+}
+
+fn children_ids(v: &serde_json::Value) -> Vec<i64> {
+    v["LocationList"]["Location"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            l["_href"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
+        .collect()
+}
+
+fn last_id(path: &str) -> i64 {
+    path.rsplit('/').next().unwrap().parse().unwrap()
+}
+
+#[tokio::test]
+async fn lookups_redirect_to_the_location() {
+    let app = TestApp::new().await;
+    let r = app.get("/content/locations?id=43").send().await;
+    r.assert(307);
+    assert_eq!(
+        r.header("location").unwrap(),
+        "/api/ibexa/v2/content/locations/1/43"
+    );
+    let r = app
+        .get("/content/locations?remoteId=769380b7aa94541679167eab817ca893")
+        .send()
+        .await;
+    assert_eq!(
+        r.header("location").unwrap(),
+        "/api/ibexa/v2/content/locations/1/5/13"
+    );
+    let r = app
+        .get("/content/locations?locationPath=1/5/13/15")
+        .send()
+        .await;
+    assert_eq!(
+        r.header("location").unwrap(),
+        "/api/ibexa/v2/content/locations/1/5/13/15"
+    );
+    app.get("/content/locations").send().await.assert_error(400);
+    app.get("/content/locations?id=999")
+        .send()
+        .await
+        .assert_error(404);
+    app.get("/content/locations?remoteId=nope")
+        .send()
+        .await
+        .assert_error(404);
+    app.get("/content/locations?id=abc")
+        .send()
+        .await
+        .assert_error(400);
+    let r = app.get("/content/locations/1/2").send().await;
+    r.assert(200);
+    assert!(r.header("etag").is_some());
+    assert_eq!(
+        r.header("accept-patch").unwrap(),
+        "application/vnd.ibexa.api.LocationUpdate+xml"
+    );
+}
+
+#[tokio::test]
+async fn update_changes_priority_sorting_remote_id_and_hides() {
+    let app = TestApp::new().await;
+    let (_, parent) = published_folder(&app, "Parent", "1/2").await;
+    let (_, child) = published_folder(&app, "Child", &parent).await;
+    let r = app
+        .get(&format!("/content/locations/{parent}"))
+        .send()
+        .await;
+    let etag = r.header("etag").unwrap();
+    app.req("PATCH", &format!("/content/locations/{parent}"))
+        .admin()
+        .header("if-match", "\"stale\"")
+        .json_body("LocationUpdate", json!({"priority": 3}))
+        .send()
+        .await
+        .assert_error(412);
+    let r = app
+        .req("PATCH", &format!("/content/locations/{parent}"))
+        .admin()
+        .header("if-match", &etag)
+        .accept("Location+json")
+        .json_body("LocationUpdate", json!({"priority": 3, "sortField": "NAME", "sortOrder": "DESC", "remoteId": "parent-remote", "hidden": true}))
+        .send()
+        .await;
+    r.assert(200);
+    let l = r.json()["Location"].clone();
+    assert_eq!(l["priority"], 3);
+    assert_eq!(l["sortField"], "NAME");
+    assert_eq!(l["sortOrder"], "DESC");
+    assert_eq!(l["remoteId"], "parent-remote");
+    assert_eq!(l["hidden"], true);
+    assert_eq!(l["explicitlyHidden"], true);
+    assert_eq!(l["invisible"], true);
+    assert_eq!(location(&app, &child).await["invisible"], true);
+    assert_eq!(location(&app, &child).await["hidden"], false);
+    assert_tree_consistent(&app).await;
+    // Revealed: the child is visible again.
+    app.req("PATCH", &format!("/content/locations/{parent}"))
+        .admin()
+        .xml_body(
+            "LocationUpdate",
+            "<LocationUpdate><hidden>false</hidden></LocationUpdate>",
+        )
+        .send()
+        .await
+        .assert(200);
+    assert_eq!(location(&app, &child).await["invisible"], false);
+    // Errors: duplicate remote id 403, bad sort field 400, missing Location 404, anonymous 401.
+    app.req("PATCH", &format!("/content/locations/{child}"))
+        .admin()
+        .json_body("LocationUpdate", json!({"remoteId": "parent-remote"}))
+        .send()
+        .await
+        .assert_error(403);
+    app.req("PATCH", &format!("/content/locations/{child}"))
+        .admin()
+        .json_body("LocationUpdate", json!({"sortField": "COLOUR"}))
+        .send()
+        .await
+        .assert_error(400);
+    app.req("PATCH", "/content/locations/1/2/999")
+        .admin()
+        .json_body("LocationUpdate", json!({"priority": 1}))
+        .send()
+        .await
+        .assert_error(404);
+    app.req("PATCH", &format!("/content/locations/{child}"))
+        .json_body("LocationUpdate", json!({"priority": 1}))
+        .send()
+        .await
+        .assert_error(401);
+}
+
+#[tokio::test]
+async fn children_sort_by_every_sort_field_with_offset_and_limit() {
+    let app = TestApp::new().await;
+    let (_, parent) = published_folder(&app, "Parent", "1/2").await;
+    let mut ids = Vec::new();
+    for (name, priority) in [("Charlie", 2), ("alpha", 3), ("Bravo", 1)] {
+        let (_, p) = published_folder(&app, name, &parent).await;
+        app.req("PATCH", &format!("/content/locations/{p}"))
+            .admin()
+            .json_body("LocationUpdate", json!({"priority": priority}))
+            .send()
+            .await
+            .assert(200);
+        ids.push(last_id(&p));
+    }
+    let (c, a, b) = (ids[0], ids[1], ids[2]);
+    let children = |q: &'static str| {
+        let path = format!("/content/locations/{parent}/children{q}");
+        let app = &app;
+        async move {
+            children_ids(
+                &app.get(&path)
+                    .accept("LocationList+json")
+                    .send()
+                    .await
+                    .json(),
+            )
+        }
+    };
+    let sort = |field: &'static str, order: &'static str| {
+        let path = format!("/content/locations/{parent}");
+        let app = &app;
+        async move {
+            app.req("PATCH", &path)
+                .admin()
+                .json_body(
+                    "LocationUpdate",
+                    json!({"sortField": field, "sortOrder": order}),
+                )
+                .send()
+                .await
+                .assert(200);
+        }
+    };
+    for (field, asc) in [
+        ("PATH", vec![c, a, b]),
+        ("NODE_ID", vec![c, a, b]),
+        ("CONTENTOBJECT_ID", vec![c, a, b]),
+        ("PUBLISHED", vec![c, a, b]),
+        ("MODIFIED", vec![c, a, b]),
+        ("PRIORITY", vec![b, c, a]),
+        ("NAME", vec![a, b, c]),
+        ("DEPTH", vec![c, a, b]),
+        ("SECTION", vec![c, a, b]),
+        ("CLASS_IDENTIFIER", vec![c, a, b]),
+        ("CLASS_NAME", vec![c, a, b]),
+    ] {
+        sort(field, "ASC").await;
+        assert_eq!(children("").await, asc, "{field} ASC");
+        sort(field, "DESC").await;
+        let mut desc = asc.clone();
+        desc.reverse();
+        if ![
+            "DEPTH",
+            "SECTION",
+            "CLASS_IDENTIFIER",
+            "CLASS_NAME",
+            "PUBLISHED",
+            "MODIFIED",
+        ]
+        .contains(&field)
+        {
+            assert_eq!(children("").await, desc, "{field} DESC");
+        }
+    }
+    sort("NAME", "ASC").await;
+    assert_eq!(children("?offset=1&limit=1").await, vec![b]);
+    assert_eq!(children("?offset=2").await, vec![c]);
+    assert_eq!(children("?limit=0").await, Vec::<i64>::new());
+    assert_eq!(location(&app, &parent).await["childCount"], 3);
+    app.get("/content/locations/1/2/999/children")
+        .send()
+        .await
+        .assert_error(404);
+    // XML.
+    let r = app
+        .get(&format!("/content/locations/{parent}/children?limit=2"))
+        .send()
+        .await;
+    let x = r.xml();
+    assert_eq!(x.name, "LocationList");
+    assert_eq!(x.children.len(), 2);
+}
+
+#[tokio::test]
+async fn a_content_item_gets_further_locations() {
+    let app = TestApp::new().await;
+    let (id, main) = published_folder(&app, "Shared", "1/2").await;
+    let r = app
+        .req("POST", &format!("/content/objects/{id}/locations"))
+        .admin()
+        .accept("Location+json")
+        .json_body("LocationCreate", json!({"ParentLocation": {"_href": "/api/ibexa/v2/content/locations/1/43"}, "priority": 5}))
+        .send()
+        .await;
+    r.assert(201);
+    let second = r.json()["Location"]["pathString"]
+        .as_str()
+        .unwrap()
+        .trim_matches('/')
+        .to_string();
+    assert_eq!(
+        r.header("location").unwrap(),
+        format!("/api/ibexa/v2/content/locations/{second}")
+    );
+    assert_eq!(r.json()["Location"]["priority"], 5);
+    // Under the same parent again: 403; under itself: 403; a missing parent: 404.
+    app.req("POST", &format!("/content/objects/{id}/locations"))
+        .admin()
+        .json_body(
+            "LocationCreate",
+            json!({"ParentLocation": {"_href": "/api/ibexa/v2/content/locations/1/43"}}),
+        )
+        .send()
+        .await
+        .assert_error(403);
+    app.req("POST", &format!("/content/objects/{id}/locations"))
+        .admin()
+        .json_body(
+            "LocationCreate",
+            json!({"ParentLocation": {"_href": format!("/api/ibexa/v2/content/locations/{main}")}}),
+        )
+        .send()
+        .await
+        .assert_error(403);
+    app.req("POST", &format!("/content/objects/{id}/locations"))
+        .admin()
+        .json_body(
+            "LocationCreate",
+            json!({"ParentLocation": {"_href": "/api/ibexa/v2/content/locations/1/999"}}),
+        )
+        .send()
+        .await
+        .assert_error(404);
+    app.req("POST", &format!("/content/objects/{id}/locations"))
+        .admin()
+        .json_body("LocationCreate", json!({}))
+        .send()
+        .await
+        .assert_error(400);
+    let r = app
+        .get(&format!("/content/objects/{id}/locations"))
+        .accept("LocationList+json")
+        .send()
+        .await;
+    let hrefs: Vec<String> = r.json()["LocationList"]["Location"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["_href"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        hrefs,
+        [
+            format!("/api/ibexa/v2/content/locations/{main}"),
+            format!("/api/ibexa/v2/content/locations/{second}")
+        ]
+    );
+
+    // Deleting the main Location keeps the content item, which moves its main Location.
+    app.req("DELETE", &format!("/content/locations/{main}"))
+        .admin()
+        .send()
+        .await
+        .assert(204);
+    let info = app
+        .get(&format!("/content/objects/{id}"))
+        .accept("ContentInfo+json")
+        .send()
+        .await
+        .json();
+    assert_eq!(
+        info["Content"]["MainLocation"]["_href"],
+        format!("/api/ibexa/v2/content/locations/{second}")
+    );
+    // Deleting the last one deletes the content item.
+    app.req("DELETE", &format!("/content/locations/{second}"))
+        .admin()
+        .send()
+        .await
+        .assert(204);
+    app.get(&format!("/content/objects/{id}"))
+        .send()
+        .await
+        .assert_error(404);
+    app.req("DELETE", &format!("/content/locations/{second}"))
+        .admin()
+        .send()
+        .await
+        .assert_error(404);
+    app.req("DELETE", "/content/locations/1")
+        .admin()
+        .send()
+        .await
+        .assert_error(403);
+    assert_tree_consistent(&app).await;
+}
+
+#[tokio::test]
+async fn move_copy_swap_and_delete_subtrees() {
+    let app = TestApp::new().await;
+    let (_, a) = published_folder(&app, "A", "1/2").await;
+    let (_, a1) = published_folder(&app, "A1", &a).await;
+    let (_, a11) = published_folder(&app, "A11", &a1).await;
+    let (_, b) = published_folder(&app, "B", "1/2").await;
+    // Hide B: what moves under it becomes invisible.
+    app.req("PATCH", &format!("/content/locations/{b}"))
+        .admin()
+        .json_body("LocationUpdate", json!({"hidden": true}))
+        .send()
+        .await
+        .assert(200);
+
+    // MOVE A1 under B.
+    let r = app
+        .req("MOVE", &format!("/content/locations/{a1}"))
+        .admin()
+        .header(
+            "destination",
+            &format!("/api/ibexa/v2/content/locations/{b}"),
+        )
+        .send()
+        .await;
+    r.assert(201);
+    let moved = format!("{b}/{}", last_id(&a1));
+    assert_eq!(
+        r.header("location").unwrap(),
+        format!("/api/ibexa/v2/content/locations/{moved}")
+    );
+    let l = location(&app, &format!("{moved}/{}", last_id(&a11))).await;
+    assert_eq!(l["depth"], 4);
+    assert_eq!(l["invisible"], true);
+    assert_eq!(location(&app, &a).await["childCount"], 0);
+    assert_eq!(location(&app, &b).await["childCount"], 1);
+    app.get(&format!("/content/locations/{a1}"))
+        .send()
+        .await
+        .assert_error(404);
+    assert_tree_consistent(&app).await;
+    // Below itself, the root, a missing destination: refused.
+    app.req("MOVE", &format!("/content/locations/{b}"))
+        .admin()
+        .header(
+            "destination",
+            &format!("/api/ibexa/v2/content/locations/{moved}"),
+        )
+        .send()
+        .await
+        .assert_error(403);
+    app.req("MOVE", &format!("/content/locations/{b}"))
+        .admin()
+        .header(
+            "destination",
+            &format!("/api/ibexa/v2/content/locations/{b}"),
+        )
+        .send()
+        .await
+        .assert_error(403);
+    app.req("MOVE", "/content/locations/1/2")
+        .admin()
+        .header("destination", "/api/ibexa/v2/content/locations/1/43")
+        .send()
+        .await
+        .assert(201);
+    app.req("MOVE", "/content/locations/1/43/2")
+        .admin()
+        .header("destination", "/api/ibexa/v2/content/locations/1")
+        .send()
+        .await
+        .assert(201);
+    app.req("MOVE", "/content/locations/1")
+        .admin()
+        .header("destination", "/api/ibexa/v2/content/locations/1/43")
+        .send()
+        .await
+        .assert_error(403);
+    app.req("MOVE", &format!("/content/locations/{b}"))
+        .admin()
+        .header("destination", "/api/ibexa/v2/content/locations/1/999")
+        .send()
+        .await
+        .assert_error(404);
+    app.req("MOVE", &format!("/content/locations/{b}"))
+        .admin()
+        .send()
+        .await
+        .assert_error(400);
+    app.req("MOVE", &format!("/content/locations/{b}"))
+        .admin()
+        .header("destination", "/api/ibexa/v2/content/sections/1")
+        .send()
+        .await
+        .assert_error(400);
+    // The same through the override.
+    app.req("POST", &format!("/content/locations/{moved}"))
+        .admin()
+        .header("x-http-method-override", "MOVE")
+        .header(
+            "destination",
+            &format!("/api/ibexa/v2/content/locations/{a}"),
+        )
+        .send()
+        .await
+        .assert(201);
+    let a1 = format!("{a}/{}", last_id(&a1));
+    assert_eq!(
+        location(&app, &format!("{a1}/{}", last_id(&a11))).await["invisible"],
+        false
+    );
+    assert_tree_consistent(&app).await;
+
+    // COPY A under B: new content items for every node.
+    let r = app
+        .req("COPY", &format!("/content/locations/{a}"))
+        .admin()
+        .header(
+            "destination",
+            &format!("/api/ibexa/v2/content/locations/{b}"),
+        )
+        .send()
+        .await;
+    r.assert(201);
+    let copy = r
+        .header("location")
+        .unwrap()
+        .trim_start_matches("/api/ibexa/v2/content/locations/")
+        .to_string();
+    let copied = location(&app, &copy).await;
+    assert_eq!(copied["childCount"], 1);
+    assert_ne!(
+        copied["ContentInfo"]["Content"]["_id"],
+        location(&app, &a).await["ContentInfo"]["Content"]["_id"]
+    );
+    assert_eq!(copied["ContentInfo"]["Content"]["Name"], "A");
+    assert_eq!(copied["invisible"], true);
+    app.req("COPY", &format!("/content/locations/{a}"))
+        .admin()
+        .header(
+            "destination",
+            &format!("/api/ibexa/v2/content/locations/{a1}"),
+        )
+        .send()
+        .await
+        .assert_error(403);
+    assert_tree_consistent(&app).await;
+
+    // SWAP A and B: their content items change places.
+    let (ca, cb) = (
+        location(&app, &a).await["ContentInfo"]["Content"]["_id"].clone(),
+        location(&app, &b).await["ContentInfo"]["Content"]["_id"].clone(),
+    );
+    app.req("SWAP", &format!("/content/locations/{a}"))
+        .admin()
+        .header(
+            "destination",
+            &format!("/api/ibexa/v2/content/locations/{b}"),
+        )
+        .send()
+        .await
+        .assert(204);
+    assert_eq!(
+        location(&app, &a).await["ContentInfo"]["Content"]["_id"],
+        cb
+    );
+    assert_eq!(
+        location(&app, &b).await["ContentInfo"]["Content"]["_id"],
+        ca
+    );
+    let info = app
+        .get(&format!("/content/objects/{ca}"))
+        .accept("ContentInfo+json")
+        .send()
+        .await
+        .json();
+    assert_eq!(
+        info["Content"]["MainLocation"]["_href"],
+        format!("/api/ibexa/v2/content/locations/{b}")
+    );
+    app.req("SWAP", &format!("/content/locations/{a}"))
+        .admin()
+        .header("destination", "/api/ibexa/v2/content/locations/1/999")
+        .send()
+        .await
+        .assert_error(404);
+    assert_tree_consistent(&app).await;
+
+    // DELETE a subtree: its content goes.
+    app.req("DELETE", &format!("/content/locations/{a}"))
+        .admin()
+        .header("if-match", "\"x\"")
+        .send()
+        .await
+        .assert_error(412);
+    app.req("DELETE", &format!("/content/locations/{a}"))
+        .admin()
+        .send()
+        .await
+        .assert(204);
+    app.get(&format!("/content/locations/{a1}"))
+        .send()
+        .await
+        .assert_error(404);
+    app.get(&format!("/content/objects/{cb}"))
+        .send()
+        .await
+        .assert_error(404);
+    assert_tree_consistent(&app).await;
+}
+
+/// Inserts `children` × `grandchildren` folders below the Location `parent` in bulk (content
+/// rows, versions and Locations), for tests of large subtrees.
+pub async fn seed_subtree(app: &TestApp, parent: &str, children: i64, grandchildren: i64) -> i64 {
+    let parent_row = &app
+        .query(
+            "SELECT id, path_string, depth FROM locations WHERE id = ?",
+            vec![last_id(parent).into()],
+        )
+        .await[0];
+    let (pid, ppath, pdepth) = (
+        parent_row["id"].as_i64().unwrap(),
+        parent_row["path_string"].as_str().unwrap().to_string(),
+        parent_row["depth"].as_i64().unwrap(),
+    );
+    let base = app
+        .query("SELECT MAX(id) AS m FROM locations", vec![])
+        .await[0]["m"]
+        .as_i64()
+        .unwrap()
+        + 1000;
+    let cbase = app.query("SELECT MAX(id) AS m FROM contents", vec![]).await[0]["m"]
+        .as_i64()
+        .unwrap()
+        + 1000;
+    let mut rows: Vec<(i64, i64, String, i64)> = Vec::new();
+    let mut next = base;
+    for _ in 0..children {
+        let child = next;
+        next += 1;
+        let cpath = format!("{ppath}{child}/");
+        rows.push((child, pid, cpath.clone(), pdepth + 1));
+        for _ in 0..grandchildren {
+            rows.push((next, child, format!("{cpath}{next}/"), pdepth + 2));
+            next += 1;
+        }
+    }
+    for chunk in rows.chunks(200) {
+        let mut contents = String::from(
+            "INSERT INTO contents (id, content_type_id, section_id, owner_id, remote_id, main_language_code, always_available, current_version, status, published, modified, is_hidden, main_location_id, name) VALUES ",
+        );
+        let mut locations = String::from(
+            "INSERT INTO locations (id, parent_id, content_id, path_string, depth, priority, is_hidden, is_invisible, remote_id, sort_field, sort_order) VALUES ",
+        );
+        let mut versions = String::from(
+            "INSERT INTO content_versions (content_id, version_no, status, creator_id, created, modified, initial_language_code, language_codes, names) VALUES ",
+        );
+        for (i, (id, parent, path, depth)) in chunk.iter().enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            let cid = cbase + (id - base);
+            contents.push_str(&format!("{sep}({cid}, 1, 1, 14, 'bulk-{cid}', 'eng-GB', TRUE, 1, 1, 1, 1, FALSE, {id}, 'Node {cid}')"));
+            locations.push_str(&format!("{sep}({id}, {parent}, {cid}, '{path}', {depth}, 0, FALSE, FALSE, 'bulk-loc-{id}', 'PATH', 'ASC')"));
+            versions.push_str(&format!(
+                "{sep}({cid}, 1, 1, 14, 1, 1, 'eng-GB', 'eng-GB', '{{\"eng-GB\":\"Node {cid}\"}}')"
+            ));
+        }
+        app.sql(&contents, vec![]).await;
+        app.sql(&locations, vec![]).await;
+        app.sql(&versions, vec![]).await;
+    }
+    rows.len() as i64
+}
+
+#[tokio::test]
+async fn moving_a_ten_thousand_node_subtree_is_a_bounded_number_of_statements() {
+    let app = TestApp::new().await;
+    let (_, big) = published_folder(&app, "Big", "1/2").await;
+    let (_, target) = published_folder(&app, "Target", "1/43").await;
+    let count = seed_subtree(&app, &big, 100, 99).await;
+    assert_eq!(count, 10_000);
+    // Hide one node of the subtree: visibility must follow through the move.
+    let hidden = app
+        .query(
+            "SELECT id, path_string FROM locations WHERE parent_id = ? ORDER BY id LIMIT 1",
+            vec![last_id(&big).into()],
+        )
+        .await;
+    let hidden_path = hidden[0]["path_string"]
+        .as_str()
+        .unwrap()
+        .trim_matches('/')
+        .to_string();
+    app.req("PATCH", &format!("/content/locations/{hidden_path}"))
+        .admin()
+        .json_body("LocationUpdate", json!({"hidden": true}))
+        .send()
+        .await
+        .assert(200);
+
+    let before = app.statements();
+    let r = app
+        .req("MOVE", &format!("/content/locations/{big}"))
+        .admin()
+        .header(
+            "destination",
+            &format!("/api/ibexa/v2/content/locations/{target}"),
+        )
+        .send()
+        .await;
+    r.assert(201);
+    let spent = app.statements() - before;
+    assert!(
+        spent <= 25,
+        "a move of 10,001 Locations took {spent} statements"
+    );
+    let moved = format!("{target}/{}", last_id(&big));
+    let under = app
+        .query(
+            "SELECT COUNT(*) AS n FROM locations WHERE path_string >= ? AND path_string < ?",
+            vec![format!("/{moved}/").into(), format!("/{moved}/~").into()],
+        )
+        .await;
+    assert_eq!(under[0]["n"].as_i64().unwrap(), 10_001);
+    let invisible = app.query("SELECT COUNT(*) AS n FROM locations WHERE is_invisible AND path_string >= ? AND path_string < ?", vec![format!("/{moved}/").into(), format!("/{moved}/~").into()]).await;
+    assert_eq!(
+        invisible[0]["n"].as_i64().unwrap(),
+        100,
+        "the hidden node and its 99 children"
+    );
+    assert_tree_consistent(&app).await;
+
+    // Children at a large offset.
+    let first_child = app
+        .query(
+            "SELECT id FROM locations WHERE parent_id = ? ORDER BY id LIMIT 1",
+            vec![last_id(&big).into()],
+        )
+        .await[0]["id"]
+        .as_i64()
+        .unwrap();
+    let r = app
+        .get(&format!(
+            "/content/locations/{moved}/{first_child}/children?offset=90&limit=25"
+        ))
+        .accept("LocationList+json")
+        .send()
+        .await;
+    assert_eq!(children_ids(&r.json()).len(), 9);
+}
