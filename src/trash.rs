@@ -82,7 +82,8 @@ impl Service {
                     values,
                 )
                 .await?;
-                tree::before_removal(tx, &start, &end).await?;
+                crate::url_aliases::locations_trashed(tx, &start, &end, l.id).await?;
+                crate::bookmarks::locations_removed(tx, &start, &end).await?;
                 exec(tx, "DELETE FROM locations WHERE path_string >= ? AND path_string < ?", range()).await?;
                 exec(
                     tx,
@@ -179,6 +180,7 @@ impl TrashApi for Service {
     ) -> Result<EmptyTrashResponse> {
         self.db
             .write(async |tx| {
+                crate::url_aliases::trash_purged(tx, None).await?;
                 exec(tx, "DELETE FROM trash", vec![]).await?;
                 delete_orphaned_content(tx).await
             })
@@ -279,15 +281,19 @@ impl TrashApi for Service {
                     m.check(&ETag::of(&self.trash_item(tx, &item).await?))?;
                 }
                 let range = || -> Vec<Value> {
-                    vec![item.path_string.clone().into(), subtree_end(&item.path_string).into()]
+                    vec![
+                        item.path_string.clone().into(),
+                        subtree_end(&item.path_string).into(),
+                    ]
                 };
+                let end = subtree_end(&item.path_string);
+                crate::url_aliases::trash_purged(tx, Some((&item.path_string, &end))).await?;
                 exec(
                     tx,
-                    "DELETE FROM url_aliases WHERE action IN (SELECT 'eznode:' || CAST(id AS TEXT) FROM trash WHERE path_string >= ? AND path_string < ?)",
+                    "DELETE FROM trash WHERE path_string >= ? AND path_string < ?",
                     range(),
                 )
                 .await?;
-                exec(tx, "DELETE FROM trash WHERE path_string >= ? AND path_string < ?", range()).await?;
                 delete_orphaned_content(tx).await
             })
             .await?;

@@ -399,6 +399,47 @@ pub(crate) async fn locations_removed(
     Ok(())
 }
 
+/// [`locations_removed`] for a subtree going to the Trash: the aliases of the Locations the
+/// Trash keeps (the items of `root_id`) stay, dormant, for a restore to bring back; those of
+/// Locations that are only removed go.
+pub(crate) async fn locations_trashed(
+    tx: &impl ConnectionTrait,
+    path_start: &str,
+    path_end: &str,
+    root_id: i64,
+) -> Result<()> {
+    exec(
+        tx,
+        "DELETE FROM url_aliases WHERE action IN (SELECT 'eznode:' || CAST(id AS TEXT) FROM locations WHERE path_string >= ? AND path_string < ? AND id NOT IN (SELECT id FROM trash WHERE root_id = ?))",
+        vec![path_start.into(), path_end.into(), root_id.into()],
+    )
+    .await?;
+    Ok(())
+}
+
+/// The dormant aliases of the trash items in `[path_start, path_end)`, or of every item with
+/// `None`: call before the items are purged.
+pub(crate) async fn trash_purged(
+    tx: &impl ConnectionTrait,
+    range: Option<(&str, &str)>,
+) -> Result<()> {
+    match range {
+        Some((start, end)) => exec(
+            tx,
+            "DELETE FROM url_aliases WHERE action IN (SELECT 'eznode:' || CAST(id AS TEXT) FROM trash WHERE path_string >= ? AND path_string < ?)",
+            vec![start.into(), end.into()],
+        )
+        .await?,
+        None => exec(
+            tx,
+            "DELETE FROM url_aliases WHERE action IN (SELECT 'eznode:' || CAST(id AS TEXT) FROM trash)",
+            vec![],
+        )
+        .await?,
+    };
+    Ok(())
+}
+
 /// After Locations `a` and `b` exchanged their content items: each gets the system aliases
 /// of the content it now holds, in its own place (elements keep their ids, so the children
 /// stay below); the previous texts turn into history.

@@ -11,7 +11,7 @@ mod tests;
 
 pub(crate) use elements::{
     location_of_alias, location_published, location_republished, locations_removed,
-    locations_swapped, subtree_moved,
+    locations_swapped, locations_trashed, subtree_moved, trash_purged,
 };
 
 use crate::api::model::*;

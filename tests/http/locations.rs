@@ -17,7 +17,12 @@ pub async fn assert_tree_consistent(app: &TestApp) {
             vec![],
         )
         .await;
-    assert!(bad.is_empty(), "paths or depths out of step: {bad:?}");
+    assert!(
+        bad.is_empty(),
+        "{} paths or depths out of step, first {:?}",
+        bad.len(),
+        bad.first()
+    );
     let bad = app
         .query(
             "SELECT l.id AS id FROM locations l JOIN locations p ON p.id = l.parent_id LEFT JOIN contents c ON c.id = l.content_id \
@@ -25,13 +30,52 @@ pub async fn assert_tree_consistent(app: &TestApp) {
             vec![],
         )
         .await;
-    assert!(bad.is_empty(), "visibility out of step: {bad:?}");
+    assert!(
+        bad.is_empty(),
+        "{} visibilities out of step, first {:?}",
+        bad.len(),
+        bad.first()
+    );
     let orphans = app
         .query("SELECT l.id AS id FROM locations l WHERE l.parent_id NOT IN (SELECT id FROM locations)", vec![])
         .await;
     assert!(
         orphans.is_empty(),
         "Locations without a parent: {orphans:?}"
+    );
+    // Every Location of published content has its current system alias element, hanging below
+    // its parent's element (first-level elements below the site root hang at 0).
+    let bad = app
+        .query(
+            "SELECT l.id AS id FROM locations l JOIN contents c ON c.id = l.content_id \
+             WHERE l.id NOT IN (1, 2) AND c.status = 1 AND NOT EXISTS ( \
+               SELECT 1 FROM url_aliases a WHERE a.action = 'eznode:' || CAST(l.id AS TEXT) \
+               AND a.is_original AND NOT a.is_alias AND a.parent = CASE WHEN l.parent_id IN (1, 2) THEN 0 ELSE \
+                 COALESCE((SELECT MIN(pa.id) FROM url_aliases pa WHERE pa.action = 'eznode:' || CAST(l.parent_id AS TEXT) \
+                   AND pa.is_original AND NOT pa.is_alias), -1) END)",
+            vec![],
+        )
+        .await;
+    assert!(
+        bad.is_empty(),
+        "{} Locations without a current alias below their parent's, first {:?}",
+        bad.len(),
+        bad.first()
+    );
+    // No current alias names a Location that is gone (a trashed one's stay, dormant).
+    let bad = app
+        .query(
+            "SELECT a.action AS action FROM url_aliases a WHERE a.action LIKE 'eznode:%' AND a.is_original \
+             AND a.action NOT IN (SELECT 'eznode:' || CAST(id AS TEXT) FROM locations) \
+             AND a.action NOT IN (SELECT 'eznode:' || CAST(id AS TEXT) FROM trash)",
+            vec![],
+        )
+        .await;
+    assert!(
+        bad.is_empty(),
+        "{} aliases of removed Locations, first {:?}",
+        bad.len(),
+        bad.first()
     );
 }
 
@@ -50,6 +94,14 @@ fn children_ids(v: &serde_json::Value) -> Vec<i64> {
                 .parse()
                 .unwrap()
         })
+        .collect()
+}
+
+fn hex_md5(text: &str) -> String {
+    use md5::{Digest, Md5};
+    Md5::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
         .collect()
 }
 
@@ -633,6 +685,44 @@ pub async fn seed_subtree(app: &TestApp, parent: &str, children: i64, grandchild
             next += 1;
         }
     }
+    // Alias elements: one per node, below its parent's element, ids taken from the sequence.
+    let parent_element = app
+        .query(
+            "SELECT id FROM url_aliases WHERE action = ? AND is_original AND NOT is_alias",
+            vec![format!("eznode:{pid}").into()],
+        )
+        .await[0]["id"]
+        .as_i64()
+        .unwrap();
+    app.sql(
+        "UPDATE id_sequences SET next_id = next_id + ? WHERE name = 'url_aliases'",
+        vec![(rows.len() as i64).into()],
+    )
+    .await;
+    let abase = app
+        .query(
+            "SELECT next_id AS n FROM id_sequences WHERE name = 'url_aliases'",
+            vec![],
+        )
+        .await[0]["n"]
+        .as_i64()
+        .unwrap()
+        - rows.len() as i64;
+    let eng = app
+        .query(
+            "SELECT id FROM languages WHERE language_code = 'eng-GB'",
+            vec![],
+        )
+        .await[0]["id"]
+        .as_i64()
+        .unwrap();
+    let element = |location: i64| {
+        if location == pid {
+            parent_element
+        } else {
+            abase + (location - base)
+        }
+    };
     for chunk in rows.chunks(200) {
         let mut contents = String::from(
             "INSERT INTO contents (id, content_type_id, section_id, owner_id, remote_id, main_language_code, always_available, current_version, status, published, modified, is_hidden, main_location_id, name) VALUES ",
@@ -652,6 +742,20 @@ pub async fn seed_subtree(app: &TestApp, parent: &str, children: i64, grandchild
                 "{sep}({cid}, 1, 1, 14, 1, 1, 'eng-GB', 'eng-GB', '{{\"eng-GB\":\"Node {cid}\"}}')"
             ));
         }
+        let mut aliases = String::from(
+            "INSERT INTO url_aliases (parent, text_md5, id, link, text, action, lang_mask, always_available, is_original, is_alias, alias_redirects) VALUES ",
+        );
+        for (i, (id, parent, _, _)) in chunk.iter().enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            let cid = cbase + (id - base);
+            let text = format!("Node-{cid}");
+            let md5 = hex_md5(&text.to_lowercase());
+            let (el, pel) = (element(*id), element(*parent));
+            aliases.push_str(&format!(
+                "{sep}({pel}, '{md5}', {el}, {el}, '{text}', 'eznode:{id}', {eng}, TRUE, TRUE, FALSE, TRUE)"
+            ));
+        }
+        app.sql(&aliases, vec![]).await;
         app.sql(&contents, vec![]).await;
         app.sql(&locations, vec![]).await;
         app.sql(&versions, vec![]).await;

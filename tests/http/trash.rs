@@ -3,6 +3,7 @@
 use crate::content::{location, published_folder};
 use crate::locations::{assert_tree_consistent, seed_subtree};
 use crate::support::*;
+use crate::url_aliases::resolve;
 use serde_json::json;
 
 fn last_id(path: &str) -> i64 {
@@ -23,9 +24,12 @@ async fn trash_and_restore_a_subtree() {
     let (parent_id, parent) = published_folder(&app, "Parent", "1/2").await;
     let (child_id, child) = published_folder(&app, "Child", &parent).await;
 
-    // Its only Location: a trash item (201).
+    assert_eq!(resolve(&app, "/Parent/Child").await, Ok(child.clone()));
+
+    // Its only Location: a trash item (201). Its aliases no longer resolve.
     let r = trash(&app, &parent).await;
     r.assert(201);
+    assert_eq!(resolve(&app, "/Parent/Child").await, Err(404));
     let item = last_id(&parent);
     assert_eq!(
         r.header("location").unwrap(),
@@ -96,6 +100,7 @@ async fn trash_and_restore_a_subtree() {
         .send()
         .await
         .assert_error(404);
+    assert_eq!(resolve(&app, "/Parent/Child").await, Ok(child.clone()));
     assert_tree_consistent(&app).await;
 
     // Restore elsewhere, with a Destination.
@@ -115,6 +120,12 @@ async fn trash_and_restore_a_subtree() {
         location(&app, &format!("1/43/{item}/{}", last_id(&child))).await["depth"],
         3
     );
+    let moved = format!("1/43/{item}/{}", last_id(&child));
+    assert_eq!(
+        resolve(&app, "/Media/Parent/Child").await,
+        Ok(moved.clone())
+    );
+    assert_eq!(resolve(&app, "/Parent/Child").await, Ok(moved), "history");
     assert_tree_consistent(&app).await;
 }
 
@@ -232,6 +243,32 @@ async fn restore_needs_a_parent_and_items_can_be_deleted_or_emptied() {
     assert_eq!(items["Trash"]["TrashItem"], json!([]));
     // The root cannot be trashed.
     trash(&app, "1").await.assert_error(403);
+    assert_tree_consistent(&app).await;
+}
+
+#[tokio::test]
+async fn a_restore_elsewhere_after_the_parent_went_brings_the_aliases_along() {
+    let app = TestApp::new().await;
+    let (_, parent) = published_folder(&app, "Parent", "1/2").await;
+    let (_, child) = published_folder(&app, "Child", &parent).await;
+    let (_, grandchild) = published_folder(&app, "Grandchild", &child).await;
+    trash(&app, &child).await.assert(201);
+    app.req("DELETE", &format!("/content/locations/{parent}"))
+        .admin()
+        .send()
+        .await
+        .assert(204);
+    assert_eq!(resolve(&app, "/Parent/Child/Grandchild").await, Err(404));
+    let r = app
+        .req("MOVE", &format!("/content/trash/{}", last_id(&child)))
+        .admin()
+        .header("destination", "/api/ibexa/v2/content/locations/1/43")
+        .send()
+        .await;
+    r.assert(201);
+    let restored = format!("1/43/{}/{}", last_id(&child), last_id(&grandchild));
+    assert_eq!(resolve(&app, "/Media/Child/Grandchild").await, Ok(restored));
+    assert_eq!(resolve(&app, "/Parent/Child/Grandchild").await, Err(404));
     assert_tree_consistent(&app).await;
 }
 

@@ -58,7 +58,7 @@ async fn alias_paths(app: &TestApp, path: &str, custom: bool) -> Vec<String> {
 }
 
 /// `GET /content/locations?urlAlias=`: the redirect target's Location path, or the status.
-async fn resolve(app: &TestApp, alias: &str) -> Result<String, u16> {
+pub async fn resolve(app: &TestApp, alias: &str) -> Result<String, u16> {
     let r = app
         .get(&format!("/content/locations?urlAlias={alias}"))
         .send()
