@@ -119,13 +119,15 @@ impl BookmarksApi for Service {
         } else {
             Vec::new()
         };
-        let mut items = Vec::with_capacity(window.len());
-        for l in &window {
-            items.push(Bookmark {
+        let bodies = self.location_bodies(db, &window).await?;
+        let items = window
+            .iter()
+            .zip(bodies)
+            .map(|(l, location)| Bookmark {
                 _href: format!("{}/bookmark/{}", self.settings.prefix, l.id),
-                location: self.location_body(db, l).await?,
-            });
-        }
+                location,
+            })
+            .collect();
         Ok(LoadBookmarksResponse::Ok {
             body: BookmarkList {
                 count,

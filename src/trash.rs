@@ -7,17 +7,16 @@
 use crate::api::model::*;
 use crate::api::traits::TrashApi;
 use crate::auth::Caller;
-use crate::content::rows as content_rows;
 use crate::error::{Error, Result};
 use crate::locations::tree::{self, href_path, subtree_end};
 use crate::service::Service;
 use cairn_runtime::{ETag, Timestamp};
-use cairn_store::entity::{content, trash};
+use cairn_store::entity::{content, location, trash};
 use cairn_store::sql::stmt;
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
-    QuerySelect, Value,
+    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Value,
 };
+use std::collections::HashMap;
 
 async fn exec(tx: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Result<u64> {
     Ok(tx
@@ -109,38 +108,80 @@ impl Service {
     }
 
     async fn trash_item(&self, db: &impl ConnectionTrait, t: &trash::Model) -> Result<TrashItem> {
-        let child_count = trash::Entity::find()
-            .filter(trash::Column::ParentId.eq(t.id))
-            .filter(trash::Column::Id.ne(t.id))
-            .count(db)
-            .await? as i64;
-        let c = content_rows::content(db, t.content_id).await?;
-        let info = self.info_of(db, &c).await?;
-        let parent_path = {
-            let p = href_path(&t.path_string);
-            p.rsplit_once('/')
-                .map(|(parent, _)| parent.to_string())
-                .unwrap_or(p)
-        };
-        Ok(TrashItem {
-            href: format!("/content/trash/{}", t.id),
-            id: t.id,
-            priority: t.priority,
-            hidden: t.is_hidden || c.is_hidden,
-            invisible: t.is_invisible,
-            parent_location: parent_path,
-            path_string: t.path_string.clone(),
-            depth: t.depth,
-            child_count,
-            remote_id: t.remote_id.clone(),
-            content: t.content_id,
-            sort_field: t.sort_field.clone(),
-            sort_order: t.sort_order.clone(),
-            content_info: LocationContentInfo {
-                href: info.href.clone(),
-                content: info,
-            },
-        })
+        let mut items = self.trash_items(db, std::slice::from_ref(t)).await?;
+        Ok(items.remove(0))
+    }
+
+    /// The representations of `ts`, in order: a fixed number of statements (child counts,
+    /// content items, main Locations of content living on elsewhere) whatever their number.
+    async fn trash_items(
+        &self,
+        db: &impl ConnectionTrait,
+        ts: &[trash::Model],
+    ) -> Result<Vec<TrashItem>> {
+        if ts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let counts: HashMap<i64, i64> = trash::Entity::find()
+            .select_only()
+            .column(trash::Column::ParentId)
+            .column_as(trash::Column::Id.count(), "n")
+            .filter(trash::Column::ParentId.is_in(ts.iter().map(|t| t.id)))
+            .group_by(trash::Column::ParentId)
+            .into_tuple::<(i64, i64)>()
+            .all(db)
+            .await?
+            .into_iter()
+            .collect();
+        let contents: HashMap<i64, content::Model> = content::Entity::find()
+            .filter(content::Column::Id.is_in(ts.iter().map(|t| t.content_id)))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|c| (c.id, c))
+            .collect();
+        let mains: HashMap<i64, String> = location::Entity::find()
+            .filter(
+                location::Column::Id.is_in(contents.values().filter_map(|c| c.main_location_id)),
+            )
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|l| (l.id, href_path(&l.path_string)))
+            .collect();
+        ts.iter()
+            .map(|t| {
+                let c = contents
+                    .get(&t.content_id)
+                    .ok_or_else(|| Error::not_found("Content", t.content_id))?;
+                let main = c.main_location_id.and_then(|m| mains.get(&m));
+                let info = self.content_info(c, main.map(String::as_str));
+                let p = href_path(&t.path_string);
+                let parent_path = p
+                    .rsplit_once('/')
+                    .map(|(parent, _)| parent.to_string())
+                    .unwrap_or(p);
+                Ok(TrashItem {
+                    href: format!("/content/trash/{}", t.id),
+                    id: t.id,
+                    priority: t.priority,
+                    hidden: t.is_hidden || c.is_hidden,
+                    invisible: t.is_invisible,
+                    parent_location: parent_path,
+                    path_string: t.path_string.clone(),
+                    depth: t.depth,
+                    child_count: counts.get(&t.id).copied().unwrap_or(0),
+                    remote_id: t.remote_id.clone(),
+                    content: t.content_id,
+                    sort_field: t.sort_field.clone(),
+                    sort_order: t.sort_order.clone(),
+                    content_info: LocationContentInfo {
+                        href: info.href.clone(),
+                        content: info,
+                    },
+                })
+            })
+            .collect()
     }
 }
 
@@ -161,10 +202,7 @@ impl TrashApi for Service {
             .order_by_asc(trash::Column::PathString)
             .offset(req.offset.max(0) as u64)
             .limit(limit);
-        let mut items = Vec::new();
-        for t in q.all(db).await? {
-            items.push(self.trash_item(db, &t).await?);
-        }
+        let items = self.trash_items(db, &q.all(db).await?).await?;
         Ok(LoadTrashItemsResponse::Ok {
             body: Trash {
                 href: "/content/trash".into(),

@@ -16,27 +16,31 @@ use cairn_store::entity::{content, location};
 use cairn_store::sql::stmt;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
-    PaginatorTrait, QueryFilter,
+    QueryFilter, QuerySelect,
 };
+use std::collections::HashMap;
 use tree::{href_path, location_href};
 
-/// `ORDER BY` of children for a parent's sort field (the reference's sort fields).
-fn order_by(sort_field: &str, desc: bool) -> String {
+/// The joins and the `ORDER BY` of children for a parent's sort field (the reference's sort
+/// fields). PATH, PRIORITY and NODE_ID follow an index; the others sort the children.
+fn order_by(sort_field: &str, desc: bool) -> (&'static str, String) {
+    const CONTENT: &str = "LEFT JOIN contents c ON c.id = l.content_id";
+    const TYPE: &str = "LEFT JOIN contents c ON c.id = l.content_id LEFT JOIN content_types t ON t.id = c.content_type_id AND t.status = 0";
     let dir = if desc { "DESC" } else { "ASC" };
-    let key = match sort_field {
-        "PUBLISHED" => "c.published",
-        "MODIFIED" | "MODIFIED_SUBNODE" => "c.modified",
-        "SECTION" => "c.section_id",
-        "DEPTH" => "l.depth",
-        "CLASS_IDENTIFIER" => "t.identifier",
-        "CLASS_NAME" => "t.identifier",
-        "PRIORITY" => "l.priority",
-        "NAME" => "LOWER(c.name)",
-        "NODE_ID" => "l.id",
-        "CONTENTOBJECT_ID" => "l.content_id",
-        _ => "l.path_string",
+    let (joins, key) = match sort_field {
+        "PUBLISHED" => (CONTENT, "c.published"),
+        "MODIFIED" | "MODIFIED_SUBNODE" => (CONTENT, "c.modified"),
+        "SECTION" => (CONTENT, "c.section_id"),
+        "DEPTH" => ("", "l.depth"),
+        "CLASS_IDENTIFIER" | "CLASS_NAME" => (TYPE, "t.identifier"),
+        "PRIORITY" => ("", "l.priority"),
+        "NAME" => (CONTENT, "LOWER(c.name)"),
+        "NODE_ID" => return ("", format!("l.id {dir}")),
+        "CONTENTOBJECT_ID" => ("", "l.content_id"),
+        // Paths are unique: no tie-break.
+        _ => return ("", format!("l.path_string {dir}")),
     };
-    format!("{key} {dir}, l.id {dir}")
+    (joins, format!("{key} {dir}, l.id {dir}"))
 }
 
 impl Service {
@@ -46,32 +50,92 @@ impl Service {
         db: &impl ConnectionTrait,
         l: &location::Model,
     ) -> Result<Location> {
-        let child_count = location::Entity::find()
-            .filter(location::Column::ParentId.eq(l.id))
-            .filter(location::Column::Id.ne(l.id))
-            .count(db)
-            .await? as i64;
-        let c = if l.content_id == 0 {
-            None
+        let mut bodies = self.location_bodies(db, std::slice::from_ref(l)).await?;
+        Ok(bodies.remove(0))
+    }
+
+    /// [`Self::location_body`] of each of `ls`, in order: a fixed number of statements
+    /// (child counts, content items, main Locations elsewhere) whatever their number.
+    pub(crate) async fn location_bodies(
+        &self,
+        db: &impl ConnectionTrait,
+        ls: &[location::Model],
+    ) -> Result<Vec<Location>> {
+        if ls.is_empty() {
+            return Ok(Vec::new());
+        }
+        let ids: Vec<i64> = ls.iter().map(|l| l.id).collect();
+        let counts: HashMap<i64, i64> = location::Entity::find()
+            .select_only()
+            .column(location::Column::ParentId)
+            .column_as(location::Column::Id.count(), "n")
+            .filter(location::Column::ParentId.is_in(ids.clone()))
+            .filter(location::Column::Id.ne(tree::ROOT))
+            .group_by(location::Column::ParentId)
+            .into_tuple::<(i64, i64)>()
+            .all(db)
+            .await?
+            .into_iter()
+            .collect();
+        let content_ids: Vec<i64> = ls
+            .iter()
+            .map(|l| l.content_id)
+            .filter(|&c| c != 0)
+            .collect();
+        let contents: HashMap<i64, content::Model> = if content_ids.is_empty() {
+            HashMap::new()
         } else {
-            Some(content_rows::content(db, l.content_id).await?)
+            content::Entity::find()
+                .filter(content::Column::Id.is_in(content_ids))
+                .all(db)
+                .await?
+                .into_iter()
+                .map(|c| (c.id, c))
+                .collect()
         };
-        let info = match &c {
-            Some(c) => Some(self.info_of(db, c).await?),
-            None => None,
-        };
-        let parent = if l.parent_id == l.id {
-            None
-        } else {
-            Some(tree::find(db, l.parent_id).await?)
-        };
-        Ok(self.location(l, parent.as_ref(), child_count, c.as_ref(), info))
+        // Main Locations other than the ones at hand.
+        let mut paths: HashMap<i64, String> = ls
+            .iter()
+            .map(|l| (l.id, href_path(&l.path_string)))
+            .collect();
+        let elsewhere: Vec<i64> = contents
+            .values()
+            .filter_map(|c| c.main_location_id)
+            .filter(|id| !paths.contains_key(id))
+            .collect();
+        if !elsewhere.is_empty() {
+            for m in location::Entity::find()
+                .filter(location::Column::Id.is_in(elsewhere))
+                .all(db)
+                .await?
+            {
+                paths.insert(m.id, href_path(&m.path_string));
+            }
+        }
+        ls.iter()
+            .map(|l| {
+                let c = if l.content_id == 0 {
+                    None
+                } else {
+                    Some(
+                        contents
+                            .get(&l.content_id)
+                            .ok_or_else(|| Error::not_found("Content", l.content_id))?,
+                    )
+                };
+                let info = c.map(|c| {
+                    let main = c.main_location_id.and_then(|m| paths.get(&m));
+                    self.content_info(c, main.map(String::as_str))
+                });
+                let child_count = counts.get(&l.id).copied().unwrap_or(0);
+                Ok(self.location(l, child_count, c, info))
+            })
+            .collect()
     }
 
     fn location(
         &self,
         l: &location::Model,
-        parent: Option<&location::Model>,
         child_count: i64,
         c: Option<&content::Model>,
         info: Option<ContentInfo>,
@@ -86,7 +150,7 @@ impl Service {
             hidden: l.is_hidden || content_hidden,
             invisible: l.is_invisible,
             explicitly_hidden: l.is_hidden,
-            parent_location: parent.map(|p| href_path(&p.path_string)),
+            parent_location: tree::parent_path(l),
             path_string: l.path_string.clone(),
             depth: l.depth,
             child_count,
@@ -306,12 +370,12 @@ impl LocationsApi for Service {
         let parent = tree::find_by_path(db, &req.location_path).await?;
         let offset = req.offset.max(0);
         let limit = if req.limit < 0 { 25 } else { req.limit };
+        let (joins, order) = order_by(&parent.sort_field, parent.sort_order == "DESC");
         let sql = format!(
-            "SELECT l.id AS id FROM locations l LEFT JOIN contents c ON c.id = l.content_id LEFT JOIN content_types t ON t.id = c.content_type_id AND t.status = 0 WHERE l.parent_id = ? AND l.id <> ? ORDER BY {} LIMIT ? OFFSET ?",
-            order_by(&parent.sort_field, parent.sort_order == "DESC")
+            "SELECT l.* FROM locations l {joins} WHERE l.parent_id = ? AND l.id <> ? ORDER BY {order} LIMIT ? OFFSET ?"
         );
-        let ids: Vec<i64> = db
-            .query_all_raw(stmt(
+        let children = location::Entity::find()
+            .from_raw_sql(stmt(
                 db.get_database_backend(),
                 &sql,
                 vec![
@@ -321,15 +385,8 @@ impl LocationsApi for Service {
                     offset.into(),
                 ],
             ))
-            .await?
-            .into_iter()
-            .filter_map(|r| r.try_get::<i64>("", "id").ok())
-            .collect();
-        let mut children = location::Entity::find()
-            .filter(location::Column::Id.is_in(ids.clone()))
             .all(db)
             .await?;
-        children.sort_by_key(|c| ids.iter().position(|i| *i == c.id));
         Ok(LoadLocationChildrenResponse::Ok {
             body: self.location_list(format!("{}/children", location_href(&parent)), &children),
         })

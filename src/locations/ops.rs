@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::service::Service;
 use cairn_store::entity::{content, location};
 use cairn_store::sql::stmt;
+use sea_orm::sea_query::Query;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
     QueryFilter, QueryOrder,
@@ -85,11 +86,14 @@ impl Service {
                     .order_by_asc(location::Column::Id)
                     .all(tx)
                     .await?;
+                let in_subtree = Query::select()
+                    .column(location::Column::ContentId)
+                    .from(location::Entity)
+                    .and_where(location::Column::PathString.gte(root.path_string.as_str()))
+                    .and_where(location::Column::PathString.lt(subtree_end(&root.path_string)))
+                    .to_owned();
                 let contents: HashMap<i64, content::Model> = content::Entity::find()
-                    .filter(
-                        content::Column::Id
-                            .is_in(nodes.iter().map(|n| n.content_id).collect::<Vec<_>>()),
-                    )
+                    .filter(content::Column::Id.in_subquery(in_subtree))
                     .all(tx)
                     .await?
                     .into_iter()

@@ -35,6 +35,16 @@ pub async fn find(db: &impl ConnectionTrait, id: i64) -> Result<location::Model>
         .ok_or_else(|| Error::not_found("Location", id))
 }
 
+/// The href path of the parent of `l` (`1/2` for `/1/2/54/`), read off its path string;
+/// `None` for the virtual root.
+pub fn parent_path(l: &location::Model) -> Option<String> {
+    if l.parent_id == l.id {
+        return None;
+    }
+    let path = href_path(&l.path_string);
+    path.rsplit_once('/').map(|(parent, _)| parent.to_string())
+}
+
 /// The Location a path of ids names (`1/2/54`): 404 unless it is that Location's real path.
 pub async fn find_by_path(db: &impl ConnectionTrait, path: &str) -> Result<location::Model> {
     let missing = || Error::NotFound {

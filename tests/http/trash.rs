@@ -305,3 +305,22 @@ async fn trashing_and_restoring_a_large_subtree_is_a_bounded_number_of_statement
     assert!(n[0]["n"].as_i64().unwrap() >= 5_001);
     assert_tree_consistent(&app).await;
 }
+
+#[tokio::test]
+async fn the_list_costs_the_same_whatever_the_number_of_items() {
+    let app = TestApp::new().await;
+    let (_, a) = published_folder(&app, "A", "1/2").await;
+    published_folder(&app, "Under A", &a).await;
+    trash(&app, &a).await.assert(201);
+    let cost = async || {
+        let before = app.statements();
+        app.get("/content/trash").send().await.assert(200);
+        app.statements() - before
+    };
+    let two = cost().await;
+    for name in ["B", "C", "D"] {
+        let (_, l) = published_folder(&app, name, "1/2").await;
+        trash(&app, &l).await.assert(201);
+    }
+    assert_eq!(cost().await, two, "five items cost what two did");
+}

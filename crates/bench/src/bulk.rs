@@ -25,7 +25,7 @@ pub const NAME: &str = "bulk-content";
 const SLOWDOWN: f64 = 1.0 / 1.25;
 
 /// `Authorization` for admin:publish.
-const ADMIN: &str = "Basic YWRtaW46cHVibGlzaA==";
+pub const ADMIN: &str = "Basic YWRtaW46cHVibGlzaA==";
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -199,7 +199,11 @@ async fn worker(mut conn: Conn, addr: SocketAddr, shared: Arc<Shared>) -> Result
 
 /// Creates folder `n` under `parent_href` and publishes it; returns the latencies of both
 /// requests in microseconds.
-async fn create_and_publish(conn: &mut Conn, parent_href: &str, n: usize) -> Result<(u64, u64)> {
+pub async fn create_and_publish(
+    conn: &mut Conn,
+    parent_href: &str,
+    n: usize,
+) -> Result<(u64, u64)> {
     let t0 = Instant::now();
     let id = create(conn, parent_href, &format!("Folder {n}")).await?;
     let t1 = Instant::now();
@@ -208,7 +212,7 @@ async fn create_and_publish(conn: &mut Conn, parent_href: &str, n: usize) -> Res
 }
 
 /// Creates a folder called `name` under the Location at `parent_href`; returns its id.
-async fn create(conn: &mut Conn, parent_href: &str, name: &str) -> Result<i64> {
+pub async fn create(conn: &mut Conn, parent_href: &str, name: &str) -> Result<i64> {
     let body = serde_json::json!({"ContentCreate": {
         "ContentType": {"_href": format!("{PREFIX}/content/types/1")},
         "mainLanguageCode": "eng-GB",
@@ -231,7 +235,7 @@ async fn create(conn: &mut Conn, parent_href: &str, name: &str) -> Result<i64> {
 }
 
 /// Publishes version 1 of content item `id` (a `PUBLISH` request, as the spec has it).
-async fn publish(conn: &mut Conn, id: i64) -> Result<()> {
+pub async fn publish(conn: &mut Conn, id: i64) -> Result<()> {
     let req = Request::new(
         "PUBLISH",
         &format!("{PREFIX}/content/objects/{id}/versions/1"),
@@ -251,7 +255,13 @@ async fn publish(conn: &mut Conn, id: i64) -> Result<()> {
 /// Creates and publishes parent folder `n` under Location 2; returns its main Location's href.
 async fn create_parent(conn: &mut Conn, n: usize) -> Result<String> {
     let root = format!("{PREFIX}/content/locations/1/2");
-    let id = create(conn, &root, &format!("Bulk parent {n}")).await?;
+    create_folder(conn, &root, &format!("Bulk parent {n}")).await
+}
+
+/// Creates and publishes a folder called `name` under `parent_href`; returns its main
+/// Location's href.
+pub async fn create_folder(conn: &mut Conn, parent_href: &str, name: &str) -> Result<String> {
+    let id = create(conn, parent_href, name).await?;
     publish(conn, id).await?;
     let info = Request::new("GET", &format!("{PREFIX}/content/objects/{id}"))
         .header("Authorization", ADMIN)

@@ -8,6 +8,7 @@
 mod bulk;
 mod ceiling;
 mod client;
+mod deep;
 mod load;
 mod report;
 mod scenarios;
@@ -15,10 +16,11 @@ mod server;
 
 use anyhow::{Result, anyhow, bail};
 use clap::{Args, Parser, Subcommand};
-use client::Conn;
+use client::{Conn, Request};
 use load::Load;
 use report::Outcome;
 use scenarios::{PREFIX, SCENARIOS, Scenario};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -76,6 +78,14 @@ struct BenchArgs {
     /// Location 2; one run each, on a fresh database.
     #[arg(long, value_delimiter = ',', default_values_t = [10, 1])]
     bulk_parents: Vec<usize>,
+    /// deep-tree: children of each wide folder (the subtree moved and trashed has one more
+    /// Location).
+    #[arg(long, default_value_t = 10_000)]
+    deep_width: usize,
+    /// deep-tree: copies of the first wide folder (the tree holds (copies + 1) × (width + 1)
+    /// Locations more than a fresh install).
+    #[arg(long, default_value_t = 9)]
+    deep_copies: usize,
     /// List the scenarios and exit.
     #[arg(long)]
     list: bool,
@@ -103,6 +113,10 @@ async fn bench(args: BenchArgs) -> Result<()> {
             "{:<24} POST /content/objects, then PUBLISH, N times",
             bulk::NAME
         );
+        println!(
+            "{:<24} a tree of 100,000+ Locations: children at a large offset, MOVE, trash, restore",
+            deep::NAME
+        );
         return Ok(());
     }
     if !(args.duration > 0.0 && args.warmup >= 0.0 && args.connections > 0) {
@@ -114,14 +128,15 @@ async fn bench(args: BenchArgs) -> Result<()> {
         duration: Duration::from_secs_f64(args.duration),
     };
     let bulk = bulk_settings(&args)?;
+    let deep = deep_settings(&args)?;
     let names: Vec<String> = (args.scenarios.iter())
-        .filter(|n| *n != bulk::NAME)
+        .filter(|n| *n != bulk::NAME && *n != deep::NAME)
         .cloned()
         .collect();
     let scenarios = if names.is_empty() && !args.scenarios.is_empty() {
-        Vec::new() // bulk-content alone
+        Vec::new() // bulk-content or deep-tree alone
     } else {
-        scenarios::select(&names).map_err(|e| anyhow!("{e}, {}", bulk::NAME))?
+        scenarios::select(&names).map_err(|e| anyhow!("{e}, {}, {}", bulk::NAME, deep::NAME))?
     };
     if cfg!(debug_assertions) {
         eprintln!("warning: this is a debug build of cairn-bench; use --release for real figures");
@@ -132,6 +147,10 @@ async fn bench(args: BenchArgs) -> Result<()> {
         Some(bulk) => bulk::run(&bin, bulk).await?,
         None => Vec::new(),
     };
+    let deep_report = match deep {
+        Some(deep) => Some(deep::run(&bin, deep, load).await?),
+        None => None,
+    };
 
     if !outcomes.is_empty() {
         println!("{}", report::markdown(&outcomes, load));
@@ -139,10 +158,16 @@ async fn bench(args: BenchArgs) -> Result<()> {
     if let Some(bulk) = &bulk {
         println!("{}", bulk::markdown(&bulk_outcomes, bulk));
     }
+    if let (Some(deep), Some(report)) = (deep, &deep_report) {
+        println!("{}", deep::markdown(report, deep, load));
+    }
     if let Some(path) = &args.json {
         let mut doc = report::json(&outcomes, load);
         if let Some(bulk) = &bulk {
             doc["bulk"] = bulk::json(&bulk_outcomes, bulk);
+        }
+        if let (Some(deep), Some(report)) = (deep, &deep_report) {
+            doc["deep"] = deep::json(report, deep, load);
         }
         report::write_json(path, &doc)?;
         eprintln!("wrote {}", path.display());
@@ -163,37 +188,47 @@ async fn run_scenarios(bin: &Path, scenarios: &[&Scenario], load: Load) -> Resul
     for scenario in scenarios {
         let vars = scenario.prepare(cairn.addr).await?;
         let req = scenario.request(&vars);
-        let reference = Conn::connect(cairn.addr).await?.send(&req).await?;
-        if !reference.is_success() {
-            bail!(
-                "scenario {}: {} {} answered {}: {}",
-                scenario.name,
-                req.method,
-                req.path,
-                reference.status,
-                reference.excerpt()
-            );
-        }
-        let ceiling = {
-            let server = ceiling::start(&reference, dir.path()).await?;
-            load::run(server.addr, req.wire(server.addr), load).await?
-        };
-        let measured = load::run(cairn.addr, req.wire(cairn.addr), load).await?;
-        eprintln!(
-            "{:<24} {:>9.0} req/s   ceiling {:>9.0} req/s   errors {}",
-            scenario.name,
-            measured.rps(),
-            ceiling.rps(),
-            measured.errors()
-        );
-        outcomes.push(Outcome {
-            name: scenario.name,
-            cairn: measured,
-            ceiling,
-        });
+        outcomes.push(measure(scenario.name, cairn.addr, &req, dir.path(), load).await?);
     }
     drop(cairn);
     Ok(outcomes)
+}
+
+/// Measures `req` on cairn at `addr`, and on a ceiling server (its files in `dir`) answering
+/// what cairn answered to it first.
+async fn measure(
+    name: &'static str,
+    addr: SocketAddr,
+    req: &Request,
+    dir: &Path,
+    load: Load,
+) -> Result<Outcome> {
+    let reference = Conn::connect(addr).await?.send(req).await?;
+    if !reference.is_success() {
+        bail!(
+            "scenario {name}: {} {} answered {}: {}",
+            req.method,
+            req.path,
+            reference.status,
+            reference.excerpt()
+        );
+    }
+    let ceiling = {
+        let server = ceiling::start(&reference, dir).await?;
+        load::run(server.addr, req.wire(server.addr), load).await?
+    };
+    let measured = load::run(addr, req.wire(addr), load).await?;
+    eprintln!(
+        "{name:<24} {:>9.0} req/s   ceiling {:>9.0} req/s   errors {}",
+        measured.rps(),
+        ceiling.rps(),
+        measured.errors()
+    );
+    Ok(Outcome {
+        name,
+        cairn: measured,
+        ceiling,
+    })
 }
 
 /// The bulk-content settings, when it runs (by default, or when named).
@@ -215,5 +250,20 @@ fn bulk_settings(args: &BenchArgs) -> Result<Option<bulk::Bulk>> {
         concurrency: args.bulk_concurrency,
         window,
         parents: args.bulk_parents.clone(),
+    }))
+}
+
+/// The deep-tree settings, when it runs (by default, or when named).
+fn deep_settings(args: &BenchArgs) -> Result<Option<deep::Deep>> {
+    if !(args.scenarios.is_empty() || args.scenarios.iter().any(|n| n == deep::NAME)) {
+        return Ok(None);
+    }
+    if args.deep_width < 25 || args.deep_copies == 0 || args.bulk_concurrency == 0 {
+        bail!("--deep-width must be at least 25, --deep-copies and --bulk-concurrency positive");
+    }
+    Ok(Some(deep::Deep {
+        width: args.deep_width,
+        copies: args.deep_copies,
+        concurrency: args.bulk_concurrency,
     }))
 }

@@ -65,6 +65,23 @@ pub static SCENARIOS: &[Scenario] = &[
         body: "",
         setup: None,
     },
+    // A Location with its content item's ContentInfo embedded: several reads per request.
+    Scenario {
+        name: "location-json",
+        method: "GET",
+        path: "/content/locations/1/2",
+        headers: &[("Accept", "application/vnd.ibexa.api.Location+json")],
+        body: "",
+        setup: None,
+    },
+    Scenario {
+        name: "children-json",
+        method: "GET",
+        path: "/content/locations/1/children",
+        headers: &[("Accept", "application/vnd.ibexa.api.LocationList+json")],
+        body: "",
+        setup: None,
+    },
     // The same read by a logged-in user: adds finding the session for each request.
     Scenario {
         name: "section-json-session",

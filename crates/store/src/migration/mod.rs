@@ -11,6 +11,7 @@ mod m0003_content;
 mod m0004_trash;
 mod m0005_bookmarks;
 mod m0006_url_aliases;
+mod m0007_child_order;
 
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
 use sea_orm_migration::prelude::*;
@@ -27,6 +28,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0004_trash::Migration),
             Box::new(m0005_bookmarks::Migration),
             Box::new(m0006_url_aliases::Migration),
+            Box::new(m0007_child_order::Migration),
         ]
     }
 }
