@@ -708,73 +708,7 @@ impl ObjectStatesApi for Service {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cairn_store::{Db, DbOptions};
-
-    /// A clean-install database: SQLite in a temporary directory, or a fresh schema of the
-    /// PostgreSQL server `CAIRN_TEST_DATABASE_URL` names (dropped when the test ends), like
-    /// the HTTP tests' harness.
-    struct TestDb {
-        db: Db,
-        _dir: Option<tempfile::TempDir>,
-        schema: Option<(String, String)>,
-    }
-
-    impl Drop for TestDb {
-        fn drop(&mut self) {
-            if let Some((base, schema)) = self.schema.take() {
-                let _ = std::thread::spawn(move || {
-                    tokio::runtime::Runtime::new().unwrap().block_on(async {
-                        if let Ok(db) = sea_orm::Database::connect(base.as_str()).await {
-                            let _ = db
-                                .execute_unprepared(&format!(
-                                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '{schema}'"
-                                ))
-                                .await;
-                            let _ = db
-                                .execute_unprepared(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
-                                .await;
-                        }
-                    });
-                })
-                .join();
-            }
-        }
-    }
-
-    async fn clean_install(name: &str) -> TestDb {
-        let (url, dir, schema) = match std::env::var("CAIRN_TEST_DATABASE_URL") {
-            Ok(base) if base.starts_with("postgres") => {
-                let schema = format!("cairn_unit_{name}_{}", std::process::id());
-                let admin = sea_orm::Database::connect(base.as_str()).await.unwrap();
-                admin
-                    .execute_unprepared(&format!(
-                        "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
-                    ))
-                    .await
-                    .unwrap();
-                let sep = if base.contains('?') { '&' } else { '?' };
-                let url =
-                    format!("{base}{sep}options[search_path]={schema}&application_name={schema}");
-                (url, None, Some((base, schema)))
-            }
-            _ => {
-                let dir = tempfile::tempdir().unwrap();
-                let url = format!("sqlite://{}", dir.path().join("t.db").display());
-                (url, Some(dir), None)
-            }
-        };
-        let db = Db::open(&DbOptions {
-            url,
-            max_connections: 2,
-        })
-        .await
-        .unwrap();
-        TestDb {
-            db,
-            _dir: dir,
-            schema,
-        }
-    }
+    use cairn_store::scratch::CleanDb;
 
     fn state(id: i64, group_id: i64, priority: i64) -> object_state::ActiveModel {
         object_state::ActiveModel {
@@ -790,7 +724,7 @@ mod tests {
 
     #[tokio::test]
     async fn default_states_are_the_lowest_priority_of_each_group_with_states() {
-        let t = clean_install("defaults").await;
+        let t = CleanDb::new().await;
         let c = t.db.conn();
         assert_eq!(default_states(c).await.unwrap(), [(2, 1)]);
         for id in [7, 9] {
@@ -815,7 +749,7 @@ mod tests {
 
     #[tokio::test]
     async fn assign_states_replaces_the_state_of_each_group_concerned() {
-        let t = clean_install("assign").await;
+        let t = CleanDb::new().await;
         let c = t.db.conn();
         assert_eq!(content_states(c, 1).await.unwrap(), [(2, 1)]);
         assign_states(c, 1, &[2]).await.unwrap();

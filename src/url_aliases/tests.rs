@@ -5,95 +5,14 @@
 use super::elements::{self, location_of_alias};
 use crate::locations::tree;
 use cairn_runtime::LangMap;
+use cairn_store::Db;
 use cairn_store::entity::{content, content_version, location, url_alias};
+use cairn_store::scratch::CleanDb;
 use cairn_store::sql::stmt;
-use cairn_store::{Db, DbOptions};
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
     EntityTrait, QueryFilter,
 };
-use std::sync::atomic::{AtomicU32, Ordering};
-
-static NEXT: AtomicU32 = AtomicU32::new(0);
-
-/// A migrated database of its own; dropped with the value.
-struct TestDb {
-    db: Db,
-    _dir: Option<tempfile::TempDir>,
-    pg: Option<(String, String)>,
-}
-
-impl Drop for TestDb {
-    fn drop(&mut self) {
-        if let Some((base, schema)) = self.pg.take() {
-            let _ = std::thread::spawn(move || {
-                let rt = tokio::runtime::Runtime::new().expect("runtime");
-                rt.block_on(async {
-                    if let Ok(db) = sea_orm::Database::connect(base.as_str()).await {
-                        let _ = db
-                            .execute_unprepared(&format!(
-                                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '{schema}'"
-                            ))
-                            .await;
-                        let _ = db
-                            .execute_unprepared(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
-                            .await;
-                    }
-                });
-            })
-            .join();
-        }
-    }
-}
-
-async fn test_db() -> TestDb {
-    match std::env::var("CAIRN_TEST_DATABASE_URL") {
-        Ok(base) if base.starts_with("postgres") => {
-            let schema = format!(
-                "cairn_unit_{}_{}",
-                std::process::id(),
-                NEXT.fetch_add(1, Ordering::Relaxed)
-            );
-            let admin = sea_orm::Database::connect(base.as_str())
-                .await
-                .expect("postgres");
-            admin
-                .execute_unprepared(&format!(
-                    "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
-                ))
-                .await
-                .expect("schema");
-            let sep = if base.contains('?') { '&' } else { '?' };
-            let url = format!("{base}{sep}options[search_path]={schema}&application_name={schema}");
-            let db = Db::open(&DbOptions {
-                url,
-                max_connections: 2,
-            })
-            .await
-            .expect("open");
-            TestDb {
-                db,
-                _dir: None,
-                pg: Some((base, schema)),
-            }
-        }
-        _ => {
-            let dir = tempfile::tempdir().expect("temp dir");
-            let url = format!("sqlite://{}", dir.path().join("t.db").display());
-            let db = Db::open(&DbOptions {
-                url,
-                max_connections: 2,
-            })
-            .await
-            .expect("open");
-            TestDb {
-                db,
-                _dir: Some(dir),
-                pg: None,
-            }
-        }
-    }
-}
 
 fn names(pairs: &[(&str, &str)]) -> LangMap {
     LangMap(
@@ -223,7 +142,7 @@ async fn system_texts(db: &DatabaseConnection, location_id: i64) -> Vec<(String,
 
 #[tokio::test]
 async fn clean_install_lookups_are_case_insensitive_and_follow_history() {
-    let t = test_db().await;
+    let t = CleanDb::new().await;
     let db = t.db.conn();
     assert_eq!(lookup(db, "/").await, Some(2));
     assert_eq!(lookup(db, "").await, Some(2));
@@ -250,7 +169,7 @@ async fn clean_install_lookups_are_case_insensitive_and_follow_history() {
 
 #[tokio::test]
 async fn publishing_generates_unique_slugs_and_keeps_history() {
-    let t = test_db().await;
+    let t = CleanDb::new().await;
     let db = t.db.conn();
     let a = add(db, 2, "My Folder").await;
     assert_eq!(lookup(db, "/My-Folder").await, Some(a.id));
@@ -316,7 +235,7 @@ async fn publishing_generates_unique_slugs_and_keeps_history() {
 
 #[tokio::test]
 async fn translations_share_the_element() {
-    let t = test_db().await;
+    let t = CleanDb::new().await;
     t.db.ensure_languages(&[("pol-PL".into(), "Polish".into())])
         .await
         .unwrap();
@@ -372,7 +291,7 @@ async fn translations_share_the_element() {
 
 #[tokio::test]
 async fn a_moved_subtree_follows_its_root_in_a_fixed_number_of_statements() {
-    let t = test_db().await;
+    let t = CleanDb::new().await;
     let db = t.db.conn();
     let a = add(db, 2, "A").await;
     let b = add(db, 2, "B").await;
@@ -429,7 +348,7 @@ async fn a_moved_subtree_follows_its_root_in_a_fixed_number_of_statements() {
 
 #[tokio::test]
 async fn removed_locations_lose_their_aliases() {
-    let t = test_db().await;
+    let t = CleanDb::new().await;
     let db = t.db.conn();
     let a = add(db, 2, "A").await;
     let c = add(db, a.id, "C").await;
@@ -453,7 +372,7 @@ async fn removed_locations_lose_their_aliases() {
 
 #[tokio::test]
 async fn swapped_locations_exchange_their_aliases_and_keep_their_children() {
-    let t = test_db().await;
+    let t = CleanDb::new().await;
     let db = t.db.conn();
     // Clean install: 13 "Administrator users" (child 15) and 44 "Anonymous Users" (child 45).
     t.db.write(async |tx| {
@@ -488,7 +407,7 @@ async fn swapped_locations_exchange_their_aliases_and_keep_their_children() {
 
 #[tokio::test]
 async fn republishing_reads_the_names_of_the_content() {
-    let t = test_db().await;
+    let t = CleanDb::new().await;
     let db = t.db.conn();
     super::location_republished(db, 5).await.unwrap();
     assert_eq!(system_texts(db, 5).await, [("Users".to_string(), true)]);

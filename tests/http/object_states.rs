@@ -3,12 +3,7 @@
 //! states (read straight from the database).
 
 use crate::support::*;
-use poem::http::{Method, StatusCode};
-use poem::{Endpoint, EndpointExt, Request};
-use sea_orm::{ConnectionTrait, Statement};
 use serde_json::{Value, json};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 const GROUP_CHILDREN: [&str; 7] = [
     "id",
@@ -952,103 +947,32 @@ async fn missing_resources_stale_etags_duplicates_and_anonymous_changes_are_refu
     assert_eq!(r.json()["ObjectState"]["names"], names("State t"));
 }
 
-/// The app over a database this test can also query: the harness keeps its own database
-/// private, so this one is built the same way (a temporary SQLite file, or a fresh schema of
-/// the PostgreSQL server `CAIRN_TEST_DATABASE_URL` names).
-struct DbApp {
-    service: Arc<cairn::service::Service>,
-    endpoint: poem::endpoint::BoxEndpoint<'static, poem::Response>,
-    _dir: Option<tempfile::TempDir>,
-    /// (server URL, schema) to drop.
-    postgres: Option<(String, String)>,
-}
+/// The harness's app with the calls these tests make: JSON as admin, and reads of the
+/// assignments straight from the database.
+struct DbApp(TestApp);
 
 impl DbApp {
     async fn new() -> DbApp {
-        use clap::Parser;
-        let (url, dir, postgres) = match std::env::var("CAIRN_TEST_DATABASE_URL") {
-            Ok(base) if base.starts_with("postgres") => {
-                static NEXT: AtomicU32 = AtomicU32::new(0);
-                let schema = format!(
-                    "cairn_test_os_{}_{}",
-                    std::process::id(),
-                    NEXT.fetch_add(1, Ordering::Relaxed)
-                );
-                let admin = sea_orm::Database::connect(base.as_str()).await.unwrap();
-                admin
-                    .execute_unprepared(&format!(
-                        "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
-                    ))
-                    .await
-                    .unwrap();
-                let sep = if base.contains('?') { '&' } else { '?' };
-                let url =
-                    format!("{base}{sep}options[search_path]={schema}&application_name={schema}");
-                (url, None, Some((base, schema)))
-            }
-            _ => {
-                let dir = tempfile::tempdir().unwrap();
-                let url = format!("sqlite://{}", dir.path().join("cairn.db").display());
-                (url, Some(dir), None)
-            }
-        };
-        let cairn::config::Command::Serve(serve) = cairn::config::Cli::parse_from([
-            "cairn",
-            "serve",
-            "--database-url",
-            &url,
-            "--db-pool",
-            "4",
-        ])
-        .command
-        else {
-            unreachable!()
-        };
-        let (service, settings) = cairn::setup(&serve).await.unwrap();
-        DbApp {
-            endpoint: cairn::app::app(service.clone(), settings).boxed(),
-            service,
-            _dir: dir,
-            postgres,
-        }
+        DbApp(TestApp::new().await)
     }
 
     /// A JSON request as admin; the status and the body (null when empty).
     async fn call(&self, method: &str, path: &str, input: Option<(&str, Value)>) -> (u16, Value) {
-        use base64::Engine;
-        let auth =
-            base64::engine::general_purpose::STANDARD.encode(format!("{}:{}", ADMIN.0, ADMIN.1));
-        let mut b = Request::builder()
-            .method(Method::from_bytes(method.as_bytes()).unwrap())
-            .uri_str(format!("{PREFIX}{path}"))
-            .header("authorization", format!("Basic {auth}"))
-            .header("accept", "application/vnd.ibexa.api.ObjectState+json");
-        let body = match input {
-            Some((name, value)) => {
-                b = b.header(
-                    "content-type",
-                    format!("application/vnd.ibexa.api.{name}+json"),
-                );
-                serde_json::to_vec(&json!({ name: value })).unwrap()
-            }
-            None => Vec::new(),
-        };
-        let resp = self.endpoint.get_response(b.body(body)).await;
-        let status: StatusCode = resp.status();
-        let bytes = resp.into_body().into_bytes().await.unwrap();
-        let value = if bytes.is_empty() {
+        let mut r = self.0.req(method, path).admin().accept("ObjectState+json");
+        if let Some((name, value)) = input {
+            r = r.json_body(name, value);
+        }
+        let resp = r.send().await;
+        let value = if resp.body.is_empty() {
             Value::Null
         } else {
-            serde_json::from_slice(&bytes).unwrap()
+            resp.json()
         };
-        (status.as_u16(), value)
+        (resp.status.as_u16(), value)
     }
 
-    async fn sql(&self, sql: &str) -> Vec<sea_orm::QueryResult> {
-        let conn = self.service.db.conn();
-        conn.query_all_raw(Statement::from_string(conn.get_database_backend(), sql))
-            .await
-            .unwrap()
+    async fn sql(&self, sql: &str) -> Vec<Value> {
+        self.0.query(sql, vec![]).await
     }
 
     /// `(content id, state id)` of every content item in group `group`, by content id.
@@ -1060,8 +984,8 @@ impl DbApp {
         .iter()
         .map(|r| {
             (
-                r.try_get::<i64>("", "content_id").unwrap(),
-                r.try_get::<i64>("", "state_id").unwrap(),
+                r["content_id"].as_i64().unwrap(),
+                r["state_id"].as_i64().unwrap(),
             )
         })
         .collect()
@@ -1071,31 +995,8 @@ impl DbApp {
         self.sql("SELECT id FROM contents ORDER BY id")
             .await
             .iter()
-            .map(|r| r.try_get::<i64>("", "id").unwrap())
+            .map(|r| r["id"].as_i64().unwrap())
             .collect()
-    }
-}
-
-impl Drop for DbApp {
-    fn drop(&mut self) {
-        if let Some((base, schema)) = self.postgres.take() {
-            let _ = std::thread::spawn(move || {
-                let rt = tokio::runtime::Runtime::new().unwrap();
-                rt.block_on(async {
-                    if let Ok(db) = sea_orm::Database::connect(base.as_str()).await {
-                        let _ = db
-                            .execute_unprepared(&format!(
-                                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '{schema}'"
-                            ))
-                            .await;
-                        let _ = db
-                            .execute_unprepared(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
-                            .await;
-                    }
-                });
-            })
-            .join();
-        }
     }
 }
 

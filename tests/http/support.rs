@@ -4,12 +4,12 @@
 
 use cairn::config::{Cli, Command};
 use cairn_runtime::xml::XmlElement;
+use cairn_store::scratch::ScratchDb;
 use clap::Parser;
 use poem::http::{HeaderMap, Method, StatusCode};
 use poem::{Endpoint, EndpointExt, Request};
 use sea_orm::ConnectionTrait;
 use serde_json::Value;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 pub const PREFIX: &str = "/api/ibexa/v2";
 pub const ADMIN: (&str, &str) = ("admin", "publish");
@@ -19,50 +19,10 @@ pub struct TestApp {
     endpoint: poem::endpoint::BoxEndpoint<'static, poem::Response>,
     /// The service under the app, for tests that set up or inspect data directly.
     pub service: std::sync::Arc<cairn::service::Service>,
-    _db: TestDb,
+    _db: ScratchDb,
 }
 
-enum TestDb {
-    Sqlite(#[allow(dead_code)] tempfile::TempDir),
-    Postgres { base: String, schema: String },
-}
-
-impl Drop for TestDb {
-    fn drop(&mut self) {
-        if let TestDb::Postgres { base, schema } = self {
-            let (base, schema) = (base.clone(), schema.clone());
-            // Drop runs outside any runtime guarantee: use a thread with its own.
-            let _ = std::thread::spawn(move || {
-                let rt = tokio::runtime::Runtime::new().expect("runtime");
-                rt.block_on(async {
-                    if let Ok(db) = sea_orm::Database::connect(base.as_str()).await {
-                        // The app's pool may still hold connections: end them first.
-                        let _ = db
-                            .execute_unprepared(&format!(
-                                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '{schema}'"
-                            ))
-                            .await;
-                        let _ = db
-                            .execute_unprepared(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
-                            .await;
-                    }
-                });
-            })
-            .join();
-        }
-    }
-}
-
-static NEXT: AtomicU32 = AtomicU32::new(0);
-
-/// Which database the tests run on, for messages.
-pub fn backend() -> &'static str {
-    if std::env::var("CAIRN_TEST_DATABASE_URL").is_ok_and(|u| u.starts_with("postgres")) {
-        "postgres"
-    } else {
-        "sqlite"
-    }
-}
+pub use cairn_store::scratch::backend;
 
 impl TestApp {
     pub async fn new() -> TestApp {
@@ -71,34 +31,15 @@ impl TestApp {
 
     /// The app with extra `cairn serve` options.
     pub async fn with_args(extra: &[&str]) -> TestApp {
-        let (url, db) = match std::env::var("CAIRN_TEST_DATABASE_URL") {
-            Ok(base) if base.starts_with("postgres") => {
-                let schema = format!(
-                    "cairn_test_{}_{}",
-                    std::process::id(),
-                    NEXT.fetch_add(1, Ordering::Relaxed)
-                );
-                let admin = sea_orm::Database::connect(base.as_str())
-                    .await
-                    .expect("postgres");
-                admin
-                    .execute_unprepared(&format!(
-                        "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
-                    ))
-                    .await
-                    .expect("create schema");
-                let sep = if base.contains('?') { '&' } else { '?' };
-                let url =
-                    format!("{base}{sep}options[search_path]={schema}&application_name={schema}");
-                (url, TestDb::Postgres { base, schema })
-            }
-            _ => {
-                let dir = tempfile::tempdir().expect("temp dir");
-                let url = format!("sqlite://{}", dir.path().join("cairn.db").display());
-                (url, TestDb::Sqlite(dir))
-            }
-        };
-        let mut args = vec!["cairn", "serve", "--database-url", &url, "--db-pool", "4"];
+        let db = ScratchDb::new().await;
+        let mut args = vec![
+            "cairn",
+            "serve",
+            "--database-url",
+            &db.url,
+            "--db-pool",
+            "4",
+        ];
         args.extend_from_slice(extra);
         let Command::Serve(serve) = Cli::parse_from(args).command else {
             unreachable!()

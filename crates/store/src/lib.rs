@@ -9,6 +9,8 @@ pub mod entity;
 pub mod ids;
 pub mod migration;
 pub mod password;
+#[cfg(feature = "testing")]
+pub mod scratch;
 pub mod sql;
 
 pub use db::{Db, DbOptions};
