@@ -156,18 +156,13 @@ impl Service {
                     .ok_or_else(|| Error::not_found("Content", t.content_id))?;
                 let main = c.main_location_id.and_then(|m| mains.get(&m));
                 let info = self.content_info(c, main.map(String::as_str));
-                let p = href_path(&t.path_string);
-                let parent_path = p
-                    .rsplit_once('/')
-                    .map(|(parent, _)| parent.to_string())
-                    .unwrap_or(p);
                 Ok(TrashItem {
                     href: format!("/content/trash/{}", t.id),
                     id: t.id,
                     priority: t.priority,
                     hidden: t.is_hidden || c.is_hidden,
                     invisible: t.is_invisible,
-                    parent_location: parent_path,
+                    parent_location: tree::parent_path(&t.path_string).unwrap_or_default(),
                     path_string: t.path_string.clone(),
                     depth: t.depth,
                     child_count: counts.get(&t.id).copied().unwrap_or(0),

@@ -150,7 +150,7 @@ impl Service {
             hidden: l.is_hidden || content_hidden,
             invisible: l.is_invisible,
             explicitly_hidden: l.is_hidden,
-            parent_location: tree::parent_path(l),
+            parent_location: tree::parent_path(&l.path_string),
             path_string: l.path_string.clone(),
             depth: l.depth,
             child_count,

@@ -35,13 +35,10 @@ pub async fn find(db: &impl ConnectionTrait, id: i64) -> Result<location::Model>
         .ok_or_else(|| Error::not_found("Location", id))
 }
 
-/// The href path of the parent of `l` (`1/2` for `/1/2/54/`), read off its path string;
+/// The href path of the parent of the Location at `path_string` (`1/2` for `/1/2/54/`);
 /// `None` for the virtual root.
-pub fn parent_path(l: &location::Model) -> Option<String> {
-    if l.parent_id == l.id {
-        return None;
-    }
-    let path = href_path(&l.path_string);
+pub fn parent_path(path_string: &str) -> Option<String> {
+    let path = href_path(path_string);
     path.rsplit_once('/').map(|(parent, _)| parent.to_string())
 }
 
