@@ -6,8 +6,9 @@ use crate::error::{Error, Result};
 use crate::service::Service;
 use base64::Engine;
 use cairn_runtime::http::{Access, Operation};
-use cairn_store::entity::{user, user_session};
+use cairn_store::entity::{content, user, user_session};
 use poem::http::HeaderMap;
+use sea_orm::sea_query::Query;
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -140,8 +141,15 @@ impl Service {
 
     /// The enabled user with this login and password, or 401.
     pub async fn verify_password(&self, login: &str, password: &str) -> Result<user::Model> {
+        // Only the account of a published user logs in (not a draft's, not a trashed one's).
+        let published = Query::select()
+            .column(content::Column::Id)
+            .from(content::Entity)
+            .and_where(content::Column::Status.eq(content::PUBLISHED))
+            .to_owned();
         let user = user::Entity::find()
             .filter(user::Column::Login.eq(login))
+            .filter(user::Column::Id.in_subquery(published))
             .one(self.db.conn())
             .await?
             .filter(|u| u.enabled && u.id != ANONYMOUS_USER_ID)

@@ -26,6 +26,7 @@ mod sessions;
 mod stored;
 mod trash;
 mod url_aliases;
+mod users;
 
 use cairn_runtime::http::Settings;
 use cairn_runtime::media::Wire;

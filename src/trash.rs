@@ -40,6 +40,12 @@ async fn delete_orphaned_content(tx: &impl ConnectionTrait) -> Result<()> {
         vec![content::TRASHED.into()],
     )
     .await?;
+    crate::users::account::forget(
+        tx,
+        "SELECT id FROM contents WHERE status = ? AND id NOT IN (SELECT content_id FROM locations) AND id NOT IN (SELECT content_id FROM trash)",
+        vec![content::TRASHED.into()],
+    )
+    .await?;
     exec(
         tx,
         "DELETE FROM contents WHERE status = ? AND id NOT IN (SELECT content_id FROM locations) AND id NOT IN (SELECT content_id FROM trash)",

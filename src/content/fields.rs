@@ -303,6 +303,19 @@ impl Service {
                 id += 1;
             }
         }
+        for e in set.entries.iter_mut() {
+            let Some(def) = ty.field(e.definition_id) else {
+                continue;
+            };
+            if def.field_type == "user" {
+                let settings = stored::hash(&def.field_settings);
+                let unique_email = settings
+                    .get("RequireUniqueEmail")
+                    .and_then(HashValue::as_bool)
+                    .unwrap_or(true);
+                crate::users::account::store(tx, c.id, &mut e.value, unique_email).await?;
+            }
+        }
         content_field::Entity::delete_many()
             .filter(content_field::Column::ContentId.eq(c.id))
             .filter(content_field::Column::VersionNo.eq(no))

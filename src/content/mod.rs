@@ -124,6 +124,50 @@ impl Service {
         Ok(self.version(c, v, &ty, &fields, &relations, languages))
     }
 
+    /// ContentInfo and the current version of each content item, in a fixed number of
+    /// queries whatever their number.
+    pub(crate) async fn current_versions(
+        &self,
+        db: &impl ConnectionTrait,
+        cs: &[content::Model],
+    ) -> Result<Vec<(ContentInfo, Version)>> {
+        let pairs: Vec<(i64, i64)> = cs.iter().map(|c| (c.id, c.current_version)).collect();
+        let rows = rows::version_rows(db, &pairs).await?;
+        let mains: Vec<i64> = cs.iter().filter_map(|c| c.main_location_id).collect();
+        let paths: std::collections::HashMap<i64, String> = location::Entity::find()
+            .filter(location::Column::Id.is_in(mains))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|l| (l.id, tree::href_path(&l.path_string)))
+            .collect();
+        let mut types: std::collections::HashMap<i64, TypeInfo> = Default::default();
+        for c in cs {
+            if let std::collections::hash_map::Entry::Vacant(e) = types.entry(c.content_type_id) {
+                e.insert(rows::type_info(db, c.content_type_id).await?);
+            }
+        }
+        let mut out = Vec::with_capacity(cs.len());
+        for c in cs {
+            let key = (c.id, c.current_version);
+            let v = rows
+                .versions
+                .get(&key)
+                .ok_or_else(|| Error::not_found("Version", format!("{}/{}", c.id, key.1)))?;
+            let path = c.main_location_id.and_then(|m| paths.get(&m));
+            let version = self.version(
+                c,
+                v,
+                &types[&c.content_type_id],
+                rows.fields.get(&key).map_or(&[][..], Vec::as_slice),
+                rows.relations.get(&key).map_or(&[][..], Vec::as_slice),
+                None,
+            );
+            out.push((self.content_info(c, path.map(String::as_str)), version));
+        }
+        Ok(out)
+    }
+
     /// ContentInfo, or Content with the current version embedded.
     async fn content_reply(
         &self,
@@ -320,6 +364,71 @@ impl Service {
         Ok(())
     }
 
+    /// Applies a `ContentUpdate` to `c` (inside the caller's transaction).
+    pub(crate) async fn apply_metadata(
+        &self,
+        tx: &impl ConnectionTrait,
+        c: &content::Model,
+        b: &ContentUpdate,
+    ) -> Result<content::Model> {
+        let mut ca = c.clone().into_active_model();
+        if let Some(l) = &b.main_language_code {
+            self.check_language(tx, l).await?;
+            let v = rows::version(tx, c.id, c.current_version).await?;
+            if !rows::languages(&v.language_codes).contains(l) {
+                return Err(Error::BadRequest(format!(
+                    "The content item has no translation '{l}' to make its main language"
+                )));
+            }
+            let names = stored::lang_map(&v.names);
+            ca.name = Set(names.get(l).unwrap_or(&c.name).to_string());
+            ca.main_language_code = Set(l.clone());
+        }
+        if let Some(s) = b.section {
+            if section::Entity::find_by_id(s).one(tx).await?.is_none() {
+                return Err(Error::BadRequest(format!("Section {s} does not exist")));
+            }
+            ca.section_id = Set(s);
+        }
+        if let Some(path) = &b.main_location {
+            let l = tree::find_by_path(tx, path).await.map_err(|_| {
+                Error::BadRequest(format!("MainLocation '{path}' is not a Location"))
+            })?;
+            if l.content_id != c.id {
+                return Err(Error::BadRequest(format!(
+                    "Location {} is not a Location of content {}",
+                    l.id, c.id
+                )));
+            }
+            ca.main_location_id = Set(Some(l.id));
+        }
+        if let Some(o) = b.owner {
+            ca.owner_id = Set(o);
+        }
+        if let Some(a) = b.always_available {
+            ca.always_available = Set(a);
+        }
+        if let Some(r) = &b.remote_id {
+            cairn_store::sql::lock(tx, "content_remote_id").await?;
+            let taken = content::Entity::find()
+                .filter(content::Column::RemoteId.eq(r.as_str()))
+                .filter(content::Column::Id.ne(c.id))
+                .one(tx)
+                .await?;
+            if taken.is_some() {
+                return Err(Error::Forbidden(format!(
+                    "A content item with remote id '{r}' already exists"
+                )));
+            }
+            ca.remote_id = Set(r.clone());
+        }
+        if let Some(p) = b.publish_date {
+            ca.published = Set(p.0);
+        }
+        ca.modified = Set(b.modification_date.unwrap_or_else(Timestamp::now).0);
+        Ok(ca.update(tx).await?)
+    }
+
     /// Every content item starts in each Object state group's default state.
     async fn assign_default_states(
         &self,
@@ -342,7 +451,13 @@ impl Service {
         Ok(())
     }
 
-    async fn create(&self, cx: &Caller, b: ContentCreate) -> Result<content::Model> {
+    /// Creates a content item as a draft, published at once when `publish` (one transaction).
+    pub(crate) async fn create(
+        &self,
+        cx: &Caller,
+        b: ContentCreate,
+        publish: bool,
+    ) -> Result<content::Model> {
         let db = self.db.conn();
         let ty = rows::type_info(db, b.content_type).await?;
         self.check_language(db, &b.main_language_code).await?;
@@ -465,6 +580,10 @@ impl Service {
                 .insert(tx)
                 .await?;
                 self.assign_default_states(tx, c.id).await?;
+                if publish {
+                    self.publish_version(tx, &c, 1).await?;
+                    return rows::content(tx, c.id).await;
+                }
                 Ok(c)
             })
             .await
@@ -495,7 +614,7 @@ impl ContentApi for Service {
         cx: &Caller,
         req: CreateContentRequest,
     ) -> Result<CreateContentResponse> {
-        let c = self.create(cx, req.body).await?;
+        let c = self.create(cx, req.body, false).await?;
         let embed = req.accept == CreateContentAccept::Content;
         Ok(
             match self.content_reply(self.db.conn(), &c, embed, None).await? {
@@ -540,62 +659,7 @@ impl ContentApi for Service {
                 if let Some(m) = &req.if_match {
                     m.check(&ETag::of(&self.info_of(tx, &c).await?))?;
                 }
-                let mut ca = c.clone().into_active_model();
-                if let Some(l) = &b.main_language_code {
-                    self.check_language(tx, l).await?;
-                    let v = rows::version(tx, c.id, c.current_version).await?;
-                    if !rows::languages(&v.language_codes).contains(l) {
-                        return Err(Error::BadRequest(format!(
-                            "The content item has no translation '{l}' to make its main language"
-                        )));
-                    }
-                    let names = stored::lang_map(&v.names);
-                    ca.name = Set(names.get(l).unwrap_or(&c.name).to_string());
-                    ca.main_language_code = Set(l.clone());
-                }
-                if let Some(s) = b.section {
-                    if section::Entity::find_by_id(s).one(tx).await?.is_none() {
-                        return Err(Error::BadRequest(format!("Section {s} does not exist")));
-                    }
-                    ca.section_id = Set(s);
-                }
-                if let Some(path) = &b.main_location {
-                    let l = tree::find_by_path(tx, path).await.map_err(|_| {
-                        Error::BadRequest(format!("MainLocation '{path}' is not a Location"))
-                    })?;
-                    if l.content_id != c.id {
-                        return Err(Error::BadRequest(format!(
-                            "Location {} is not a Location of content {}",
-                            l.id, c.id
-                        )));
-                    }
-                    ca.main_location_id = Set(Some(l.id));
-                }
-                if let Some(o) = b.owner {
-                    ca.owner_id = Set(o);
-                }
-                if let Some(a) = b.always_available {
-                    ca.always_available = Set(a);
-                }
-                if let Some(r) = &b.remote_id {
-                    cairn_store::sql::lock(tx, "content_remote_id").await?;
-                    let taken = content::Entity::find()
-                        .filter(content::Column::RemoteId.eq(r.as_str()))
-                        .filter(content::Column::Id.ne(c.id))
-                        .one(tx)
-                        .await?;
-                    if taken.is_some() {
-                        return Err(Error::Forbidden(format!(
-                            "A content item with remote id '{r}' already exists"
-                        )));
-                    }
-                    ca.remote_id = Set(r.clone());
-                }
-                if let Some(p) = b.publish_date {
-                    ca.published = Set(p.0);
-                }
-                ca.modified = Set(b.modification_date.unwrap_or_else(Timestamp::now).0);
-                Ok(ca.update(tx).await?)
+                self.apply_metadata(tx, &c, &b).await
             })
             .await?;
         let body = self.info_of(self.db.conn(), &c).await?;

@@ -5,7 +5,8 @@ use crate::error::{Error, Result};
 use cairn_store::entity::{
     content, content_field, content_relation, content_type, content_version, field_definition,
 };
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
+use std::collections::HashMap;
 
 pub async fn content(db: &impl ConnectionTrait, id: i64) -> Result<content::Model> {
     content::Entity::find_by_id(id)
@@ -105,4 +106,67 @@ pub fn languages(codes: &str) -> Vec<String> {
         .filter(|c| !c.is_empty())
         .map(str::to_string)
         .collect()
+}
+
+/// The condition "`(content, version)` is one of `pairs`".
+fn pairs_condition(
+    content: impl ColumnTrait,
+    version: impl ColumnTrait,
+    pairs: &[(i64, i64)],
+) -> Condition {
+    pairs.iter().fold(Condition::any(), |any, (c, v)| {
+        any.add(Condition::all().add(content.eq(*c)).add(version.eq(*v)))
+    })
+}
+
+/// The rows of many versions at once, by `(content id, version no)`: one query per table
+/// for every 200 versions.
+#[derive(Default)]
+pub struct VersionRows {
+    pub versions: HashMap<(i64, i64), content_version::Model>,
+    pub fields: HashMap<(i64, i64), Vec<content_field::Model>>,
+    pub relations: HashMap<(i64, i64), Vec<content_relation::Model>>,
+}
+
+pub async fn version_rows(db: &impl ConnectionTrait, pairs: &[(i64, i64)]) -> Result<VersionRows> {
+    let mut out = VersionRows::default();
+    for chunk in pairs.chunks(200) {
+        use content_field::Column as F;
+        use content_relation::Column as R;
+        use content_version::Column as V;
+        for v in content_version::Entity::find()
+            .filter(pairs_condition(V::ContentId, V::VersionNo, chunk))
+            .all(db)
+            .await?
+        {
+            out.versions.insert((v.content_id, v.version_no), v);
+        }
+        for f in content_field::Entity::find()
+            .filter(pairs_condition(F::ContentId, F::VersionNo, chunk))
+            .order_by_asc(F::Id)
+            .all(db)
+            .await?
+        {
+            out.fields
+                .entry((f.content_id, f.version_no))
+                .or_default()
+                .push(f);
+        }
+        for r in content_relation::Entity::find()
+            .filter(pairs_condition(
+                R::SourceContentId,
+                R::SourceVersionNo,
+                chunk,
+            ))
+            .order_by_asc(R::Id)
+            .all(db)
+            .await?
+        {
+            out.relations
+                .entry((r.source_content_id, r.source_version_no))
+                .or_default()
+                .push(r);
+        }
+    }
+    Ok(out)
 }

@@ -43,63 +43,7 @@ impl Service {
                         c.current_version
                     }
                 };
-                let source = self.visible_version(tx, cx, &c, source_no).await?;
-                let no = rows::versions(tx, c.id)
-                    .await?
-                    .iter()
-                    .map(|v| v.version_no)
-                    .max()
-                    .unwrap_or(0)
-                    + 1;
-                let now = Timestamp::now().0;
-                let v = content_version::ActiveModel {
-                    content_id: Set(c.id),
-                    version_no: Set(no),
-                    status: Set(content_version::DRAFT),
-                    creator_id: Set(cx.user_id),
-                    created: Set(now),
-                    modified: Set(now),
-                    initial_language_code: Set(source.initial_language_code.clone()),
-                    language_codes: Set(source.language_codes.clone()),
-                    names: Set(source.names.clone()),
-                    ..Default::default()
-                }
-                .insert(tx)
-                .await?;
-                let fields: Vec<content_field::ActiveModel> = rows::fields(tx, c.id, source_no)
-                    .await?
-                    .into_iter()
-                    .map(|f| {
-                        content_field::Model {
-                            version_no: no,
-                            ..f
-                        }
-                        .into_active_model()
-                    })
-                    .collect();
-                for chunk in fields.chunks(100) {
-                    content_field::Entity::insert_many(chunk.to_vec())
-                        .exec(tx)
-                        .await?;
-                }
-                let relations: Vec<content_relation::ActiveModel> =
-                    rows::relations(tx, c.id, source_no)
-                        .await?
-                        .into_iter()
-                        .map(|r| content_relation::ActiveModel {
-                            source_content_id: Set(r.source_content_id),
-                            source_version_no: Set(no),
-                            destination_content_id: Set(r.destination_content_id),
-                            relation_type: Set(r.relation_type),
-                            source_field_definition_id: Set(r.source_field_definition_id),
-                            ..Default::default()
-                        })
-                        .collect();
-                if !relations.is_empty() {
-                    content_relation::Entity::insert_many(relations)
-                        .exec(tx)
-                        .await?;
-                }
+                let v = self.draft_from(tx, cx, &c, source_no).await?;
                 Ok((c, v))
             })
             .await?;
@@ -128,54 +72,137 @@ impl Service {
                         "Only versions with DRAFT status can be updated".into(),
                     ));
                 }
-                let ty = rows::type_info(tx, c.content_type_id).await?;
-                let existing = rows::fields(tx, c.id, v.version_no).await?;
-                let mut set = FieldSet::from_rows(&existing);
                 let initial = b
                     .initial_language_code
                     .clone()
                     .unwrap_or(v.initial_language_code.clone());
-                self.check_language(tx, &initial).await?;
-                let mut failures = Failures::default();
                 let inputs = b.fields.as_ref().map(|f| f.field.as_slice()).unwrap_or(&[]);
-                self.apply_inputs(
-                    &ty,
-                    &mut set,
-                    inputs,
-                    &initial,
-                    &c.main_language_code,
-                    &mut failures,
-                )?;
-                let mut languages = rows::languages(&v.language_codes);
-                for l in set.languages() {
-                    if !languages.contains(&l) {
-                        self.check_language(tx, &l).await?;
-                        languages.push(l);
-                    }
-                }
-                if !languages.contains(&initial) {
-                    languages.push(initial.clone());
-                }
-                self.complete_fields(&ty, &mut set, &languages, &c.main_language_code, false);
-                self.validate_fields(&ty, &set, &mut failures);
-                self.check_relation_targets(tx, &ty, &set, &mut failures)
+                let v = self
+                    .edit_draft(tx, &c, v, inputs, initial, b.modification_date)
                     .await?;
-                let names = self.version_names(&ty, &set, &languages);
-                failures.into_result(names.get(&c.main_language_code).unwrap_or(&c.name))?;
-                self.save_fields(tx, &ty, &c, v.version_no, &mut set)
-                    .await?;
-                let mut va = v.into_active_model();
-                va.initial_language_code = Set(initial);
-                va.language_codes = Set(languages.join(","));
-                va.names = Set(stored::lang_map_json(&names));
-                va.modified = Set(b.modification_date.unwrap_or_else(Timestamp::now).0);
-                let v = va.update(tx).await?;
                 Ok((c, v))
             })
             .await?;
         let languages = req.languages.as_deref().map(rows::languages);
         self.version_body(self.db.conn(), &c, &v, languages.as_deref())
             .await
+    }
+
+    /// A new draft (inside the caller's transaction) from version `source_no` of `c`: fields,
+    /// COMMON relations and names copied, numbered after the highest version.
+    pub(crate) async fn draft_from(
+        &self,
+        tx: &impl ConnectionTrait,
+        cx: &Caller,
+        c: &content::Model,
+        source_no: i64,
+    ) -> Result<content_version::Model> {
+        let source = self.visible_version(tx, cx, c, source_no).await?;
+        let no = rows::versions(tx, c.id)
+            .await?
+            .iter()
+            .map(|v| v.version_no)
+            .max()
+            .unwrap_or(0)
+            + 1;
+        let now = Timestamp::now().0;
+        let v = content_version::ActiveModel {
+            content_id: Set(c.id),
+            version_no: Set(no),
+            status: Set(content_version::DRAFT),
+            creator_id: Set(cx.user_id),
+            created: Set(now),
+            modified: Set(now),
+            initial_language_code: Set(source.initial_language_code.clone()),
+            language_codes: Set(source.language_codes.clone()),
+            names: Set(source.names.clone()),
+            ..Default::default()
+        }
+        .insert(tx)
+        .await?;
+        let fields: Vec<content_field::ActiveModel> = rows::fields(tx, c.id, source_no)
+            .await?
+            .into_iter()
+            .map(|f| {
+                content_field::Model {
+                    version_no: no,
+                    ..f
+                }
+                .into_active_model()
+            })
+            .collect();
+        for chunk in fields.chunks(100) {
+            content_field::Entity::insert_many(chunk.to_vec())
+                .exec(tx)
+                .await?;
+        }
+        let relations: Vec<content_relation::ActiveModel> = rows::relations(tx, c.id, source_no)
+            .await?
+            .into_iter()
+            .map(|r| content_relation::ActiveModel {
+                source_content_id: Set(r.source_content_id),
+                source_version_no: Set(no),
+                destination_content_id: Set(r.destination_content_id),
+                relation_type: Set(r.relation_type),
+                source_field_definition_id: Set(r.source_field_definition_id),
+                ..Default::default()
+            })
+            .collect();
+        if !relations.is_empty() {
+            content_relation::Entity::insert_many(relations)
+                .exec(tx)
+                .await?;
+        }
+        Ok(v)
+    }
+
+    /// Applies field inputs and the initial language to draft `v` of `c` (inside the caller's
+    /// transaction); every failing field is reported in one 400.
+    pub(crate) async fn edit_draft(
+        &self,
+        tx: &impl ConnectionTrait,
+        c: &content::Model,
+        v: content_version::Model,
+        inputs: &[FieldInput],
+        initial: String,
+        modification: Option<Timestamp>,
+    ) -> Result<content_version::Model> {
+        let ty = rows::type_info(tx, c.content_type_id).await?;
+        let existing = rows::fields(tx, c.id, v.version_no).await?;
+        let mut set = FieldSet::from_rows(&existing);
+        self.check_language(tx, &initial).await?;
+        let mut failures = Failures::default();
+        self.apply_inputs(
+            &ty,
+            &mut set,
+            inputs,
+            &initial,
+            &c.main_language_code,
+            &mut failures,
+        )?;
+        let mut languages = rows::languages(&v.language_codes);
+        for l in set.languages() {
+            if !languages.contains(&l) {
+                self.check_language(tx, &l).await?;
+                languages.push(l);
+            }
+        }
+        if !languages.contains(&initial) {
+            languages.push(initial.clone());
+        }
+        self.complete_fields(&ty, &mut set, &languages, &c.main_language_code, false);
+        self.validate_fields(&ty, &set, &mut failures);
+        self.check_relation_targets(tx, &ty, &set, &mut failures)
+            .await?;
+        let names = self.version_names(&ty, &set, &languages);
+        failures.into_result(names.get(&c.main_language_code).unwrap_or(&c.name))?;
+        self.save_fields(tx, &ty, c, v.version_no, &mut set).await?;
+        let mut va = v.into_active_model();
+        va.initial_language_code = Set(initial);
+        va.language_codes = Set(languages.join(","));
+        va.names = Set(stored::lang_map_json(&names));
+        va.modified = Set(modification.unwrap_or_else(Timestamp::now).0);
+        Ok(va.update(tx).await?)
     }
 
     /// Deletes a draft or archived version; the published one, and the last version of a

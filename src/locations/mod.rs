@@ -2,7 +2,7 @@
 //!
 //! `tree` holds the set operations over the materialized path; this module the endpoints.
 
-mod ops;
+pub(crate) mod ops;
 pub(crate) mod tree;
 
 use crate::api::model::*;
@@ -424,52 +424,65 @@ impl LocationsApi for Service {
                         "A content item gets further Locations once it is published".into(),
                     ));
                 }
-                let parent = tree::find_by_path(tx, &b.parent_location).await?;
-                let existing = tree::of_content(tx, &c).await?;
-                if existing.iter().any(|l| l.parent_id == parent.id) {
-                    return Err(Error::Forbidden(format!(
-                        "Content {} already has a Location under Location {}",
-                        c.id, parent.id
-                    )));
-                }
-                if existing
-                    .iter()
-                    .any(|l| parent.path_string.starts_with(&l.path_string))
-                {
-                    return Err(Error::Forbidden(
-                        "A content item cannot be placed below one of its own Locations".into(),
-                    ));
-                }
-                let ty = content_rows::type_info(tx, c.content_type_id).await?;
-                let l = tree::create(
-                    tx,
-                    &parent,
-                    &c,
-                    tree::NewLocation {
-                        priority: b.priority.unwrap_or(0),
-                        hidden: b.hidden.unwrap_or(false),
-                        remote_id: b.remote_id.clone(),
-                        sort_field: b
-                            .sort_field
-                            .clone()
-                            .unwrap_or(ty.ty.default_sort_field.clone()),
-                        sort_order: b
-                            .sort_order
-                            .clone()
-                            .unwrap_or(ty.ty.default_sort_order.clone()),
-                    },
-                )
-                .await?;
-                if c.main_location_id.is_none() {
-                    let mut ca = c.into_active_model();
-                    ca.main_location_id = Set(Some(l.id));
-                    ca.update(tx).await?;
-                }
-                crate::url_aliases::location_republished(tx, l.id).await?;
-                Ok(l)
+                self.place(tx, c, &b).await
             })
             .await?;
         let body = self.location_body(self.db.conn(), &l).await?;
         Ok(CreateLocationResponse::Created { body })
+    }
+}
+
+impl Service {
+    /// Gives published content `c` a further Location (inside the caller's transaction):
+    /// 403 when it has one under that parent already or the parent is below one of its own.
+    pub(crate) async fn place(
+        &self,
+        tx: &impl ConnectionTrait,
+        c: content::Model,
+        b: &LocationCreate,
+    ) -> Result<location::Model> {
+        let parent = tree::find_by_path(tx, &b.parent_location).await?;
+        let existing = tree::of_content(tx, &c).await?;
+        if existing.iter().any(|l| l.parent_id == parent.id) {
+            return Err(Error::Forbidden(format!(
+                "Content {} already has a Location under Location {}",
+                c.id, parent.id
+            )));
+        }
+        if existing
+            .iter()
+            .any(|l| parent.path_string.starts_with(&l.path_string))
+        {
+            return Err(Error::Forbidden(
+                "A content item cannot be placed below one of its own Locations".into(),
+            ));
+        }
+        let ty = content_rows::type_info(tx, c.content_type_id).await?;
+        let l = tree::create(
+            tx,
+            &parent,
+            &c,
+            tree::NewLocation {
+                priority: b.priority.unwrap_or(0),
+                hidden: b.hidden.unwrap_or(false),
+                remote_id: b.remote_id.clone(),
+                sort_field: b
+                    .sort_field
+                    .clone()
+                    .unwrap_or(ty.ty.default_sort_field.clone()),
+                sort_order: b
+                    .sort_order
+                    .clone()
+                    .unwrap_or(ty.ty.default_sort_order.clone()),
+            },
+        )
+        .await?;
+        if c.main_location_id.is_none() {
+            let mut ca = c.into_active_model();
+            ca.main_location_id = Set(Some(l.id));
+            ca.update(tx).await?;
+        }
+        crate::url_aliases::location_republished(tx, l.id).await?;
+        Ok(l)
     }
 }

@@ -235,6 +235,7 @@ pub async fn delete_subtrees(
         vec![],
     )
     .await?;
+    crate::users::account::forget(tx, "SELECT id FROM doomed_content", vec![]).await?;
     exec(
         tx,
         "DELETE FROM contents WHERE id IN (SELECT id FROM doomed_content)",

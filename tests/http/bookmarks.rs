@@ -3,7 +3,7 @@
 
 use crate::content::published_folder;
 use crate::support::*;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 async fn bookmark(app: &TestApp, location_id: i64) {
     app.req("POST", &format!("/bookmark/{location_id}"))
@@ -46,27 +46,29 @@ async fn rows(app: &TestApp) -> i64 {
         .len() as i64
 }
 
-/// A second logged-in user (`editor` / `secret`), straight into the database.
+/// A second user (`editor`), created through the API in the Editors group.
 async fn editor(app: &TestApp) -> i64 {
-    app.sql(
-        "INSERT INTO users (id, login, email, password_hash, enabled, max_login) VALUES (?, ?, ?, ?, ?, ?)",
-        vec![
-            2000i64.into(),
-            "editor".into(),
-            "editor@example.com".into(),
-            cairn_store::password::hash("secret").into(),
-            true.into(),
-            10i64.into(),
-        ],
-    )
-    .await;
-    2000
+    let r = app
+        .req("POST", "/user/groups/1/5/14/users")
+        .admin()
+        .json_body(
+            "UserCreate",
+            json!({"mainLanguageCode": "eng-GB", "login": "editor", "email": "editor@example.com",
+                "password": EDITOR_PASSWORD, "fields": {"field": [
+                    {"fieldDefinitionIdentifier": "first_name", "fieldValue": "Ed"},
+                    {"fieldDefinitionIdentifier": "last_name", "fieldValue": "Itor"}]}}),
+        )
+        .accept("User+json")
+        .send()
+        .await;
+    r.assert(201);
+    r.json()["User"]["_id"].as_i64().unwrap()
 }
 
+const EDITOR_PASSWORD: &str = "Secret-12345";
+
 fn as_editor(r: Req<'_>) -> Req<'_> {
-    use base64::Engine;
-    let v = base64::engine::general_purpose::STANDARD.encode("editor:secret");
-    r.header("authorization", &format!("Basic {v}"))
+    r.basic("editor", EDITOR_PASSWORD)
 }
 
 fn location_id(path: &str) -> i64 {
@@ -507,8 +509,11 @@ async fn bookmarks_belong_to_their_user() {
 
     // A user's bookmarks go with the user.
     assert_eq!(rows(&app).await, 3);
-    app.sql("DELETE FROM users WHERE id = ?", vec![editor_id.into()])
-        .await;
+    app.req("DELETE", &format!("/user/users/{editor_id}"))
+        .admin()
+        .send()
+        .await
+        .assert(204);
     assert_eq!(rows(&app).await, 2);
     assert_eq!(ids(&list(&app, "").await), vec![5, 2]);
 }

@@ -15,3 +15,4 @@ mod sections;
 mod sessions;
 mod trash;
 mod url_aliases;
+mod users;

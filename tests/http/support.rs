@@ -165,9 +165,13 @@ impl Req<'_> {
     }
 
     pub fn admin(self) -> Self {
+        self.basic(ADMIN.0, ADMIN.1)
+    }
+
+    /// HTTP Basic credentials.
+    pub fn basic(self, login: &str, password: &str) -> Self {
         use base64::Engine;
-        let v =
-            base64::engine::general_purpose::STANDARD.encode(format!("{}:{}", ADMIN.0, ADMIN.1));
+        let v = base64::engine::general_purpose::STANDARD.encode(format!("{login}:{password}"));
         self.header("authorization", &format!("Basic {v}"))
     }
 

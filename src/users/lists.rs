@@ -1,0 +1,314 @@
+//! Finding users and groups: by lookup query, by membership and by placement. Every list is
+//! a fixed number of queries whatever its length.
+
+use crate::api::model::*;
+use crate::error::{Error, Result};
+use crate::service::Service;
+use cairn_store::entity::{content, content_version, location, user};
+use cairn_store::sql::stmt;
+use sea_orm::sea_query::Query;
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Value,
+};
+use std::collections::HashMap;
+
+/// Ids read by a raw `SELECT <id> ...`.
+async fn ids(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Result<Vec<i64>> {
+    let rows = db
+        .query_all_raw(stmt(db.get_database_backend(), sql, values))
+        .await?;
+    Ok(rows
+        .iter()
+        .filter_map(|r| r.try_get_by_index::<i64>(0).ok())
+        .collect())
+}
+
+/// The id at the end of a REST href (`/api/ibexa/v2/user/roles/3` → 3), or 400.
+fn trailing_id(href: &str, what: &str) -> Result<i64> {
+    href.trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| Error::BadRequest(format!("'{href}' is not the href of a {what}")))
+}
+
+/// `offset`/`limit` over a list already read; a negative limit means all.
+fn page<T>(items: Vec<T>, offset: i64, limit: i64) -> Vec<T> {
+    let skip = offset.max(0) as usize;
+    let take = if limit < 0 {
+        usize::MAX
+    } else {
+        limit as usize
+    };
+    items.into_iter().skip(skip).take(take).collect()
+}
+
+impl Service {
+    /// Users by one of role (a Role href), remote id, login or email; 404 when none is
+    /// given or none matches.
+    pub(super) async fn find_users(
+        &self,
+        db: &impl ConnectionTrait,
+        role_id: &Option<String>,
+        remote_id: &Option<String>,
+        login: &Option<String>,
+        email: &Option<String>,
+    ) -> Result<Vec<content::Model>> {
+        let candidates = if let Some(role) = role_id {
+            let role = trailing_id(role, "Role")?;
+            ids(
+                db,
+                "SELECT content_id FROM role_assignments WHERE role_id = ?",
+                vec![role.into()],
+            )
+            .await?
+        } else if let Some(r) = remote_id {
+            ids(
+                db,
+                "SELECT id FROM contents WHERE remote_id = ?",
+                vec![r.clone().into()],
+            )
+            .await?
+        } else if let Some(l) = login {
+            ids(
+                db,
+                "SELECT id FROM users WHERE login = ?",
+                vec![l.clone().into()],
+            )
+            .await?
+        } else if let Some(e) = email {
+            ids(
+                db,
+                "SELECT id FROM users WHERE email = ?",
+                vec![e.clone().into()],
+            )
+            .await?
+        } else {
+            return Err(Error::NotFound {
+                what: "User",
+                id: "(give roleId, remoteId, login or email)".into(),
+            });
+        };
+        let found = content::Entity::find()
+            .filter(content::Column::Id.is_in(candidates))
+            .filter(content::Column::Status.eq(content::PUBLISHED))
+            .filter(
+                content::Column::Id.in_subquery(
+                    Query::select()
+                        .column(user::Column::Id)
+                        .from(user::Entity)
+                        .to_owned(),
+                ),
+            )
+            .order_by_asc(content::Column::Id)
+            .all(db)
+            .await?;
+        if found.is_empty() {
+            return Err(Error::NotFound {
+                what: "User",
+                id: "matching the query".into(),
+            });
+        }
+        Ok(found)
+    }
+
+    /// Published groups among `ids`, each with its main Location, by id.
+    async fn groups_among(
+        &self,
+        db: &impl ConnectionTrait,
+        ids: Vec<i64>,
+    ) -> Result<Vec<(content::Model, location::Model)>> {
+        let cs = content::Entity::find()
+            .filter(content::Column::Id.is_in(ids))
+            .filter(content::Column::Status.eq(content::PUBLISHED))
+            .filter(content::Column::ContentTypeId.is_in(self.group_types(db).await?))
+            .order_by_asc(content::Column::Id)
+            .all(db)
+            .await?;
+        let mut mains: HashMap<i64, location::Model> = location::Entity::find()
+            .filter(location::Column::Id.is_in(cs.iter().filter_map(|c| c.main_location_id)))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|l| (l.id, l))
+            .collect();
+        Ok(cs
+            .into_iter()
+            .filter_map(|c| {
+                let l = mains.remove(&c.main_location_id?)?;
+                Some((c, l))
+            })
+            .collect())
+    }
+
+    /// Groups by content id, Role id or remote id; none of them gives an empty list.
+    pub(super) async fn find_groups(
+        &self,
+        db: &impl ConnectionTrait,
+        id: Option<i64>,
+        role_id: Option<i64>,
+        remote_id: Option<&str>,
+    ) -> Result<Vec<(content::Model, location::Model)>> {
+        let candidates = if let Some(id) = id {
+            vec![id]
+        } else if let Some(role) = role_id {
+            ids(
+                db,
+                "SELECT content_id FROM role_assignments WHERE role_id = ?",
+                vec![role.into()],
+            )
+            .await?
+        } else if let Some(r) = remote_id {
+            ids(
+                db,
+                "SELECT id FROM contents WHERE remote_id = ?",
+                vec![r.into()],
+            )
+            .await?
+        } else {
+            return Ok(Vec::new());
+        };
+        self.groups_among(db, candidates).await
+    }
+
+    /// The groups a user is in, each with the Location the user lies under.
+    pub(super) async fn group_refs_of_user(
+        &self,
+        db: &impl ConnectionTrait,
+        c: &content::Model,
+        offset: i64,
+        limit: i64,
+    ) -> Result<UserGroupRefList> {
+        let parents: Vec<i64> = location::Entity::find()
+            .select_only()
+            .column(location::Column::ParentId)
+            .filter(location::Column::ContentId.eq(c.id))
+            .into_tuple()
+            .all(db)
+            .await?;
+        let ls = location::Entity::find()
+            .filter(location::Column::Id.is_in(parents))
+            .order_by_asc(location::Column::Id)
+            .all(db)
+            .await?;
+        let groups: HashMap<i64, content::Model> = content::Entity::find()
+            .filter(content::Column::Id.is_in(ls.iter().map(|l| l.content_id)))
+            .filter(content::Column::Status.eq(content::PUBLISHED))
+            .filter(content::Column::ContentTypeId.is_in(self.group_types(db).await?))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|c| (c.id, c))
+            .collect();
+        let all: Vec<(content::Model, location::Model)> = ls
+            .into_iter()
+            .filter_map(|l| Some((groups.get(&l.content_id)?.clone(), l)))
+            .collect();
+        let href = format!("/user/users/{}/groups", c.id);
+        let mut list = self.group_ref_list(href, &all, Some(c.id));
+        list.user_group = page(list.user_group, offset, limit);
+        Ok(list)
+    }
+
+    /// A page of the children of `parent` whose content `content_ids` selects, by Location id.
+    async fn children_with(
+        &self,
+        db: &impl ConnectionTrait,
+        parent: &location::Model,
+        content_ids: sea_orm::sea_query::SelectStatement,
+        offset: i64,
+        limit: i64,
+    ) -> Result<Vec<(content::Model, location::Model)>> {
+        let mut q = location::Entity::find()
+            .filter(location::Column::ParentId.eq(parent.id))
+            .filter(location::Column::Id.ne(parent.id))
+            .filter(location::Column::ContentId.in_subquery(content_ids))
+            .order_by_asc(location::Column::Id)
+            .offset(offset.max(0) as u64);
+        if limit >= 0 {
+            q = q.limit(limit as u64);
+        }
+        let ls = q.all(db).await?;
+        let mut cs: HashMap<i64, content::Model> = content::Entity::find()
+            .filter(content::Column::Id.is_in(ls.iter().map(|l| l.content_id)))
+            .filter(content::Column::Status.eq(content::PUBLISHED))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|c| (c.id, c))
+            .collect();
+        Ok(ls
+            .into_iter()
+            .filter_map(|l| Some((cs.remove(&l.content_id)?, l)))
+            .collect())
+    }
+
+    pub(super) async fn subgroups(
+        &self,
+        db: &impl ConnectionTrait,
+        parent: &location::Model,
+        offset: i64,
+        limit: i64,
+    ) -> Result<Vec<(content::Model, location::Model)>> {
+        let groups = Query::select()
+            .column(content::Column::Id)
+            .from(content::Entity)
+            .and_where(content::Column::ContentTypeId.is_in(self.group_types(db).await?))
+            .to_owned();
+        self.children_with(db, parent, groups, offset, limit).await
+    }
+
+    pub(super) async fn users_under(
+        &self,
+        db: &impl ConnectionTrait,
+        parent: &location::Model,
+        offset: i64,
+        limit: i64,
+    ) -> Result<Vec<content::Model>> {
+        let accounts = Query::select()
+            .column(user::Column::Id)
+            .from(user::Entity)
+            .to_owned();
+        Ok(self
+            .children_with(db, parent, accounts, offset, limit)
+            .await?
+            .into_iter()
+            .map(|(c, _)| c)
+            .collect())
+    }
+
+    /// The drafts a user created, as a VersionList.
+    pub(super) async fn drafts_of(
+        &self,
+        db: &impl ConnectionTrait,
+        user_id: i64,
+    ) -> Result<VersionList> {
+        let vs = content_version::Entity::find()
+            .filter(content_version::Column::CreatorId.eq(user_id))
+            .filter(content_version::Column::Status.eq(content_version::DRAFT))
+            .order_by_asc(content_version::Column::ContentId)
+            .order_by_asc(content_version::Column::VersionNo)
+            .all(db)
+            .await?;
+        let cs: HashMap<i64, content::Model> = content::Entity::find()
+            .filter(content::Column::Id.is_in(vs.iter().map(|v| v.content_id)))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|c| (c.id, c))
+            .collect();
+        Ok(VersionList {
+            href: format!("/user/users/{user_id}/drafts"),
+            version_item: vs
+                .iter()
+                .filter_map(|v| {
+                    let c = cs.get(&v.content_id)?;
+                    Some(VersionItem {
+                        version: crate::content::render::version_href(c.id, v.version_no),
+                        version_info: self.version_info(c, v),
+                    })
+                })
+                .collect(),
+        })
+    }
+}

@@ -1,0 +1,773 @@
+//! Users and user groups (formats.md section 7). Both are published content items shown with
+//! their current version embedded. A user is a content item with an account (a `users` row,
+//! written from its `ezuser` field: see [`account`]); a group is a content item of the user
+//! group type, addressed by the path of one of its Locations. Membership is placement: a user
+//! belongs to the groups its Locations lie directly under. Creating or updating either is one
+//! transaction that writes and publishes a version.
+
+pub(crate) mod account;
+mod lists;
+mod render;
+
+use crate::api::model::*;
+use crate::api::traits::UsersApi;
+use crate::auth::Caller;
+use crate::content::rows;
+use crate::error::{Error, Result};
+use crate::locations::tree::{self, href_path, subtree_end};
+use crate::service::Service;
+use cairn_runtime::{ETag, HashValue};
+use cairn_store::entity::{content, content_type, location, user};
+use cairn_store::sql::stmt;
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+
+/// The Location of the root user group (`users_group_root_subtree_path`).
+const ROOT_GROUP: &str = "1/5";
+/// Content types a new user or user group is of unless its input names one.
+const USER_TYPE: &str = "user";
+const GROUP_TYPE: &str = "user_group";
+
+/// `/user/groups/1/5/13` (a Destination, or a `group` query with the prefix) → `1/5/13`.
+fn group_path_of<'a>(href: &'a str, prefix: &str) -> Option<&'a str> {
+    href.strip_prefix(prefix)
+        .unwrap_or(href)
+        .strip_prefix("/user/groups/")
+        .map(|p| p.trim_matches('/'))
+        .filter(|p| !p.is_empty())
+}
+
+fn field_inputs(list: Option<&UserFieldInputList>) -> Vec<FieldInput> {
+    list.map(|l| l.field.as_slice())
+        .unwrap_or_default()
+        .iter()
+        .map(|f| FieldInput {
+            id: None,
+            field_type_identifier: None,
+            field_definition_identifier: f.field_definition_identifier.clone(),
+            language_code: f.language_code.clone(),
+            field_value: f.field_value.clone(),
+        })
+        .collect()
+}
+
+/// The account field input of a user: `login`, `email`, `enabled` and the new password.
+fn account_input(
+    identifier: &str,
+    login: &str,
+    email: &str,
+    enabled: bool,
+    password: Option<&str>,
+    stored: bool,
+) -> FieldInput {
+    let mut entries = vec![
+        ("hasStoredLogin".to_string(), HashValue::Bool(stored)),
+        ("login".to_string(), HashValue::String(login.to_string())),
+        ("email".to_string(), HashValue::String(email.to_string())),
+        ("enabled".to_string(), HashValue::Bool(enabled)),
+    ];
+    if let Some(p) = password {
+        entries.push((
+            "plainPassword".to_string(),
+            HashValue::String(p.to_string()),
+        ));
+    }
+    FieldInput {
+        id: None,
+        field_type_identifier: None,
+        field_definition_identifier: identifier.to_string(),
+        language_code: None,
+        field_value: HashValue::Map(entries),
+    }
+}
+
+async fn exists(db: &impl ConnectionTrait, sql: &str, values: Vec<sea_orm::Value>) -> Result<bool> {
+    Ok(db
+        .query_one_raw(stmt(db.get_database_backend(), sql, values))
+        .await?
+        .is_some())
+}
+
+impl Service {
+    /// The ids of the user group content types.
+    async fn group_types(&self, db: &impl ConnectionTrait) -> Result<Vec<i64>> {
+        Ok(content_type::Entity::find()
+            .filter(content_type::Column::Identifier.eq(GROUP_TYPE))
+            .filter(content_type::Column::Status.eq(content_type::DEFINED))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|t| t.id)
+            .collect())
+    }
+
+    /// A published user and its account, or 404.
+    async fn user_of(
+        &self,
+        db: &impl ConnectionTrait,
+        id: i64,
+    ) -> Result<(content::Model, user::Model)> {
+        let missing = || Error::not_found("User", id);
+        let u = user::Entity::find_by_id(id)
+            .one(db)
+            .await?
+            .ok_or_else(missing)?;
+        let c = content::Entity::find_by_id(id)
+            .one(db)
+            .await?
+            .filter(|c| c.status == content::PUBLISHED)
+            .ok_or_else(missing)?;
+        Ok((c, u))
+    }
+
+    /// The published user group at a Location path, with that Location, or 404.
+    async fn group_at(
+        &self,
+        db: &impl ConnectionTrait,
+        path: &str,
+    ) -> Result<(content::Model, location::Model)> {
+        let missing = || Error::not_found("UserGroup", path);
+        let l = tree::find_by_path(db, path).await.map_err(|_| missing())?;
+        let c = content::Entity::find_by_id(l.content_id)
+            .one(db)
+            .await?
+            .filter(|c| c.status == content::PUBLISHED)
+            .ok_or_else(missing)?;
+        if !self.group_types(db).await?.contains(&c.content_type_id) {
+            return Err(missing());
+        }
+        Ok((c, l))
+    }
+
+    /// The type a new user or group is of: the input's, else the one with `identifier`.
+    async fn type_for(
+        &self,
+        db: &impl ConnectionTrait,
+        given: Option<i64>,
+        identifier: &str,
+    ) -> Result<rows::TypeInfo> {
+        let id = match given {
+            Some(id) => id,
+            None => content_type::Entity::find()
+                .filter(content_type::Column::Identifier.eq(identifier))
+                .filter(content_type::Column::Status.eq(content_type::DEFINED))
+                .one(db)
+                .await?
+                .map(|t| t.id)
+                .ok_or_else(|| {
+                    Error::BadRequest(format!("There is no content type '{identifier}'"))
+                })?,
+        };
+        rows::type_info(db, id)
+            .await
+            .map_err(|_| Error::BadRequest(format!("Content type {id} does not exist")))
+    }
+
+    /// The identifier of the account (`ezuser`) Field definition of a user type, or 400.
+    fn account_field(ty: &rows::TypeInfo) -> Result<String> {
+        ty.fields
+            .iter()
+            .find(|f| f.field_type == "user")
+            .map(|f| f.identifier.clone())
+            .ok_or_else(|| {
+                Error::BadRequest(format!(
+                    "Content type '{}' has no user account Field definition",
+                    ty.ty.identifier
+                ))
+            })
+    }
+
+    /// 403 when another account has this login or email.
+    async fn check_free(
+        &self,
+        db: &impl ConnectionTrait,
+        id: i64,
+        login: Option<&str>,
+        email: Option<&str>,
+    ) -> Result<()> {
+        if let Some(login) = login
+            && exists(
+                db,
+                "SELECT 1 FROM users WHERE login = ? AND id <> ?",
+                vec![login.into(), id.into()],
+            )
+            .await?
+        {
+            return Err(Error::Forbidden(format!("The login '{login}' is taken")));
+        }
+        if let Some(email) = email
+            && exists(
+                db,
+                "SELECT 1 FROM users WHERE email = ? AND id <> ?",
+                vec![email.into(), id.into()],
+            )
+            .await?
+        {
+            return Err(Error::Forbidden(format!("The email '{email}' is taken")));
+        }
+        Ok(())
+    }
+
+    /// Creates and publishes a user or group under the group at `parent`.
+    async fn create_member(
+        &self,
+        cx: &Caller,
+        parent: &location::Model,
+        ty: &rows::TypeInfo,
+        head: (String, Option<i64>, Option<String>),
+        fields: Vec<FieldInput>,
+    ) -> Result<content::Model> {
+        let (main_language_code, section, remote_id) = head;
+        let create = ContentCreate {
+            content_type: ty.ty.id,
+            main_language_code,
+            location_create: LocationCreate {
+                parent_location: href_path(&parent.path_string),
+                priority: None,
+                hidden: None,
+                remote_id: None,
+                sort_field: None,
+                sort_order: None,
+            },
+            section,
+            user: None,
+            always_available: None,
+            remote_id,
+            modification_date: None,
+            fields: FieldInputList { field: fields },
+        };
+        self.create(cx, create, true).await
+    }
+
+    /// Changes metadata and fields of a user or group (inside the caller's transaction):
+    /// metadata in place, fields through a new version published at once.
+    async fn update_member(
+        &self,
+        tx: &impl ConnectionTrait,
+        cx: &Caller,
+        c: content::Model,
+        metadata: ContentUpdate,
+        fields: Vec<FieldInput>,
+    ) -> Result<()> {
+        let touches = metadata.main_language_code.is_some()
+            || metadata.section.is_some()
+            || metadata.remote_id.is_some();
+        let c = if touches {
+            self.apply_metadata(tx, &c, &metadata).await?
+        } else {
+            c
+        };
+        if fields.is_empty() {
+            return Ok(());
+        }
+        let v = self.draft_from(tx, cx, &c, c.current_version).await?;
+        let initial = v.initial_language_code.clone();
+        let v = self.edit_draft(tx, &c, v, &fields, initial, None).await?;
+        self.publish_version(tx, &c, v.version_no).await
+    }
+
+    fn metadata(
+        main_language_code: Option<String>,
+        section: Option<i64>,
+        remote_id: Option<String>,
+    ) -> ContentUpdate {
+        ContentUpdate {
+            main_language_code,
+            section,
+            main_location: None,
+            owner: None,
+            always_available: None,
+            remote_id,
+            modification_date: None,
+            publish_date: None,
+        }
+    }
+}
+
+impl UsersApi for Service {
+    async fn load_users(&self, _cx: &Caller, req: LoadUsersRequest) -> Result<LoadUsersResponse> {
+        let db = self.db.conn();
+        let found = self
+            .find_users(db, &req.role_id, &req.remote_id, &req.login, &req.email)
+            .await?;
+        let href = "/user/users".to_string();
+        Ok(match req.accept {
+            LoadUsersAccept::UserRefList => LoadUsersResponse::OkUserRefList {
+                body: UserRefList {
+                    href,
+                    user: found.iter().map(|c| c.id).collect(),
+                },
+            },
+            LoadUsersAccept::UserList => LoadUsersResponse::OkUserList {
+                body: UserList {
+                    href,
+                    user: self.user_bodies(db, found).await?,
+                },
+            },
+        })
+    }
+
+    async fn verify_users(
+        &self,
+        _cx: &Caller,
+        req: VerifyUsersRequest,
+    ) -> Result<VerifyUsersResponse> {
+        self.find_users(
+            self.db.conn(),
+            &req.role_id,
+            &req.remote_id,
+            &req.login,
+            &req.email,
+        )
+        .await?;
+        Ok(VerifyUsersResponse::Ok)
+    }
+
+    async fn load_user(&self, _cx: &Caller, req: LoadUserRequest) -> Result<LoadUserResponse> {
+        let db = self.db.conn();
+        let (c, _) = self.user_of(db, req.user_id).await?;
+        let body = self.user_body(db, c).await?;
+        Ok(LoadUserResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn update_user(&self, cx: &Caller, req: UpdateUserRequest) -> Result<UpdateUserResponse> {
+        let b = req.body;
+        let id = req.user_id;
+        self.db
+            .write(async |tx| {
+                let (c, u) = self.user_of(tx, id).await?;
+                if let Some(m) = &req.if_match {
+                    m.check(&ETag::of(&self.user_body(tx, c.clone()).await?))?;
+                }
+                if let Some(login) = &b.login
+                    && *login != u.login
+                {
+                    return Err(Error::BadRequest(format!(
+                        "The login of user {id} is '{}' and cannot be changed",
+                        u.login
+                    )));
+                }
+                let mut fields = field_inputs(b.fields.as_ref());
+                if b.email.is_some() || b.enabled.is_some() || b.password.is_some() {
+                    let ty = rows::type_info(tx, c.content_type_id).await?;
+                    fields.retain(|f| {
+                        ty.field_by_identifier(&f.field_definition_identifier)
+                            .is_none_or(|d| d.field_type != "user")
+                    });
+                    fields.push(account_input(
+                        &Self::account_field(&ty)?,
+                        &u.login,
+                        b.email.as_deref().unwrap_or(&u.email),
+                        b.enabled.unwrap_or(u.enabled),
+                        b.password.as_deref(),
+                        true,
+                    ));
+                }
+                let metadata =
+                    Self::metadata(b.main_language_code.clone(), b.section, b.remote_id.clone());
+                self.update_member(tx, cx, c, metadata, fields).await
+            })
+            .await?;
+        let db = self.db.conn();
+        let (c, _) = self.user_of(db, id).await?;
+        let body = self.user_body(db, c).await?;
+        Ok(UpdateUserResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn delete_user(&self, cx: &Caller, req: DeleteUserRequest) -> Result<DeleteUserResponse> {
+        if req.user_id == cx.user_id {
+            return Err(Error::Forbidden("A user cannot delete itself".into()));
+        }
+        self.db
+            .write(async |tx| {
+                let (c, _) = self.user_of(tx, req.user_id).await?;
+                if let Some(m) = &req.if_match {
+                    m.check(&ETag::of(&self.user_body(tx, c.clone()).await?))?;
+                }
+                let locations = tree::of_content(tx, &c).await?;
+                tree::delete_subtrees(tx, &locations, &[c.id]).await
+            })
+            .await?;
+        Ok(DeleteUserResponse::NoContent)
+    }
+
+    async fn redirect_to_current_user(
+        &self,
+        cx: &Caller,
+        _req: RedirectToCurrentUserRequest,
+    ) -> Result<RedirectToCurrentUserResponse> {
+        if cx.is_anonymous() {
+            return Err(Error::Unauthorized(
+                "The anonymous user has no current user: log in first".into(),
+            ));
+        }
+        Ok(RedirectToCurrentUserResponse::TemporaryRedirect {
+            location: format!("/user/users/{}", cx.user_id),
+        })
+    }
+
+    async fn load_user_groups_of_user(
+        &self,
+        _cx: &Caller,
+        req: LoadUserGroupsOfUserRequest,
+    ) -> Result<LoadUserGroupsOfUserResponse> {
+        let db = self.db.conn();
+        let (c, _) = self.user_of(db, req.user_id).await?;
+        let body = self
+            .group_refs_of_user(db, &c, req.offset, req.limit)
+            .await?;
+        Ok(LoadUserGroupsOfUserResponse::Ok { body })
+    }
+
+    async fn assign_user_to_user_group(
+        &self,
+        _cx: &Caller,
+        req: AssignUserToUserGroupRequest,
+    ) -> Result<AssignUserToUserGroupResponse> {
+        let href = req
+            .group
+            .as_deref()
+            .ok_or_else(|| Error::BadRequest("The query parameter 'group' is missing".into()))?;
+        let path = group_path_of(href, &self.settings.prefix)
+            .ok_or_else(|| Error::BadRequest(format!("'{href}' is not a user group href")))?
+            .to_string();
+        let c =
+            self.db
+                .write(async |tx| {
+                    let (c, _) = self.user_of(tx, req.user_id).await?;
+                    let (_, group) = self.group_at(tx, &path).await.map_err(|_| {
+                        Error::Forbidden(format!("There is no user group at '{path}'"))
+                    })?;
+                    let placement = LocationCreate {
+                        parent_location: href_path(&group.path_string),
+                        priority: None,
+                        hidden: None,
+                        remote_id: None,
+                        sort_field: None,
+                        sort_order: None,
+                    };
+                    self.place(tx, c.clone(), &placement)
+                        .await
+                        .map_err(|e| match e {
+                            Error::Forbidden(_) => Error::Forbidden(format!(
+                                "User {} is in the user group at '{path}' already",
+                                c.id
+                            )),
+                            e => e,
+                        })?;
+                    rows::content(tx, c.id).await
+                })
+                .await?;
+        let body = self.group_refs_of_user(self.db.conn(), &c, 0, -1).await?;
+        Ok(AssignUserToUserGroupResponse::Ok { body })
+    }
+
+    async fn unassign_user_from_user_group(
+        &self,
+        _cx: &Caller,
+        req: UnassignUserFromUserGroupRequest,
+    ) -> Result<UnassignUserFromUserGroupResponse> {
+        let group_location: i64 = req
+            .group_path
+            .trim_matches('/')
+            .rsplit('/')
+            .next()
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| Error::not_found("UserGroup", &req.group_path))?;
+        let c = self
+            .db
+            .write(async |tx| {
+                let (c, _) = self.user_of(tx, req.user_id).await?;
+                let locations = tree::of_content(tx, &c).await?;
+                let Some(here) = locations.iter().find(|l| l.parent_id == group_location) else {
+                    return Err(Error::Forbidden(format!(
+                        "User {} is not in the user group of Location {group_location}",
+                        c.id
+                    )));
+                };
+                if locations.len() == 1 {
+                    return Err(Error::Forbidden(format!(
+                        "User {} must stay in at least one user group",
+                        c.id
+                    )));
+                }
+                tree::delete_subtrees(tx, std::slice::from_ref(here), &[]).await?;
+                rows::content(tx, c.id).await
+            })
+            .await?;
+        let body = self.group_refs_of_user(self.db.conn(), &c, 0, -1).await?;
+        Ok(UnassignUserFromUserGroupResponse::Ok { body })
+    }
+
+    async fn load_user_drafts(
+        &self,
+        _cx: &Caller,
+        req: LoadUserDraftsRequest,
+    ) -> Result<LoadUserDraftsResponse> {
+        let db = self.db.conn();
+        self.user_of(db, req.user_id).await?;
+        Ok(LoadUserDraftsResponse::Ok {
+            body: self.drafts_of(db, req.user_id).await?,
+        })
+    }
+
+    async fn load_user_groups(
+        &self,
+        _cx: &Caller,
+        req: LoadUserGroupsRequest,
+    ) -> Result<LoadUserGroupsResponse> {
+        let db = self.db.conn();
+        let groups = self
+            .find_groups(db, req.id, req.role_id, req.remote_id.as_deref())
+            .await?;
+        let href = "/user/groups".to_string();
+        Ok(match req.accept {
+            LoadUserGroupsAccept::UserGroupRefList => LoadUserGroupsResponse::OkUserGroupRefList {
+                body: self.group_ref_list(href, &groups, None),
+            },
+            LoadUserGroupsAccept::UserGroupList => LoadUserGroupsResponse::OkUserGroupList {
+                body: UserGroupList {
+                    href,
+                    user_group: self.group_bodies(db, groups).await?,
+                },
+            },
+        })
+    }
+
+    async fn load_root_user_group(
+        &self,
+        _cx: &Caller,
+        _req: LoadRootUserGroupRequest,
+    ) -> Result<LoadRootUserGroupResponse> {
+        Ok(LoadRootUserGroupResponse::MovedPermanently {
+            location: format!("/user/groups/{ROOT_GROUP}"),
+        })
+    }
+
+    async fn create_root_user_group(
+        &self,
+        cx: &Caller,
+        req: CreateRootUserGroupRequest,
+    ) -> Result<CreateRootUserGroupResponse> {
+        let body = self.new_group(cx, ROOT_GROUP, req.body).await?;
+        Ok(CreateRootUserGroupResponse::Created { body })
+    }
+
+    async fn load_user_group(
+        &self,
+        _cx: &Caller,
+        req: LoadUserGroupRequest,
+    ) -> Result<LoadUserGroupResponse> {
+        let db = self.db.conn();
+        let group = self.group_at(db, &req.group_path).await?;
+        let body = self.group_bodies(db, vec![group]).await?.remove(0);
+        Ok(LoadUserGroupResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn update_user_group(
+        &self,
+        cx: &Caller,
+        req: UpdateUserGroupRequest,
+    ) -> Result<UpdateUserGroupResponse> {
+        let b = req.body;
+        self.db
+            .write(async |tx| {
+                let (c, l) = self.group_at(tx, &req.group_path).await?;
+                if let Some(m) = &req.if_match {
+                    let current = self.group_bodies(tx, vec![(c.clone(), l)]).await?.remove(0);
+                    m.check(&ETag::of(&current))?;
+                }
+                let metadata =
+                    Self::metadata(b.main_language_code.clone(), b.section, b.remote_id.clone());
+                self.update_member(tx, cx, c, metadata, field_inputs(b.fields.as_ref()))
+                    .await
+            })
+            .await?;
+        let db = self.db.conn();
+        let group = self.group_at(db, &req.group_path).await?;
+        let body = self.group_bodies(db, vec![group]).await?.remove(0);
+        Ok(UpdateUserGroupResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn delete_user_group(
+        &self,
+        _cx: &Caller,
+        req: DeleteUserGroupRequest,
+    ) -> Result<DeleteUserGroupResponse> {
+        self.db
+            .write(async |tx| {
+                let (c, l) = self.group_at(tx, &req.group_path).await?;
+                if let Some(m) = &req.if_match {
+                    let current = self.group_bodies(tx, vec![(c.clone(), l)]).await?.remove(0);
+                    m.check(&ETag::of(&current))?;
+                }
+                let locations = tree::of_content(tx, &c).await?;
+                for l in &locations {
+                    if exists(
+                        tx,
+                        "SELECT 1 FROM locations WHERE path_string >= ? AND path_string < ? AND content_id IN (SELECT id FROM users)",
+                        vec![l.path_string.clone().into(), subtree_end(&l.path_string).into()],
+                    )
+                    .await?
+                    {
+                        return Err(Error::Forbidden(format!(
+                            "The user group {} still has users",
+                            c.id
+                        )));
+                    }
+                }
+                tree::delete_subtrees(tx, &locations, &[c.id]).await
+            })
+            .await?;
+        Ok(DeleteUserGroupResponse::NoContent)
+    }
+
+    async fn move_user_group(
+        &self,
+        _cx: &Caller,
+        req: MoveUserGroupRequest,
+    ) -> Result<MoveUserGroupResponse> {
+        let target = group_path_of(&req.destination, &self.settings.prefix)
+            .ok_or_else(|| {
+                Error::BadRequest(format!(
+                    "Destination '{}' is not a user group",
+                    req.destination
+                ))
+            })?
+            .to_string();
+        let moved = self
+            .db
+            .write(async |tx| {
+                let (_, l) = self.group_at(tx, &req.group_path).await?;
+                let (_, parent) = self.group_at(tx, &target).await.map_err(|_| {
+                    Error::Forbidden(format!("There is no user group at '{target}'"))
+                })?;
+                if parent.path_string.starts_with(&l.path_string) {
+                    return Err(Error::Forbidden(
+                        "A user group cannot be moved below itself".into(),
+                    ));
+                }
+                crate::locations::ops::move_under(tx, &l, &parent).await
+            })
+            .await?;
+        Ok(MoveUserGroupResponse::Created {
+            location: format!("/user/groups/{}", href_path(&moved.path_string)),
+        })
+    }
+
+    async fn load_sub_user_groups(
+        &self,
+        _cx: &Caller,
+        req: LoadSubUserGroupsRequest,
+    ) -> Result<LoadSubUserGroupsResponse> {
+        let db = self.db.conn();
+        let (_, l) = self.group_at(db, &req.group_path).await?;
+        let groups = self.subgroups(db, &l, req.offset, req.limit).await?;
+        let href = format!("/user/groups/{}/subgroups", href_path(&l.path_string));
+        Ok(match req.accept {
+            LoadSubUserGroupsAccept::UserGroupRefList => {
+                LoadSubUserGroupsResponse::OkUserGroupRefList {
+                    body: self.group_ref_list(href, &groups, None),
+                }
+            }
+            LoadSubUserGroupsAccept::UserGroupList => LoadSubUserGroupsResponse::OkUserGroupList {
+                body: UserGroupList {
+                    href,
+                    user_group: self.group_bodies(db, groups).await?,
+                },
+            },
+        })
+    }
+
+    async fn create_user_group(
+        &self,
+        cx: &Caller,
+        req: CreateUserGroupRequest,
+    ) -> Result<CreateUserGroupResponse> {
+        let body = self.new_group(cx, &req.group_path, req.body).await?;
+        Ok(CreateUserGroupResponse::Created { body })
+    }
+
+    async fn load_users_from_group(
+        &self,
+        _cx: &Caller,
+        req: LoadUsersFromGroupRequest,
+    ) -> Result<LoadUsersFromGroupResponse> {
+        let db = self.db.conn();
+        let (_, l) = self.group_at(db, &req.group_path).await?;
+        let users = self.users_under(db, &l, req.offset, req.limit).await?;
+        let href = format!("/user/groups/{}/users", href_path(&l.path_string));
+        Ok(match req.accept {
+            LoadUsersFromGroupAccept::UserRefList => LoadUsersFromGroupResponse::OkUserRefList {
+                body: UserRefList {
+                    href,
+                    user: users.iter().map(|c| c.id).collect(),
+                },
+            },
+            LoadUsersFromGroupAccept::UserList => LoadUsersFromGroupResponse::OkUserList {
+                body: UserList {
+                    href,
+                    user: self.user_bodies(db, users).await?,
+                },
+            },
+        })
+    }
+
+    async fn create_user(&self, cx: &Caller, req: CreateUserRequest) -> Result<CreateUserResponse> {
+        let b = req.body;
+        let db = self.db.conn();
+        let (_, group) = self.group_at(db, &req.group_path).await?;
+        let ty = self.type_for(db, b.content_type, USER_TYPE).await?;
+        let account = Self::account_field(&ty)?;
+        self.check_free(db, 0, Some(&b.login), Some(&b.email))
+            .await?;
+        let mut fields = field_inputs(Some(&b.fields));
+        fields.retain(|f| f.field_definition_identifier != account);
+        fields.push(account_input(
+            &account,
+            &b.login,
+            &b.email,
+            b.enabled.unwrap_or(true),
+            Some(&b.password),
+            false,
+        ));
+        let head = (b.main_language_code, b.section, b.remote_id);
+        let c = self.create_member(cx, &group, &ty, head, fields).await?;
+        let body = self.user_body(db, c).await?;
+        Ok(CreateUserResponse::Created { body })
+    }
+}
+
+impl Service {
+    /// Creates and publishes a user group under the group at `parent_path`.
+    async fn new_group(
+        &self,
+        cx: &Caller,
+        parent_path: &str,
+        b: UserGroupCreate,
+    ) -> Result<UserGroup> {
+        let db = self.db.conn();
+        let (_, parent) = self.group_at(db, parent_path).await?;
+        let ty = self.type_for(db, b.content_type, GROUP_TYPE).await?;
+        let head = (b.main_language_code, b.section, b.remote_id);
+        let c = self
+            .create_member(cx, &parent, &ty, head, field_inputs(Some(&b.fields)))
+            .await?;
+        let main = c
+            .main_location_id
+            .ok_or_else(|| Error::Internal(format!("user group {} has no Location", c.id)))?;
+        let l = tree::find(db, main).await?;
+        Ok(self.group_bodies(db, vec![(c, l)]).await?.remove(0))
+    }
+}

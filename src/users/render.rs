@@ -1,0 +1,143 @@
+//! Users and user groups as the API represents them: content-like bodies with the current
+//! version embedded, built for a whole list in a fixed number of queries.
+
+use crate::api::model::*;
+use crate::error::{Error, Result};
+use crate::locations::tree::{href_path, parent_path};
+use crate::service::Service;
+use cairn_runtime::Timestamp;
+use cairn_store::entity::{content, location, user};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+use std::collections::HashMap;
+
+/// `/content/locations/1/5/12` → `1/5/12`.
+fn location_path(info: &ContentInfo) -> String {
+    info.main_location
+        .as_deref()
+        .and_then(|h| h.strip_prefix("/content/locations/"))
+        .unwrap_or_default()
+        .to_string()
+}
+
+impl Service {
+    pub(super) async fn user_body(
+        &self,
+        db: &impl ConnectionTrait,
+        c: content::Model,
+    ) -> Result<User> {
+        Ok(self.user_bodies(db, vec![c]).await?.remove(0))
+    }
+
+    pub(super) async fn user_bodies(
+        &self,
+        db: &impl ConnectionTrait,
+        cs: Vec<content::Model>,
+    ) -> Result<Vec<User>> {
+        let accounts: HashMap<i64, user::Model> = user::Entity::find()
+            .filter(user::Column::Id.is_in(cs.iter().map(|c| c.id)))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|u| (u.id, u))
+            .collect();
+        let bodies = self.current_versions(db, &cs).await?;
+        cs.iter()
+            .zip(bodies)
+            .map(|(c, (info, version))| {
+                let u = accounts
+                    .get(&c.id)
+                    .ok_or_else(|| Error::not_found("User", c.id))?;
+                Ok(User {
+                    href: format!("/user/users/{}", c.id),
+                    id: c.id,
+                    remote_id: c.remote_id.clone(),
+                    content_type: c.content_type_id,
+                    name: c.name.clone(),
+                    versions: c.id,
+                    section: c.section_id,
+                    main_location: location_path(&info),
+                    locations: c.id,
+                    groups: c.id,
+                    owner: c.owner_id,
+                    publish_date: info.published_date.unwrap_or(Timestamp(c.published)),
+                    last_modification_date: info
+                        .last_modification_date
+                        .unwrap_or(Timestamp(c.modified)),
+                    main_language_code: c.main_language_code.clone(),
+                    always_available: c.always_available,
+                    version,
+                    login: u.login.clone(),
+                    email: u.email.clone(),
+                    enabled: u.enabled,
+                    user_groups: c.id,
+                    roles: c.id,
+                })
+            })
+            .collect()
+    }
+
+    /// Groups, each addressed by the Location given with it.
+    pub(super) async fn group_bodies(
+        &self,
+        db: &impl ConnectionTrait,
+        groups: Vec<(content::Model, location::Model)>,
+    ) -> Result<Vec<UserGroup>> {
+        let (cs, ls): (Vec<content::Model>, Vec<location::Model>) = groups.into_iter().unzip();
+        let bodies = self.current_versions(db, &cs).await?;
+        Ok(cs
+            .iter()
+            .zip(ls)
+            .zip(bodies)
+            .map(|((c, l), (info, version))| {
+                let path = href_path(&l.path_string);
+                UserGroup {
+                    href: format!("/user/groups/{path}"),
+                    id: c.id,
+                    remote_id: c.remote_id.clone(),
+                    content_type: c.content_type_id,
+                    name: c.name.clone(),
+                    versions: c.id,
+                    section: c.section_id,
+                    main_location: location_path(&info),
+                    locations: c.id,
+                    owner: c.owner_id,
+                    publish_date: info.published_date.unwrap_or(Timestamp(c.published)),
+                    last_modification_date: info
+                        .last_modification_date
+                        .unwrap_or(Timestamp(c.modified)),
+                    main_language_code: c.main_language_code.clone(),
+                    always_available: c.always_available,
+                    version,
+                    parent_user_group: parent_path(&l.path_string).unwrap_or_default(),
+                    subgroups: path.clone(),
+                    users: path.clone(),
+                    roles: path,
+                }
+            })
+            .collect())
+    }
+
+    /// References to groups; with `user`, each carries the link that removes the user from
+    /// it when the user is in more than one.
+    pub(super) fn group_ref_list(
+        &self,
+        href: String,
+        groups: &[(content::Model, location::Model)],
+        user: Option<i64>,
+    ) -> UserGroupRefList {
+        let unassignable = groups.len() > 1;
+        UserGroupRefList {
+            href,
+            user_group: groups
+                .iter()
+                .map(|(_, l)| UserGroupRef {
+                    href: format!("/user/groups/{}", href_path(&l.path_string)),
+                    unassign: user.filter(|_| unassignable).map(|u| UnassignLink {
+                        href: format!("{}/user/users/{u}/groups/{}", self.settings.prefix, l.id),
+                        method: "DELETE".to_string(),
+                    }),
+                })
+                .collect(),
+        }
+    }
+}
