@@ -3224,7 +3224,12 @@ impl Encode for SearchHit {
         w.open(name);
         w.attr("score", &self.score);
         w.attr("index", &self.index);
-        self.value.write_xml(w, "value");
+        {
+            let u = &self.value;
+            w.open("value");
+            u.write_xml(w, u.element());
+            w.close("value");
+        }
         w.close(name);
     }
     fn write_json(&self, w: &mut JsonWriter<'_>) {
@@ -3232,32 +3237,8 @@ impl Encode for SearchHit {
         w.field("_score", &self.score);
         w.field("_index", &self.index);
         w.key("value");
-        self.value.write_json(w);
-        w.end_object();
-    }
-}
-impl Encode for SearchHitValue {
-    fn media(&self) -> &'static str {
-        ""
-    }
-    fn element(&self) -> &'static str {
-        "value"
-    }
-    fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
-        w.open(name);
         {
-            let u = &self.object;
-            w.open("object");
-            u.write_xml(w, u.element());
-            w.close("object");
-        }
-        w.close(name);
-    }
-    fn write_json(&self, w: &mut JsonWriter<'_>) {
-        w.begin_object();
-        w.key("object");
-        {
-            let u = &self.object;
+            let u = &self.value;
             w.begin_object();
             w.key(u.element());
             u.write_json(w);

@@ -1652,15 +1652,9 @@ pub struct SearchHit {
     /// `@index` (JSON `_index`).
     pub index: String,
     /// `value`.
-    pub value: SearchHitValue,
+    pub value: SearchHitObject,
 }
-/// The object a search hit found.
-#[derive(Debug, Clone, PartialEq, Hash)]
-pub struct SearchHitValue {
-    /// `object`.
-    pub object: SearchHitObject,
-}
-/// A content item (full Content with its current version) or a Location.
+/// The object a search hit found (in `value`) - a content item (full Content with its current version) or a Location.
 #[derive(Debug, Clone, PartialEq, Hash)]
 pub enum SearchHitObject {
     Content(Content),

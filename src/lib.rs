@@ -27,6 +27,7 @@ mod stored;
 mod trash;
 mod url_aliases;
 mod users;
+mod views;
 
 use cairn_runtime::http::Settings;
 use cairn_runtime::media::Wire;

@@ -16,3 +16,4 @@ mod sessions;
 mod trash;
 mod url_aliases;
 mod users;
+mod views;

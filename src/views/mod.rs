@@ -1,0 +1,253 @@
+//! Search views (formats.md section 8): `POST /views` runs a content or Location query at
+//! once and answers a View with its hits. A query is one SQL statement for the page and one
+//! for the count, whatever its criteria; hits are rendered in a fixed number of statements.
+//! Every hit scores 1.0 (criteria filter, they do not rank). Stored views are not kept, as in
+//! the reference (501).
+
+mod criteria;
+mod sort;
+
+use crate::api::model::*;
+use crate::api::traits::ViewsApi;
+use crate::auth::Caller;
+use crate::error::{Error, Result};
+use crate::service::Service;
+use cairn_runtime::{Float, HashValue};
+use cairn_store::entity::{content, location};
+use cairn_store::sql::stmt;
+use criteria::{Context, Sql, Target};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+use std::collections::HashMap;
+
+/// The page size when a query gives no `limit` (the reference's default).
+const DEFAULT_LIMIT: i64 = 25;
+
+/// The hits of one page and the number of all matches.
+struct Found {
+    count: i64,
+    hits: Vec<SearchHitObject>,
+}
+
+impl Service {
+    async fn run_view(&self, cx: &Caller, input: ViewInput) -> Result<View> {
+        let started = std::time::Instant::now();
+        let (target, q) = match (input.location_query, input.content_query, input.query) {
+            (Some(q), _, _) => (Target::Location, q),
+            (None, Some(q), _) | (None, None, Some(q)) => (Target::Content, q),
+            (None, None, None) => {
+                return Err(Error::BadRequest(
+                    "A ViewInput needs a Query, ContentQuery or LocationQuery".into(),
+                ));
+            }
+        };
+        if let Some(a) = q.aggregations.as_ref().filter(|a| !is_empty(a)) {
+            return Err(Error::BadRequest(format!(
+                "Aggregations are not supported by this search engine: {}",
+                names(a).join(", ")
+            )));
+        }
+        let limit = q.limit.unwrap_or(DEFAULT_LIMIT);
+        let offset = q.offset.unwrap_or(0);
+        if limit < 0 || offset < 0 {
+            return Err(Error::BadRequest(
+                "limit and offset must not be negative".into(),
+            ));
+        }
+        let cx = Context {
+            target,
+            user_id: cx.user_id,
+        };
+        let mut conds = vec![Sql {
+            text: "c.status = ?".into(),
+            values: vec![content::PUBLISHED.into()],
+        }];
+        for criteria in [&q.filter, &q.query].into_iter().flatten() {
+            if !is_empty(criteria) {
+                conds.push(cx.map(criteria)?);
+            }
+        }
+        if let Some(lang) = &input.language_code {
+            let mut lang_filter = Sql {
+                text: "EXISTS (SELECT 1 FROM content_fields f WHERE f.content_id = c.id AND f.version_no = c.current_version AND f.language_code = ?)".into(),
+                values: vec![lang.clone().into()],
+            };
+            if input.use_always_available.unwrap_or(true) {
+                lang_filter.text.push_str(" OR c.always_available = ?");
+                lang_filter.values.push(true.into());
+            }
+            conds.push(lang_filter);
+        }
+        let filter = Sql::all(conds, "AND");
+        let found = self
+            .search(target, &filter, q.sort_clauses.as_ref(), limit, offset)
+            .await?;
+        let identifier = input.identifier;
+        Ok(View {
+            href: format!("/views/{identifier}"),
+            query: ViewQuery {},
+            result: ViewResult {
+                href: format!("/views/{identifier}/results"),
+                count: found.count,
+                time: Float(started.elapsed().as_secs_f64() * 1000.0),
+                timed_out: false,
+                max_score: (!found.hits.is_empty()).then_some(Float(1.0)),
+                search_hits: SearchHits {
+                    search_hit: found
+                        .hits
+                        .into_iter()
+                        .map(|object| SearchHit {
+                            score: Float(1.0),
+                            index: "cairn".into(),
+                            value: object,
+                        })
+                        .collect(),
+                },
+                aggregations: HashValue::List(Vec::new()),
+            },
+            identifier,
+        })
+    }
+
+    /// The page of hits and the count of all matches of `filter`.
+    async fn search(
+        &self,
+        target: Target,
+        filter: &Sql,
+        sort: Option<&HashValue>,
+        limit: i64,
+        offset: i64,
+    ) -> Result<Found> {
+        let db = self.db.conn();
+        let backend = db.get_database_backend();
+        let (from, id) = match target {
+            Target::Content => (
+                "contents c LEFT JOIN locations l ON l.id = c.main_location_id",
+                "c.id",
+            ),
+            Target::Location => ("locations l JOIN contents c ON c.id = l.content_id", "l.id"),
+        };
+        let count = db
+            .query_one_raw(stmt(
+                backend,
+                &format!("SELECT COUNT(*) FROM {from} WHERE {}", filter.text),
+                filter.values.clone(),
+            ))
+            .await?
+            .and_then(|r| r.try_get_by_index::<i64>(0).ok())
+            .unwrap_or(0);
+        let order = sort::order_by(sort, id)?;
+        let mut values = filter.values.clone();
+        values.extend(order.values);
+        values.push(limit.into());
+        values.push(offset.into());
+        let ids: Vec<i64> = db
+            .query_all_raw(stmt(
+                backend,
+                &format!(
+                    "SELECT {id} FROM {from} WHERE {} ORDER BY {} LIMIT ? OFFSET ?",
+                    filter.text, order.text
+                ),
+                values,
+            ))
+            .await?
+            .iter()
+            .filter_map(|r| r.try_get_by_index::<i64>(0).ok())
+            .collect();
+        let hits = match target {
+            Target::Content => {
+                let mut by_id: HashMap<i64, content::Model> = content::Entity::find()
+                    .filter(content::Column::Id.is_in(ids.clone()))
+                    .all(db)
+                    .await?
+                    .into_iter()
+                    .map(|c| (c.id, c))
+                    .collect();
+                let cs: Vec<content::Model> = ids.iter().filter_map(|i| by_id.remove(i)).collect();
+                self.current_versions(db, &cs)
+                    .await?
+                    .into_iter()
+                    .map(|(info, v)| SearchHitObject::Content(self.content_with_version(info, v)))
+                    .collect()
+            }
+            Target::Location => {
+                let mut by_id: HashMap<i64, location::Model> = location::Entity::find()
+                    .filter(location::Column::Id.is_in(ids.clone()))
+                    .all(db)
+                    .await?
+                    .into_iter()
+                    .map(|l| (l.id, l))
+                    .collect();
+                let ls: Vec<location::Model> = ids.iter().filter_map(|i| by_id.remove(i)).collect();
+                self.location_bodies(db, &ls)
+                    .await?
+                    .into_iter()
+                    .map(SearchHitObject::Location)
+                    .collect()
+            }
+        };
+        Ok(Found { count, hits })
+    }
+}
+
+fn is_empty(v: &HashValue) -> bool {
+    match v {
+        HashValue::Null => true,
+        HashValue::List(l) => l.is_empty(),
+        HashValue::Map(m) => m.is_empty(),
+        _ => false,
+    }
+}
+
+/// The aggregation names of an `Aggregations` value (a list of single-key maps, or in XML
+/// `Aggregation` elements).
+fn names(v: &HashValue) -> Vec<String> {
+    match v {
+        HashValue::List(items) => items.iter().flat_map(names).collect(),
+        HashValue::Map(entries) => entries
+            .iter()
+            .flat_map(|(k, v)| {
+                if k == "Aggregation" {
+                    names(v)
+                } else {
+                    vec![k.clone()]
+                }
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+impl ViewsApi for Service {
+    async fn create_view(&self, cx: &Caller, req: CreateViewRequest) -> Result<CreateViewResponse> {
+        Ok(CreateViewResponse::Ok {
+            body: self.run_view(cx, req.body).await?,
+        })
+    }
+
+    async fn list_view(&self, _cx: &Caller, _req: ListViewRequest) -> Result<ListViewResponse> {
+        Err(Error::not_implemented("listView"))
+    }
+
+    async fn get_view(&self, _cx: &Caller, _req: GetViewRequest) -> Result<GetViewResponse> {
+        Err(Error::not_implemented("getView"))
+    }
+
+    async fn load_view_results(
+        &self,
+        _cx: &Caller,
+        _req: LoadViewResultsRequest,
+    ) -> Result<LoadViewResultsResponse> {
+        Err(Error::not_implemented("loadViewResults"))
+    }
+
+    async fn create_content_view(
+        &self,
+        cx: &Caller,
+        req: CreateContentViewRequest,
+    ) -> Result<CreateContentViewResponse> {
+        Ok(CreateContentViewResponse::MovedPermanently {
+            body: self.run_view(cx, req.body).await?,
+            location: "/views".into(),
+        })
+    }
+}
