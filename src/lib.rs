@@ -20,6 +20,7 @@ mod languages;
 mod locations;
 mod object_states;
 mod pending;
+mod roles;
 mod root;
 mod sections;
 mod sessions;

@@ -4,6 +4,5 @@
 use crate::error::Error;
 use crate::service::Service;
 
-crate::api::traits::not_implemented_roles!(Service, Error::not_implemented);
 crate::api::traits::not_implemented_users!(Service, Error::not_implemented);
 crate::api::traits::not_implemented_views!(Service, Error::not_implemented);
