@@ -136,9 +136,12 @@ impl RolesApi for Service {
         if let Some(identifier) = &req.identifier {
             q = q.filter(role::Column::Identifier.eq(identifier.as_str()));
         }
-        q = q.offset(req.offset as u64);
-        if let Some(limit) = req.limit.filter(|l| *l >= 0) {
-            q = q.limit(limit as u64);
+        let limit = req.limit.filter(|l| *l >= 0);
+        if req.offset > 0 || limit.is_some() {
+            // SQLite takes no OFFSET without a LIMIT.
+            q = q
+                .offset(req.offset as u64)
+                .limit(limit.unwrap_or(i64::MAX) as u64);
         }
         let roles = q.all(self.db.conn()).await?;
         Ok(ListRolesResponse::Ok {
