@@ -1919,6 +1919,228 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
+            r"/content/objects",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[5], h_redirect_content(api.clone())), (& OPERATIONS[6],
+                    h_create_content(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/typegroups",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[31], h_load_content_type_group_list(api.clone())), (&
+                    OPERATIONS[32], h_create_content_type_group(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/types",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[38], h_list_content_types(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/types/view",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[39], h_create_content_type_view(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/services/countries",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[59], h_load_country_list(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/languages",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[60], h_list_languages(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/locations",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[62], h_redirect_location(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/objectstategroups",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[72], h_load_object_state_groups(api.clone())), (&
+                    OPERATIONS[73], h_create_object_state_group(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/user/roles",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[82], h_list_roles(api.clone())), (& OPERATIONS[83],
+                    h_create_role(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/user/policies",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[98], h_list_policies_for_user(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[107], h_load_root_resource(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/sections",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[108], h_list_sections(api.clone())), (&
+                    OPERATIONS[109], h_create_section(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/user/sessions",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[113], h_create_session(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/user/sessions/current",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[114], h_check_session(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/trash",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[117], h_load_trash_items(api.clone())), (&
+                    OPERATIONS[118], h_empty_trash(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/urlaliases",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[122], h_list_global_url_aliases(api.clone())), (&
+                    OPERATIONS[124], h_create_url_alias(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/urlwildcards",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[127], h_list_url_wildcards(api.clone())), (&
+                    OPERATIONS[128], h_create_url_wildcard(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/user/users",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[131], h_load_users(api.clone())), (& OPERATIONS[132],
+                    h_verify_users(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/user/current",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[136], h_redirect_to_current_user(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/user/groups",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[141], h_load_user_groups(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/user/groups/root",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[142], h_load_root_user_group(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/user/groups/subgroups",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[143], h_create_root_user_group(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/views",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[152], h_create_view(api.clone())), (& OPERATIONS[153],
+                    h_list_view(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/views",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[156], h_create_content_view(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
             r"/bookmark/:locationId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
@@ -1927,17 +2149,6 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
                     h_is_bookmarked(api.clone())), (& OPERATIONS[3],
                     h_is_bookmarked_get(api.clone())), (& OPERATIONS[4],
                     h_delete_bookmark(api.clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/objects",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[5], h_redirect_content(api.clone())), (& OPERATIONS[6],
-                    h_create_content(api.clone())),
                 ],
                 render_error,
             ),
@@ -1952,14 +2163,6 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
                     h_delete_content(api.clone())), (& OPERATIONS[10], h_copy_content(api
                     .clone())),
                 ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/objects/:contentId<^\d+>/translations/:languageCode",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[11], h_delete_content_translation(api.clone())),],
                 render_error,
             ),
         )
@@ -1983,56 +2186,12 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+>/versions/:versionNo<^\d+>",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[15], h_load_content_in_version(api.clone())), (&
-                    OPERATIONS[16], h_update_version(api.clone())), (& OPERATIONS[17],
-                    h_delete_content_version(api.clone())), (& OPERATIONS[18],
-                    h_create_draft_from_version(api.clone())), (& OPERATIONS[19],
-                    h_publish_version(api.clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/objects/:contentId<^\d+>/versions/:versionNo<^\d+>/translations/:languageCode",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[20], h_delete_translation_from_draft(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
             r"/content/objects/:contentId<^\d+>/relations",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
                     (& OPERATIONS[21], h_redirect_current_version_relations(api
                     .clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/objects/:contentId<^\d+>/versions/:versionNo<^\d+>/relations",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[22], h_load_version_relations(api.clone())), (&
-                    OPERATIONS[23], h_create_relation(api.clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/objects/:contentId<^\d+>/versions/:versionNo<^\d+>/relations/:relationId<^\d+>",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[24], h_load_version_relation(api.clone())), (&
-                    OPERATIONS[25], h_remove_relation(api.clone())),
                 ],
                 render_error,
             ),
@@ -2065,25 +2224,6 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/binary/images/:imageId/variations/:variationIdentifier",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[30], h_get_image_variation(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/typegroups",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[31], h_load_content_type_group_list(api.clone())), (&
-                    OPERATIONS[32], h_create_content_type_group(api.clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
             r"/content/typegroups/:contentTypeGroupId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
@@ -2107,22 +2247,6 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/types",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[38], h_list_content_types(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/types/view",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[39], h_create_content_type_view(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
             r"/content/types/:contentTypeId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
@@ -2142,28 +2266,6 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
                 vec![
                     (& OPERATIONS[44], h_load_content_type_field_definition_list(api
                     .clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/types/:contentTypeId<^\d+>/fieldDefinitions/:fieldDefinitionId<^\d+>",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[45], h_load_content_type_field_definition(api
-                    .clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/types/:contentTypeId<^\d+>/fieldDefinition/:fieldDefinitionIdentifier",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[46],
-                    h_load_content_type_field_definition_by_identifier(api.clone())),
                 ],
                 render_error,
             ),
@@ -2195,20 +2297,6 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+>/draft/fieldDefinitions/:fieldDefinitionId<^\d+>",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[53], h_load_content_type_draft_field_definition(api
-                    .clone())), (& OPERATIONS[54],
-                    h_update_content_type_draft_field_definition(api.clone())), (&
-                    OPERATIONS[55], h_remove_content_type_draft_field_definition(api
-                    .clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
             r"/content/types/:contentTypeId<^\d+>/groups",
             PathEndpoint::new(
                 settings.clone(),
@@ -2216,30 +2304,6 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
                     (& OPERATIONS[56], h_load_groups_of_content_type(api.clone())), (&
                     OPERATIONS[57], h_link_content_type_to_group(api.clone())),
                 ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/types/:contentTypeId<^\d+>/groups/:contentTypeGroupId<^\d+>",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[58], h_unlink_content_type_from_group(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
-            r"/services/countries",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[59], h_load_country_list(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
-            r"/languages",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[60], h_list_languages(api.clone())),],
                 render_error,
             ),
         )
@@ -2252,53 +2316,12 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/content/locations",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[62], h_redirect_location(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/locations/:locationPath<^\d+(?:/\d+)*>",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[63], h_load_location(api.clone())), (& OPERATIONS[64],
-                    h_update_location(api.clone())), (& OPERATIONS[65],
-                    h_delete_subtree(api.clone())), (& OPERATIONS[66], h_copy_subtree(api
-                    .clone())), (& OPERATIONS[67], h_move_subtree(api.clone())), (&
-                    OPERATIONS[68], h_swap_location(api.clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/locations/:locationPath<^\d+(?:/\d+)*>/children",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[69], h_load_location_children(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
             r"/content/objects/:contentId<^\d+>/locations",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
                     (& OPERATIONS[70], h_load_locations_for_content(api.clone())), (&
                     OPERATIONS[71], h_create_location(api.clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/objectstategroups",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[72], h_load_object_state_groups(api.clone())), (&
-                    OPERATIONS[73], h_create_object_state_group(api.clone())),
                 ],
                 render_error,
             ),
@@ -2322,29 +2345,6 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
                 vec![
                     (& OPERATIONS[77], h_load_object_states(api.clone())), (&
                     OPERATIONS[78], h_create_object_state(api.clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/objectstategroups/:objectStateGroupId<^\d+>/objectstates/:objectStateId<^\d+>",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[79], h_load_object_state(api.clone())), (&
-                    OPERATIONS[80], h_update_object_state(api.clone())), (&
-                    OPERATIONS[81], h_delete_object_state(api.clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/user/roles",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[82], h_list_roles(api.clone())), (& OPERATIONS[83],
-                    h_create_role(api.clone())),
                 ],
                 render_error,
             ),
@@ -2388,6 +2388,245 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
+            r"/user/users/:userId<^\d+>/roles",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[99], h_load_role_assignments_for_user(api.clone())), (&
+                    OPERATIONS[100], h_assign_role_to_user(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/sections/:sectionId<^\d+>",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[110], h_load_section(api.clone())), (& OPERATIONS[111],
+                    h_update_section(api.clone())), (& OPERATIONS[112],
+                    h_delete_section(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/user/sessions/:sessionId/refresh",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[115], h_refresh_session(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/user/sessions/:sessionId",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[116], h_delete_session(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/trash/:trashItemId<^\d+>",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[119], h_load_trash_item(api.clone())), (&
+                    OPERATIONS[120], h_restore_trash_item(api.clone())), (&
+                    OPERATIONS[121], h_delete_trash_item(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/urlaliases/:urlAliasId",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[125], h_load_url_alias(api.clone())), (&
+                    OPERATIONS[126], h_delete_url_alias(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/urlwildcards/:urlWildcardId<^\d+>",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[129], h_load_url_wildcard(api.clone())), (&
+                    OPERATIONS[130], h_delete_url_wildcard(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/user/users/:userId<^\d+>",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[133], h_load_user(api.clone())), (& OPERATIONS[134],
+                    h_update_user(api.clone())), (& OPERATIONS[135], h_delete_user(api
+                    .clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/user/users/:userId<^\d+>/groups",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[137], h_load_user_groups_of_user(api.clone())), (&
+                    OPERATIONS[138], h_assign_user_to_user_group(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/user/users/:userId<^\d+>/drafts",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[140], h_load_user_drafts(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/views/:viewId",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[154], h_get_view(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/views/:viewId/results",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[155], h_load_view_results(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/objects/:contentId<^\d+>/translations/:languageCode",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[11], h_delete_content_translation(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/objects/:contentId<^\d+>/versions/:versionNo<^\d+>",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[15], h_load_content_in_version(api.clone())), (&
+                    OPERATIONS[16], h_update_version(api.clone())), (& OPERATIONS[17],
+                    h_delete_content_version(api.clone())), (& OPERATIONS[18],
+                    h_create_draft_from_version(api.clone())), (& OPERATIONS[19],
+                    h_publish_version(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/objects/:contentId<^\d+>/versions/:versionNo<^\d+>/relations",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[22], h_load_version_relations(api.clone())), (&
+                    OPERATIONS[23], h_create_relation(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/binary/images/:imageId/variations/:variationIdentifier",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[30], h_get_image_variation(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/types/:contentTypeId<^\d+>/fieldDefinitions/:fieldDefinitionId<^\d+>",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[45], h_load_content_type_field_definition(api
+                    .clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/types/:contentTypeId<^\d+>/fieldDefinition/:fieldDefinitionIdentifier",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[46],
+                    h_load_content_type_field_definition_by_identifier(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/types/:contentTypeId<^\d+>/draft/fieldDefinitions/:fieldDefinitionId<^\d+>",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[53], h_load_content_type_draft_field_definition(api
+                    .clone())), (& OPERATIONS[54],
+                    h_update_content_type_draft_field_definition(api.clone())), (&
+                    OPERATIONS[55], h_remove_content_type_draft_field_definition(api
+                    .clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/types/:contentTypeId<^\d+>/groups/:contentTypeGroupId<^\d+>",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[58], h_unlink_content_type_from_group(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/locations/:locationPath<^\d+(?:/\d+)*>",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[63], h_load_location(api.clone())), (& OPERATIONS[64],
+                    h_update_location(api.clone())), (& OPERATIONS[65],
+                    h_delete_subtree(api.clone())), (& OPERATIONS[66], h_copy_subtree(api
+                    .clone())), (& OPERATIONS[67], h_move_subtree(api.clone())), (&
+                    OPERATIONS[68], h_swap_location(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/locations/:locationPath<^\d+(?:/\d+)*>/children",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[69], h_load_location_children(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/objectstategroups/:objectStateGroupId<^\d+>/objectstates/:objectStateId<^\d+>",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![
+                    (& OPERATIONS[79], h_load_object_state(api.clone())), (&
+                    OPERATIONS[80], h_update_object_state(api.clone())), (&
+                    OPERATIONS[81], h_delete_object_state(api.clone())),
+                ],
+                render_error,
+            ),
+        )
+        .at(
             r"/user/roles/:roleId<^\d+>/policies/:policyId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
@@ -2395,25 +2634,6 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
                     (& OPERATIONS[95], h_load_policy(api.clone())), (& OPERATIONS[96],
                     h_update_policy(api.clone())), (& OPERATIONS[97], h_delete_policy(api
                     .clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/user/policies",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[98], h_list_policies_for_user(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
-            r"/user/users/:userId<^\d+>/roles",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[99], h_load_role_assignments_for_user(api.clone())), (&
-                    OPERATIONS[100], h_assign_role_to_user(api.clone())),
                 ],
                 render_error,
             ),
@@ -2442,234 +2662,10 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/user/groups/:groupPath<^\d+(?:/\d+)*>/roles/:roleId<^\d+>",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[105], h_load_role_assignment_for_user_group(api
-                    .clone())), (& OPERATIONS[106], h_unassign_role_from_user_group(api
-                    .clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[107], h_load_root_resource(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/sections",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[108], h_list_sections(api.clone())), (&
-                    OPERATIONS[109], h_create_section(api.clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/sections/:sectionId<^\d+>",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[110], h_load_section(api.clone())), (& OPERATIONS[111],
-                    h_update_section(api.clone())), (& OPERATIONS[112],
-                    h_delete_section(api.clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/user/sessions",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[113], h_create_session(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
-            r"/user/sessions/current",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[114], h_check_session(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
-            r"/user/sessions/:sessionId/refresh",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[115], h_refresh_session(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
-            r"/user/sessions/:sessionId",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[116], h_delete_session(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/trash",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[117], h_load_trash_items(api.clone())), (&
-                    OPERATIONS[118], h_empty_trash(api.clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/trash/:trashItemId<^\d+>",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[119], h_load_trash_item(api.clone())), (&
-                    OPERATIONS[120], h_restore_trash_item(api.clone())), (&
-                    OPERATIONS[121], h_delete_trash_item(api.clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/urlaliases",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[122], h_list_global_url_aliases(api.clone())), (&
-                    OPERATIONS[124], h_create_url_alias(api.clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
             r"/content/locations/:locationPath<^\d+(?:/\d+)*>/urlaliases",
             PathEndpoint::new(
                 settings.clone(),
                 vec![(& OPERATIONS[123], h_list_location_url_aliases(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/urlaliases/:urlAliasId",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[125], h_load_url_alias(api.clone())), (&
-                    OPERATIONS[126], h_delete_url_alias(api.clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/urlwildcards",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[127], h_list_url_wildcards(api.clone())), (&
-                    OPERATIONS[128], h_create_url_wildcard(api.clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/urlwildcards/:urlWildcardId<^\d+>",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[129], h_load_url_wildcard(api.clone())), (&
-                    OPERATIONS[130], h_delete_url_wildcard(api.clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/user/users",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[131], h_load_users(api.clone())), (& OPERATIONS[132],
-                    h_verify_users(api.clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/user/users/:userId<^\d+>",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[133], h_load_user(api.clone())), (& OPERATIONS[134],
-                    h_update_user(api.clone())), (& OPERATIONS[135], h_delete_user(api
-                    .clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/user/current",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[136], h_redirect_to_current_user(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
-            r"/user/users/:userId<^\d+>/groups",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![
-                    (& OPERATIONS[137], h_load_user_groups_of_user(api.clone())), (&
-                    OPERATIONS[138], h_assign_user_to_user_group(api.clone())),
-                ],
-                render_error,
-            ),
-        )
-        .at(
-            r"/user/users/:userId<^\d+>/groups/:groupPath<^\d+(?:/\d+)*>",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[139], h_unassign_user_from_user_group(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
-            r"/user/users/:userId<^\d+>/drafts",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[140], h_load_user_drafts(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
-            r"/user/groups",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[141], h_load_user_groups(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
-            r"/user/groups/root",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[142], h_load_root_user_group(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
-            r"/user/groups/subgroups",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[143], h_create_root_user_group(api.clone())),],
                 render_error,
             ),
         )
@@ -2709,37 +2705,41 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
-            r"/views",
+            r"/content/objects/:contentId<^\d+>/versions/:versionNo<^\d+>/translations/:languageCode",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[20], h_delete_translation_from_draft(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
+            r"/content/objects/:contentId<^\d+>/versions/:versionNo<^\d+>/relations/:relationId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[152], h_create_view(api.clone())), (& OPERATIONS[153],
-                    h_list_view(api.clone())),
+                    (& OPERATIONS[24], h_load_version_relation(api.clone())), (&
+                    OPERATIONS[25], h_remove_relation(api.clone())),
                 ],
                 render_error,
             ),
         )
         .at(
-            r"/views/:viewId",
+            r"/user/groups/:groupPath<^\d+(?:/\d+)*>/roles/:roleId<^\d+>",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[154], h_get_view(api.clone())),],
+                vec![
+                    (& OPERATIONS[105], h_load_role_assignment_for_user_group(api
+                    .clone())), (& OPERATIONS[106], h_unassign_role_from_user_group(api
+                    .clone())),
+                ],
                 render_error,
             ),
         )
         .at(
-            r"/views/:viewId/results",
+            r"/user/users/:userId<^\d+>/groups/:groupPath<^\d+(?:/\d+)*>",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[155], h_load_view_results(api.clone())),],
-                render_error,
-            ),
-        )
-        .at(
-            r"/content/views",
-            PathEndpoint::new(
-                settings.clone(),
-                vec![(& OPERATIONS[156], h_create_content_view(api.clone())),],
+                vec![(& OPERATIONS[139], h_unassign_user_from_user_group(api.clone())),],
                 render_error,
             ),
         )

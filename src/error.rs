@@ -30,8 +30,8 @@ pub enum Error {
     /// An error already in HTTP terms (a failed `If-Match`, a bad Destination...).
     #[error("{0}")]
     Http(HttpError),
-    /// 501: the operation is not implemented yet (see `src/pending.rs`).
-    #[error("The operation '{0}' is not implemented yet")]
+    /// 501: an operation not implemented (stored views, as in the reference).
+    #[error("The operation '{0}' is not implemented")]
     NotImplemented(&'static str),
     #[error("database error: {0}")]
     Db(#[from] sea_orm::DbErr),
@@ -49,7 +49,7 @@ impl Error {
         }
     }
 
-    /// The error of an operation not implemented yet.
+    /// The error of an operation not implemented.
     pub fn not_implemented(operation: &'static str) -> Error {
         Error::NotImplemented(operation)
     }

@@ -19,7 +19,7 @@ mod countries_data;
 mod languages;
 mod locations;
 mod object_states;
-mod pending;
+mod roles;
 mod root;
 mod sections;
 mod sessions;

@@ -138,6 +138,23 @@ impl Service {
         Ok((c, l))
     }
 
+    /// The content id of user `id`, for the resources of other families under
+    /// `/user/users/{id}` (404 unless a published user).
+    pub(crate) async fn subject_user(&self, db: &impl ConnectionTrait, id: i64) -> Result<i64> {
+        Ok(self.user_of(db, id).await?.0.id)
+    }
+
+    /// The content id of the user group at `path` and the path as hrefs write it, for the
+    /// resources of other families under `/user/groups/{path}`.
+    pub(crate) async fn subject_group(
+        &self,
+        db: &impl ConnectionTrait,
+        path: &str,
+    ) -> Result<(i64, String)> {
+        let (c, l) = self.group_at(db, path).await?;
+        Ok((c.id, href_path(&l.path_string)))
+    }
+
     /// The type a new user or group is of: the input's, else the one with `identifier`.
     async fn type_for(
         &self,

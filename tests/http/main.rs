@@ -10,6 +10,7 @@ mod content_types;
 mod locations;
 mod object_states;
 mod protocol;
+mod roles;
 mod root;
 mod sections;
 mod sessions;

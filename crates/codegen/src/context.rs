@@ -31,6 +31,10 @@ pub fn build(api: &Api) -> Value {
             None => paths.push((p, vec![i])),
         }
     }
+    // Paths with fewer parameters first: poem 3's router drops the pattern children of a
+    // static node it splits, so every static prefix must be in the tree before a pattern hangs
+    // off it (`/user/users` before `/user/users/:userId/roles`).
+    paths.sort_by_key(|(p, _)| p.matches(':').count());
     let paths: Vec<Value> = paths
         .into_iter()
         .map(|(p, ops)| {

@@ -13,6 +13,7 @@ mod m0005_bookmarks;
 mod m0006_url_aliases;
 mod m0007_child_order;
 mod m0008_search;
+mod m0009_roles;
 
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
 use sea_orm_migration::prelude::*;
@@ -31,6 +32,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0006_url_aliases::Migration),
             Box::new(m0007_child_order::Migration),
             Box::new(m0008_search::Migration),
+            Box::new(m0009_roles::Migration),
         ]
     }
 }

@@ -1,0 +1,233 @@
+//! Role assignments of users and user groups, and the Policies that apply to a user.
+
+use super::limitations::{Lim, decode_values, encode_values, of_input, to_model};
+use crate::api::model::{Limitation, RoleAssignInput, RoleAssignment, RoleAssignmentList};
+use crate::error::{Error, Result};
+use crate::locations::tree::find_by_path;
+use cairn_runtime::decode::param_of;
+use cairn_store::entity::{location, role_assignment, section};
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
+};
+
+/// The assignments of the user or group `content_id`, by id.
+pub(crate) async fn of_subject(
+    db: &impl ConnectionTrait,
+    content_id: i64,
+) -> Result<Vec<role_assignment::Model>> {
+    Ok(role_assignment::Entity::find()
+        .filter(role_assignment::Column::ContentId.eq(content_id))
+        .order_by_asc(role_assignment::Column::Id)
+        .all(db)
+        .await?)
+}
+
+/// An assignment as served under `base` (`/user/users/14/roles`).
+pub(crate) fn to_item(base: &str, a: &role_assignment::Model) -> Result<RoleAssignment> {
+    let limitation = match (&a.limitation_identifier, &a.limitation_values) {
+        (Some(identifier), Some(values)) => Some(to_model(&Lim {
+            identifier: identifier.clone(),
+            values: decode_values(values)?,
+        })),
+        _ => None,
+    };
+    Ok(RoleAssignment {
+        href: format!("{base}/{}", a.role_id),
+        limitation,
+        role: a.role_id,
+    })
+}
+
+pub(crate) fn to_list(base: &str, rows: &[role_assignment::Model]) -> Result<RoleAssignmentList> {
+    Ok(RoleAssignmentList {
+        href: base.to_string(),
+        role_assignment: rows
+            .iter()
+            .map(|a| to_item(base, a))
+            .collect::<Result<_>>()?,
+    })
+}
+
+/// The first assignment of the Role `role_id` among `rows` (404 when none).
+pub(crate) fn find_in(
+    base: &str,
+    rows: &[role_assignment::Model],
+    role_id: i64,
+) -> Result<RoleAssignment> {
+    let a = rows
+        .iter()
+        .find(|a| a.role_id == role_id)
+        .ok_or_else(|| Error::not_found("RoleAssignment", format!("{base}/{role_id}")))?;
+    to_item(base, a)
+}
+
+/// Assigns a Role to `content_id`, one row per limitation value; values already assigned are
+/// left out, and 406 when nothing is new (as the reference).
+pub(crate) async fn assign(
+    tx: &impl ConnectionTrait,
+    prefix: &str,
+    content_id: i64,
+    input: RoleAssignInput,
+) -> Result<()> {
+    let role = super::store::find_role(tx, input.role).await?;
+    let mut lim = match input.limitation {
+        Some(l) => Some(of_assignment(tx, prefix, l).await?),
+        None => None,
+    };
+    let already = |what: String| {
+        Error::NotAcceptable(format!(
+            "Argument '$role' is invalid: Role '{}' {what}",
+            role.id
+        ))
+    };
+    for a in of_subject(tx, content_id)
+        .await?
+        .iter()
+        .filter(|a| a.role_id == role.id)
+    {
+        let (Some(identifier), Some(values)) = (&a.limitation_identifier, &a.limitation_values)
+        else {
+            return Err(already("already assigned without Limitations".into()));
+        };
+        if let Some(l) = lim.as_mut().filter(|l| &l.identifier == identifier) {
+            let existing = decode_values(values)?;
+            l.values.retain(|v| !existing.contains(v));
+            if l.values.is_empty() {
+                return Err(already(format!(
+                    "is already assigned with the same '{identifier}' value"
+                )));
+            }
+        }
+    }
+    let rows: Vec<role_assignment::ActiveModel> = match lim {
+        None => vec![row(role.id, content_id, None)],
+        Some(l) => l
+            .values
+            .iter()
+            .map(|v| row(role.id, content_id, Some((&l.identifier, v))))
+            .collect(),
+    };
+    role_assignment::Entity::insert_many(rows).exec(tx).await?;
+    Ok(())
+}
+
+fn row(
+    role_id: i64,
+    content_id: i64,
+    lim: Option<(&String, &String)>,
+) -> role_assignment::ActiveModel {
+    role_assignment::ActiveModel {
+        role_id: Set(role_id),
+        content_id: Set(content_id),
+        limitation_identifier: Set(lim.map(|(i, _)| i.clone())),
+        limitation_values: Set(lim.map(|(_, v)| encode_values(std::slice::from_ref(v)))),
+        ..Default::default()
+    }
+}
+
+/// The limitation of a RoleAssignInput: `Section` (Section hrefs → ids) or `Subtree`
+/// (Location hrefs → path strings); 400 for anything else or what does not exist.
+async fn of_assignment(db: &impl ConnectionTrait, prefix: &str, l: Limitation) -> Result<Lim> {
+    let at = "RoleAssignInput.limitation";
+    let mut lim = of_input(l, at)?;
+    let bad = |v: &str| {
+        Error::BadRequest(format!(
+            "{at} '{}': '{v}' is not the href of an existing {}",
+            lim.identifier,
+            if lim.identifier == "Section" {
+                "Section"
+            } else {
+                "Location"
+            }
+        ))
+    };
+    let mut values = Vec::new();
+    for href in &lim.values {
+        let path = href.strip_prefix(prefix).unwrap_or(href);
+        let value = match lim.identifier.as_str() {
+            "Section" => {
+                let id: i64 = param_of(path, "/content/sections/{id}")
+                    .and_then(|v| v.parse().ok())
+                    .ok_or_else(|| bad(href))?;
+                section::Entity::find_by_id(id)
+                    .one(db)
+                    .await?
+                    .ok_or_else(|| bad(href))?;
+                id.to_string()
+            }
+            "Subtree" => {
+                let p = param_of(path, "/content/locations/{path}").ok_or_else(|| bad(href))?;
+                let l: location::Model = find_by_path(db, p).await.map_err(|_| bad(href))?;
+                l.path_string
+            }
+            other => {
+                return Err(Error::BadRequest(format!(
+                    "{at}: '{other}' is not allowed on a Role assignment (only Section and Subtree)"
+                )));
+            }
+        };
+        if !values.contains(&value) {
+            values.push(value);
+        }
+    }
+    lim.values = values;
+    Ok(lim)
+}
+
+/// Removes every assignment of the Role `role_id` to `content_id`.
+pub(crate) async fn unassign(
+    tx: &impl ConnectionTrait,
+    content_id: i64,
+    role_id: i64,
+) -> Result<()> {
+    role_assignment::Entity::delete_many()
+        .filter(role_assignment::Column::ContentId.eq(content_id))
+        .filter(role_assignment::Column::RoleId.eq(role_id))
+        .exec(tx)
+        .await?;
+    Ok(())
+}
+
+/// The Roles that apply to the user `user_id`: assigned to it or to a group above any of its
+/// Locations, in the order of their first assignment (a fixed number of statements).
+pub(crate) async fn roles_of_user(db: &impl ConnectionTrait, user_id: i64) -> Result<Vec<i64>> {
+    let paths: Vec<String> = location::Entity::find()
+        .filter(location::Column::ContentId.eq(user_id))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|l| l.path_string)
+        .collect();
+    let mut ancestors: Vec<i64> = Vec::new();
+    for p in &paths {
+        let ids: Vec<i64> = p.split('/').filter_map(|s| s.parse().ok()).collect();
+        for id in ids.iter().take(ids.len().saturating_sub(1)) {
+            if !ancestors.contains(id) {
+                ancestors.push(*id);
+            }
+        }
+    }
+    let mut subjects = vec![user_id];
+    if !ancestors.is_empty() {
+        subjects.extend(
+            location::Entity::find()
+                .filter(location::Column::Id.is_in(ancestors))
+                .all(db)
+                .await?
+                .into_iter()
+                .map(|l| l.content_id),
+        );
+    }
+    let rows = role_assignment::Entity::find()
+        .filter(role_assignment::Column::ContentId.is_in(subjects))
+        .order_by_asc(role_assignment::Column::Id)
+        .all(db)
+        .await?;
+    let mut roles: Vec<i64> = Vec::new();
+    for a in rows {
+        if !roles.contains(&a.role_id) {
+            roles.push(a.role_id);
+        }
+    }
+    Ok(roles)
+}

@@ -1,0 +1,548 @@
+//! Roles, Role drafts, Policies and Role assignments (spec `roles`). Changing a published Role
+//! or its Policies directly goes through a draft published in the same transaction. Lists render
+//! in a fixed number of statements.
+
+mod assignments;
+mod limitations;
+mod policies;
+mod store;
+
+use crate::api::model::*;
+use crate::api::traits::RolesApi;
+use crate::auth::Caller;
+use crate::error::{Error, Result};
+use crate::service::Service;
+use cairn_runtime::{ETag, IfMatch};
+use cairn_store::entity::{policy, role};
+use limitations::{check_function, of_policy, to_policy_model};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+use store::{DRAFT, PUBLISHED, PolicyRow};
+
+fn role_model(r: &role::Model) -> Role {
+    Role {
+        href: format!("/user/roles/{}", r.id),
+        identifier: r.identifier.clone(),
+        policies: r.id,
+    }
+}
+
+fn draft_model(r: &role::Model) -> RoleDraft {
+    RoleDraft {
+        href: format!("/user/roles/{}", r.id),
+        identifier: r.identifier.clone(),
+        policies: r.id,
+    }
+}
+
+fn policy_model(p: &PolicyRow) -> Policy {
+    Policy {
+        href: format!("/user/roles/{}/policies/{}", p.p.role_id, p.p.id),
+        id: p.p.id,
+        original_id: p.p.original_id,
+        module: p.p.module.clone(),
+        function: p.p.function.clone(),
+        limitations: to_policy_model(&p.lims),
+    }
+}
+
+fn policy_list(href: String, rows: &[PolicyRow]) -> PolicyList {
+    PolicyList {
+        href,
+        policy: rows.iter().map(policy_model).collect(),
+    }
+}
+
+/// The identifier of a RoleInput: `None` when absent or empty.
+fn identifier_of(input: RoleInput) -> Option<String> {
+    input.identifier.filter(|i| !i.trim().is_empty())
+}
+
+fn check(if_match: &Option<IfMatch>, current: &impl std::hash::Hash) -> Result<()> {
+    if let Some(m) = if_match {
+        m.check(&ETag::of(current))?;
+    }
+    Ok(())
+}
+
+/// The `RoleAssignmentList` href of a user and of a user group.
+fn user_base(user_id: i64) -> String {
+    format!("/user/users/{user_id}/roles")
+}
+
+fn group_base(path: &str) -> String {
+    format!("/user/groups/{path}/roles")
+}
+
+impl Service {
+    async fn assignment_list(&self, base: &str, content_id: i64) -> Result<RoleAssignmentList> {
+        assignments::to_list(
+            base,
+            &assignments::of_subject(self.db.conn(), content_id).await?,
+        )
+    }
+
+    async fn assign_to(
+        &self,
+        base: &str,
+        content_id: i64,
+        input: RoleAssignInput,
+    ) -> Result<RoleAssignmentList> {
+        let prefix = self.settings.prefix.clone();
+        self.db
+            .write(async |tx| assignments::assign(tx, &prefix, content_id, input).await)
+            .await?;
+        self.assignment_list(base, content_id).await
+    }
+
+    async fn assignment(
+        &self,
+        base: &str,
+        content_id: i64,
+        role_id: i64,
+    ) -> Result<RoleAssignment> {
+        let rows = assignments::of_subject(self.db.conn(), content_id).await?;
+        assignments::find_in(base, &rows, role_id)
+    }
+
+    async fn unassign_from(
+        &self,
+        base: &str,
+        content_id: i64,
+        role_id: i64,
+        if_match: &Option<IfMatch>,
+    ) -> Result<RoleAssignmentList> {
+        self.db
+            .write(async |tx| {
+                if if_match.is_some() {
+                    let rows = assignments::of_subject(tx, content_id).await?;
+                    check(if_match, &assignments::find_in(base, &rows, role_id)?)?;
+                }
+                assignments::unassign(tx, content_id, role_id).await
+            })
+            .await?;
+        self.assignment_list(base, content_id).await
+    }
+}
+
+impl RolesApi for Service {
+    async fn list_roles(&self, _cx: &Caller, req: ListRolesRequest) -> Result<ListRolesResponse> {
+        if req.offset < 0 {
+            return Err(Error::BadRequest("offset: must not be negative".into()));
+        }
+        let mut q = role::Entity::find()
+            .filter(role::Column::Status.eq(PUBLISHED))
+            .order_by_asc(role::Column::Id);
+        if let Some(identifier) = &req.identifier {
+            q = q.filter(role::Column::Identifier.eq(identifier.as_str()));
+        }
+        let limit = req.limit.filter(|l| *l >= 0);
+        if req.offset > 0 || limit.is_some() {
+            // SQLite takes no OFFSET without a LIMIT.
+            q = q
+                .offset(req.offset as u64)
+                .limit(limit.unwrap_or(i64::MAX) as u64);
+        }
+        let roles = q.all(self.db.conn()).await?;
+        Ok(ListRolesResponse::Ok {
+            body: RoleList {
+                href: "/user/roles".into(),
+                role: roles.iter().map(role_model).collect(),
+            },
+        })
+    }
+
+    async fn create_role(
+        &self,
+        _cx: &Caller,
+        req: CreateRoleRequest,
+    ) -> Result<CreateRoleResponse> {
+        let identifier = identifier_of(req.body)
+            .ok_or_else(|| Error::BadRequest("RoleInput.identifier: required".into()))?;
+        let status = if req.publish { PUBLISHED } else { DRAFT };
+        let r = self
+            .db
+            .write(async |tx| {
+                store::ensure_free(tx, &identifier, None).await?;
+                store::insert_role(tx, identifier, status, None).await
+            })
+            .await?;
+        Ok(if req.publish {
+            CreateRoleResponse::CreatedRole {
+                body: role_model(&r),
+            }
+        } else {
+            CreateRoleResponse::CreatedRoleDraft {
+                body: draft_model(&r),
+            }
+        })
+    }
+
+    async fn load_role(&self, _cx: &Caller, req: LoadRoleRequest) -> Result<LoadRoleResponse> {
+        let body = role_model(&store::find_role(self.db.conn(), req.role_id).await?);
+        Ok(LoadRoleResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn create_role_draft(
+        &self,
+        _cx: &Caller,
+        req: CreateRoleDraftRequest,
+    ) -> Result<CreateRoleDraftResponse> {
+        let d = self
+            .db
+            .write(async |tx| {
+                let r = store::find_role(tx, req.role_id).await?;
+                store::create_draft(tx, &r).await
+            })
+            .await?;
+        Ok(CreateRoleDraftResponse::Created {
+            body: draft_model(&d),
+        })
+    }
+
+    async fn update_role(
+        &self,
+        _cx: &Caller,
+        req: UpdateRoleRequest,
+    ) -> Result<UpdateRoleResponse> {
+        let identifier = identifier_of(req.body);
+        let r = self
+            .db
+            .write(async |tx| {
+                let r = store::find_role(tx, req.role_id).await?;
+                check(&req.if_match, &role_model(&r))?;
+                let mut d = store::create_draft(tx, &r).await?;
+                if let Some(identifier) = identifier {
+                    store::ensure_free(tx, &identifier, Some(r.id)).await?;
+                    d.identifier = identifier;
+                }
+                store::publish(tx, d).await
+            })
+            .await?;
+        let body = role_model(&r);
+        Ok(UpdateRoleResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn delete_role(
+        &self,
+        _cx: &Caller,
+        req: DeleteRoleRequest,
+    ) -> Result<DeleteRoleResponse> {
+        self.db
+            .write(async |tx| {
+                let r = store::find_role(tx, req.role_id).await?;
+                check(&req.if_match, &role_model(&r))?;
+                store::delete_role(tx, r.id).await
+            })
+            .await?;
+        Ok(DeleteRoleResponse::NoContent)
+    }
+
+    async fn load_role_draft(
+        &self,
+        _cx: &Caller,
+        req: LoadRoleDraftRequest,
+    ) -> Result<LoadRoleDraftResponse> {
+        let body = draft_model(&store::find_draft(self.db.conn(), req.role_id).await?);
+        Ok(LoadRoleDraftResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn update_role_draft(
+        &self,
+        _cx: &Caller,
+        req: UpdateRoleDraftRequest,
+    ) -> Result<UpdateRoleDraftResponse> {
+        let identifier = identifier_of(req.body);
+        let d = self
+            .db
+            .write(async |tx| {
+                let d = store::find_draft(tx, req.role_id).await?;
+                check(&req.if_match, &draft_model(&d))?;
+                let Some(identifier) = identifier else {
+                    return Ok(d);
+                };
+                store::ensure_free(tx, &identifier, d.original_id).await?;
+                let mut active: role::ActiveModel = d.into();
+                active.identifier = sea_orm::ActiveValue::Set(identifier);
+                Ok::<_, Error>(sea_orm::ActiveModelTrait::update(active, tx).await?)
+            })
+            .await?;
+        let body = draft_model(&d);
+        Ok(UpdateRoleDraftResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn publish_role_draft(
+        &self,
+        _cx: &Caller,
+        req: PublishRoleDraftRequest,
+    ) -> Result<PublishRoleDraftResponse> {
+        let r = self
+            .db
+            .write(async |tx| {
+                let d = store::find_draft(tx, req.role_id).await?;
+                store::publish(tx, d).await
+            })
+            .await?;
+        Ok(PublishRoleDraftResponse::NoContent {
+            location: format!("/user/roles/{}", r.id),
+        })
+    }
+
+    async fn delete_role_draft(
+        &self,
+        _cx: &Caller,
+        req: DeleteRoleDraftRequest,
+    ) -> Result<DeleteRoleDraftResponse> {
+        self.db
+            .write(async |tx| {
+                let d = store::find_draft_by_id(tx, req.role_id)
+                    .await?
+                    .ok_or_else(|| Error::not_found("RoleDraft", req.role_id))?;
+                check(&req.if_match, &draft_model(&d))?;
+                store::delete_draft(tx, d.id).await
+            })
+            .await?;
+        Ok(DeleteRoleDraftResponse::NoContent)
+    }
+
+    async fn load_policies(
+        &self,
+        _cx: &Caller,
+        req: LoadPoliciesRequest,
+    ) -> Result<LoadPoliciesResponse> {
+        let db = self.db.conn();
+        let r = store::find_any(db, req.role_id).await?;
+        let rows = store::policies_of(db, &[r.id]).await?;
+        Ok(LoadPoliciesResponse::Ok {
+            body: policy_list(format!("/user/roles/{}/policies", r.id), &rows),
+        })
+    }
+
+    async fn add_policy(&self, _cx: &Caller, req: AddPolicyRequest) -> Result<AddPolicyResponse> {
+        let PolicyCreate {
+            module,
+            function,
+            limitations,
+        } = req.body;
+        check_function(&module, &function)?;
+        let lims = of_policy(limitations)?;
+        let p = self
+            .db
+            .write(async |tx| {
+                let id = policies::on_draft(tx, req.role_id, async |d, _| {
+                    let ids =
+                        store::insert_policies(tx, d.id, vec![(module, function, None, lims)])
+                            .await?;
+                    Ok(ids[0])
+                })
+                .await?;
+                store::find_policy(tx, req.role_id, policy::Column::Id, id).await
+            })
+            .await?;
+        Ok(AddPolicyResponse::Created {
+            body: policy_model(&p),
+        })
+    }
+
+    async fn delete_policies(
+        &self,
+        _cx: &Caller,
+        req: DeletePoliciesRequest,
+    ) -> Result<DeletePoliciesResponse> {
+        self.db
+            .write(async |tx| {
+                policies::on_draft(tx, req.role_id, async |d, _| {
+                    store::delete_policies(tx, &[d.id], None).await
+                })
+                .await
+            })
+            .await?;
+        Ok(DeletePoliciesResponse::NoContent)
+    }
+
+    async fn load_policy(
+        &self,
+        _cx: &Caller,
+        req: LoadPolicyRequest,
+    ) -> Result<LoadPolicyResponse> {
+        let db = self.db.conn();
+        let r = store::find_any(db, req.role_id).await?;
+        let p = store::find_policy(db, r.id, policy::Column::Id, req.policy_id).await?;
+        let body = policy_model(&p);
+        Ok(LoadPolicyResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn update_policy(
+        &self,
+        _cx: &Caller,
+        req: UpdatePolicyRequest,
+    ) -> Result<UpdatePolicyResponse> {
+        let lims = of_policy(req.body.limitations)?;
+        let p = self
+            .db
+            .write(async |tx| {
+                let current = policies::addressed(tx, req.role_id, req.policy_id).await?;
+                check(&req.if_match, &policy_model(&current))?;
+                let id = policies::on_draft(tx, req.role_id, async |d, copied| {
+                    let p = policies::in_draft(tx, d, req.policy_id, copied).await?;
+                    store::set_limitations(tx, p.p.id, lims).await?;
+                    Ok(p.p.id)
+                })
+                .await?;
+                store::find_policy(tx, req.role_id, policy::Column::Id, id).await
+            })
+            .await?;
+        let body = policy_model(&p);
+        Ok(UpdatePolicyResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn delete_policy(
+        &self,
+        _cx: &Caller,
+        req: DeletePolicyRequest,
+    ) -> Result<DeletePolicyResponse> {
+        self.db
+            .write(async |tx| {
+                let current = policies::addressed(tx, req.role_id, req.policy_id).await?;
+                check(&req.if_match, &policy_model(&current))?;
+                policies::on_draft(tx, req.role_id, async |d, copied| {
+                    let p = policies::in_draft(tx, d, req.policy_id, copied).await?;
+                    store::delete_policies(tx, &[d.id], Some(&[p.p.id])).await
+                })
+                .await
+            })
+            .await?;
+        Ok(DeletePolicyResponse::NoContent)
+    }
+
+    async fn list_policies_for_user(
+        &self,
+        _cx: &Caller,
+        req: ListPoliciesForUserRequest,
+    ) -> Result<ListPoliciesForUserResponse> {
+        let user_id = req
+            .user_id
+            .ok_or_else(|| Error::BadRequest("The query parameter 'userId' is required".into()))?;
+        let db = self.db.conn();
+        self.subject_user(db, user_id).await?;
+        let roles = assignments::roles_of_user(db, user_id).await?;
+        let mut rows = store::policies_of(db, &roles).await?;
+        rows.sort_by_key(|p| roles.iter().position(|r| *r == p.p.role_id));
+        Ok(ListPoliciesForUserResponse::Ok {
+            body: policy_list("/user/policies".into(), &rows),
+        })
+    }
+
+    async fn load_role_assignments_for_user(
+        &self,
+        _cx: &Caller,
+        req: LoadRoleAssignmentsForUserRequest,
+    ) -> Result<LoadRoleAssignmentsForUserResponse> {
+        let id = self.subject_user(self.db.conn(), req.user_id).await?;
+        Ok(LoadRoleAssignmentsForUserResponse::Ok {
+            body: self.assignment_list(&user_base(id), id).await?,
+        })
+    }
+
+    async fn assign_role_to_user(
+        &self,
+        _cx: &Caller,
+        req: AssignRoleToUserRequest,
+    ) -> Result<AssignRoleToUserResponse> {
+        let id = self.subject_user(self.db.conn(), req.user_id).await?;
+        Ok(AssignRoleToUserResponse::Ok {
+            body: self.assign_to(&user_base(id), id, req.body).await?,
+        })
+    }
+
+    async fn load_role_assignment_for_user(
+        &self,
+        _cx: &Caller,
+        req: LoadRoleAssignmentForUserRequest,
+    ) -> Result<LoadRoleAssignmentForUserResponse> {
+        let id = self.subject_user(self.db.conn(), req.user_id).await?;
+        let body = self.assignment(&user_base(id), id, req.role_id).await?;
+        Ok(LoadRoleAssignmentForUserResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn unassign_role_from_user(
+        &self,
+        _cx: &Caller,
+        req: UnassignRoleFromUserRequest,
+    ) -> Result<UnassignRoleFromUserResponse> {
+        let id = self.subject_user(self.db.conn(), req.user_id).await?;
+        Ok(UnassignRoleFromUserResponse::Ok {
+            body: self
+                .unassign_from(&user_base(id), id, req.role_id, &req.if_match)
+                .await?,
+        })
+    }
+
+    async fn load_role_assignments_for_user_group(
+        &self,
+        _cx: &Caller,
+        req: LoadRoleAssignmentsForUserGroupRequest,
+    ) -> Result<LoadRoleAssignmentsForUserGroupResponse> {
+        let (id, path) = self.subject_group(self.db.conn(), &req.group_path).await?;
+        Ok(LoadRoleAssignmentsForUserGroupResponse::Ok {
+            body: self.assignment_list(&group_base(&path), id).await?,
+        })
+    }
+
+    async fn assign_role_to_user_group(
+        &self,
+        _cx: &Caller,
+        req: AssignRoleToUserGroupRequest,
+    ) -> Result<AssignRoleToUserGroupResponse> {
+        let (id, path) = self.subject_group(self.db.conn(), &req.group_path).await?;
+        Ok(AssignRoleToUserGroupResponse::Ok {
+            body: self.assign_to(&group_base(&path), id, req.body).await?,
+        })
+    }
+
+    async fn load_role_assignment_for_user_group(
+        &self,
+        _cx: &Caller,
+        req: LoadRoleAssignmentForUserGroupRequest,
+    ) -> Result<LoadRoleAssignmentForUserGroupResponse> {
+        let (id, path) = self.subject_group(self.db.conn(), &req.group_path).await?;
+        let body = self.assignment(&group_base(&path), id, req.role_id).await?;
+        Ok(LoadRoleAssignmentForUserGroupResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
+    }
+
+    async fn unassign_role_from_user_group(
+        &self,
+        _cx: &Caller,
+        req: UnassignRoleFromUserGroupRequest,
+    ) -> Result<UnassignRoleFromUserGroupResponse> {
+        let (id, path) = self.subject_group(self.db.conn(), &req.group_path).await?;
+        Ok(UnassignRoleFromUserGroupResponse::Ok {
+            body: self
+                .unassign_from(&group_base(&path), id, req.role_id, &req.if_match)
+                .await?,
+        })
+    }
+}

@@ -1,0 +1,313 @@
+//! Roles, drafts and Policies in the database. A draft copies its Role's Policies (new ids,
+//! `original_id` the copied one); publishing replaces the Role's Policies by the draft's, as
+//! the reference does (a Policy's id changes each time its Role is changed through a draft).
+
+use super::limitations::{Lim, decode_values, encode_values};
+use crate::error::{Error, Result};
+use cairn_store::entity::{policy, policy_limitation, role, role_assignment};
+use cairn_store::ids::next_ids;
+use sea_orm::{
+    ActiveModelTrait,
+    ActiveValue::Set,
+    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
+    sea_query::{Expr, ExprTrait, Query},
+};
+use std::collections::HashMap;
+
+pub(crate) const PUBLISHED: i64 = 0;
+pub(crate) const DRAFT: i64 = 1;
+
+/// A Policy with its limitations.
+#[derive(Debug, Clone)]
+pub(crate) struct PolicyRow {
+    pub p: policy::Model,
+    pub lims: Vec<Lim>,
+}
+
+/// A published Role (404 otherwise).
+pub(crate) async fn find_role(db: &impl ConnectionTrait, id: i64) -> Result<role::Model> {
+    role::Entity::find_by_id(id)
+        .filter(role::Column::Status.eq(PUBLISHED))
+        .one(db)
+        .await?
+        .ok_or_else(|| Error::not_found("Role", id))
+}
+
+/// A Role or Role draft by its own id.
+pub(crate) async fn find_any(db: &impl ConnectionTrait, id: i64) -> Result<role::Model> {
+    role::Entity::find_by_id(id)
+        .one(db)
+        .await?
+        .ok_or_else(|| Error::not_found("Role", id))
+}
+
+/// A draft by its own id.
+pub(crate) async fn find_draft_by_id(
+    db: &impl ConnectionTrait,
+    id: i64,
+) -> Result<Option<role::Model>> {
+    Ok(role::Entity::find_by_id(id)
+        .filter(role::Column::Status.eq(DRAFT))
+        .one(db)
+        .await?)
+}
+
+/// The draft of the Role `id`, or else the draft whose own id is `id` (404 when neither).
+pub(crate) async fn find_draft(db: &impl ConnectionTrait, id: i64) -> Result<role::Model> {
+    let of_role = role::Entity::find()
+        .filter(role::Column::OriginalId.eq(id))
+        .one(db)
+        .await?;
+    match of_role {
+        Some(d) => Ok(d),
+        None => find_draft_by_id(db, id)
+            .await?
+            .ok_or_else(|| Error::not_found("RoleDraft", id)),
+    }
+}
+
+/// 403 when a published Role other than `except` has `identifier`.
+pub(crate) async fn ensure_free(
+    db: &impl ConnectionTrait,
+    identifier: &str,
+    except: Option<i64>,
+) -> Result<()> {
+    let taken = role::Entity::find()
+        .filter(role::Column::Status.eq(PUBLISHED))
+        .filter(role::Column::Identifier.eq(identifier))
+        .one(db)
+        .await?;
+    match taken {
+        Some(r) if Some(r.id) != except => Err(Error::Forbidden(format!(
+            "A Role '{}' with identifier '{identifier}' already exists",
+            r.id
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The Policies of the Roles `role_ids` with their limitations, by id (two statements).
+pub(crate) async fn policies_of(
+    db: &impl ConnectionTrait,
+    role_ids: &[i64],
+) -> Result<Vec<PolicyRow>> {
+    if role_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    load_policies(db, policy::Column::RoleId.is_in(role_ids.iter().copied())).await
+}
+
+/// The Policy `id` of the Role `role_id`, matched on `column` (its id, or `original_id` for
+/// the copy in a draft); 404 when there is none.
+pub(crate) async fn find_policy(
+    db: &impl ConnectionTrait,
+    role_id: i64,
+    column: policy::Column,
+    id: i64,
+) -> Result<PolicyRow> {
+    let cond = policy::Column::RoleId.eq(role_id).and(column.eq(id));
+    load_policies(db, cond)
+        .await?
+        .pop()
+        .ok_or_else(|| Error::not_found("Policy", id))
+}
+
+async fn load_policies(db: &impl ConnectionTrait, cond: Expr) -> Result<Vec<PolicyRow>> {
+    let ps = policy::Entity::find()
+        .filter(cond)
+        .order_by_asc(policy::Column::Id)
+        .all(db)
+        .await?;
+    let mut lims: HashMap<i64, Vec<Lim>> = HashMap::new();
+    if !ps.is_empty() {
+        let rows = policy_limitation::Entity::find()
+            .filter(policy_limitation::Column::PolicyId.is_in(ps.iter().map(|p| p.id)))
+            .order_by_asc(policy_limitation::Column::Id)
+            .all(db)
+            .await?;
+        for l in rows {
+            lims.entry(l.policy_id).or_default().push(Lim {
+                identifier: l.identifier,
+                values: decode_values(&l.limitation_values)?,
+            });
+        }
+    }
+    Ok(ps
+        .into_iter()
+        .map(|p| PolicyRow {
+            lims: lims.remove(&p.id).unwrap_or_default(),
+            p,
+        })
+        .collect())
+}
+
+/// Inserts Policies into the Role `role_id` with ids from the sequence; returns their ids.
+pub(crate) async fn insert_policies(
+    tx: &impl ConnectionTrait,
+    role_id: i64,
+    new: Vec<(String, String, Option<i64>, Vec<Lim>)>,
+) -> Result<Vec<i64>> {
+    if new.is_empty() {
+        return Ok(Vec::new());
+    }
+    let first = next_ids(tx, "policies", new.len() as i64).await?;
+    let ids: Vec<i64> = (first..first + new.len() as i64).collect();
+    let mut lims = Vec::new();
+    let mut rows = Vec::new();
+    for (id, (module, function, original_id, ls)) in ids.iter().zip(new) {
+        rows.push(policy::ActiveModel {
+            id: Set(*id),
+            role_id: Set(role_id),
+            module: Set(module),
+            function: Set(function),
+            original_id: Set(original_id),
+        });
+        lims.extend(ls.into_iter().map(|l| (*id, l)));
+    }
+    policy::Entity::insert_many(rows).exec(tx).await?;
+    insert_limitations(tx, lims).await?;
+    Ok(ids)
+}
+
+async fn insert_limitations(tx: &impl ConnectionTrait, lims: Vec<(i64, Lim)>) -> Result<()> {
+    if lims.is_empty() {
+        return Ok(());
+    }
+    policy_limitation::Entity::insert_many(lims.into_iter().map(|(policy_id, l)| {
+        policy_limitation::ActiveModel {
+            policy_id: Set(policy_id),
+            identifier: Set(l.identifier),
+            limitation_values: Set(encode_values(&l.values)),
+            ..Default::default()
+        }
+    }))
+    .exec(tx)
+    .await?;
+    Ok(())
+}
+
+/// Replaces the limitations of the Policy `policy_id`.
+pub(crate) async fn set_limitations(
+    tx: &impl ConnectionTrait,
+    policy_id: i64,
+    lims: Vec<Lim>,
+) -> Result<()> {
+    policy_limitation::Entity::delete_many()
+        .filter(policy_limitation::Column::PolicyId.eq(policy_id))
+        .exec(tx)
+        .await?;
+    insert_limitations(tx, lims.into_iter().map(|l| (policy_id, l)).collect()).await
+}
+
+/// Deletes Policies (with their limitations): the given ones, or all of the Roles `role_ids`.
+pub(crate) async fn delete_policies(
+    tx: &impl ConnectionTrait,
+    role_ids: &[i64],
+    policy_ids: Option<&[i64]>,
+) -> Result<()> {
+    let mut of = Query::select()
+        .column(policy::Column::Id)
+        .from(policy::Entity)
+        .and_where(policy::Column::RoleId.is_in(role_ids.iter().copied()))
+        .to_owned();
+    if let Some(ids) = policy_ids {
+        of.and_where(policy::Column::Id.is_in(ids.iter().copied()));
+    }
+    policy_limitation::Entity::delete_many()
+        .filter(policy_limitation::Column::PolicyId.in_subquery(of))
+        .exec(tx)
+        .await?;
+    let mut q = policy::Entity::delete_many()
+        .filter(policy::Column::RoleId.is_in(role_ids.iter().copied()));
+    if let Some(ids) = policy_ids {
+        q = q.filter(policy::Column::Id.is_in(ids.iter().copied()));
+    }
+    q.exec(tx).await?;
+    Ok(())
+}
+
+/// Creates a Role (published, or a draft of a new Role).
+pub(crate) async fn insert_role(
+    tx: &impl ConnectionTrait,
+    identifier: String,
+    status: i64,
+    original_id: Option<i64>,
+) -> Result<role::Model> {
+    Ok(role::ActiveModel {
+        identifier: Set(identifier),
+        status: Set(status),
+        original_id: Set(original_id),
+        ..Default::default()
+    }
+    .insert(tx)
+    .await?)
+}
+
+/// Creates the draft of a published Role with copies of its Policies; 403 when it has one.
+pub(crate) async fn create_draft(
+    tx: &impl ConnectionTrait,
+    r: &role::Model,
+) -> Result<role::Model> {
+    let existing = role::Entity::find()
+        .filter(role::Column::OriginalId.eq(r.id))
+        .one(tx)
+        .await?;
+    if existing.is_some() {
+        return Err(Error::Forbidden(format!(
+            "Cannot create a draft for Role '{}' because another draft exists",
+            r.identifier
+        )));
+    }
+    let draft = insert_role(tx, r.identifier.clone(), DRAFT, Some(r.id)).await?;
+    let copies = policies_of(tx, &[r.id])
+        .await?
+        .into_iter()
+        .map(|c| (c.p.module, c.p.function, Some(c.p.id), c.lims))
+        .collect();
+    insert_policies(tx, draft.id, copies).await?;
+    Ok(draft)
+}
+
+/// Publishes a draft: over its Role (whose Policies it replaces), or as a new Role.
+pub(crate) async fn publish(tx: &impl ConnectionTrait, draft: role::Model) -> Result<role::Model> {
+    ensure_free(tx, &draft.identifier, draft.original_id).await?;
+    let Some(original) = draft.original_id else {
+        let mut active: role::ActiveModel = draft.into();
+        active.status = Set(PUBLISHED);
+        return Ok(active.update(tx).await?);
+    };
+    delete_policies(tx, &[original], None).await?;
+    policy::Entity::update_many()
+        .col_expr(policy::Column::RoleId, Expr::value(original))
+        .col_expr(policy::Column::OriginalId, Expr::value(Option::<i64>::None))
+        .filter(policy::Column::RoleId.eq(draft.id))
+        .exec(tx)
+        .await?;
+    role::Entity::delete_by_id(draft.id).exec(tx).await?;
+    let mut active: role::ActiveModel = find_role(tx, original).await?.into();
+    active.identifier = Set(draft.identifier);
+    Ok(active.update(tx).await?)
+}
+
+/// Deletes a Role draft with its Policies.
+pub(crate) async fn delete_draft(tx: &impl ConnectionTrait, draft_id: i64) -> Result<()> {
+    delete_policies(tx, &[draft_id], None).await?;
+    role::Entity::delete_by_id(draft_id).exec(tx).await?;
+    Ok(())
+}
+
+/// Deletes a published Role with its draft, Policies and assignments.
+pub(crate) async fn delete_role(tx: &impl ConnectionTrait, id: i64) -> Result<()> {
+    if let Some(d) = role::Entity::find()
+        .filter(role::Column::OriginalId.eq(id))
+        .one(tx)
+        .await?
+    {
+        delete_draft(tx, d.id).await?;
+    }
+    role_assignment::Entity::delete_many()
+        .filter(role_assignment::Column::RoleId.eq(id))
+        .exec(tx)
+        .await?;
+    delete_draft(tx, id).await
+}
