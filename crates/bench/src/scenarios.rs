@@ -82,6 +82,30 @@ pub static SCENARIOS: &[Scenario] = &[
         body: "",
         setup: None,
     },
+    // A user with its current version embedded and its account.
+    Scenario {
+        name: "user-json",
+        method: "GET",
+        path: "/user/users/14",
+        headers: &[("Accept", "application/vnd.ibexa.api.User+json")],
+        body: "",
+        setup: None,
+    },
+    // A search view: the folders under Media by name, full Content hits (a front end's list).
+    Scenario {
+        name: "view-json",
+        method: "POST",
+        path: "/views",
+        headers: &[
+            ("Accept", "application/vnd.ibexa.api.View+json"),
+            (
+                "Content-Type",
+                "application/vnd.ibexa.api.ViewInput+json; version=1.1",
+            ),
+        ],
+        body: r#"{"ViewInput":{"identifier":"media","ContentQuery":{"Filter":{"ParentLocationIdCriterion":"43","ContentTypeIdentifierCriterion":"folder"},"SortClauses":{"ContentName":"ascending"},"limit":10}}}"#,
+        setup: None,
+    },
     // The same read by a logged-in user: adds finding the session for each request.
     Scenario {
         name: "section-json-session",
