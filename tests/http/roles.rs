@@ -5,16 +5,6 @@
 use crate::support::*;
 use serde_json::{Value, json};
 
-const EX: &str = "../shared/reference/examples-4.6/examples/user";
-
-/// A request body of the reference's examples.
-fn example(path: &str) -> String {
-    let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join(EX.trim_start_matches("../"));
-    std::fs::read_to_string(base.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
 async fn create_role(app: &TestApp, identifier: &str) -> i64 {
     let r = app
         .req("POST", "/user/roles")
@@ -213,7 +203,10 @@ async fn the_life_of_a_role_through_drafts_and_policies() {
     let r = app
         .req("POST", "/user/roles")
         .admin()
-        .xml_body("RoleInput", &example("roles/POST/RoleInput.xml.example"))
+        .xml_body(
+            "RoleInput",
+            &reference_example("user/roles/POST/RoleInput.xml.example"),
+        )
         .send()
         .await;
     r.assert(201);
@@ -260,7 +253,7 @@ async fn the_life_of_a_role_through_drafts_and_policies() {
         .accept("RoleDraft+json")
         .raw_body(
             "application/vnd.ibexa.api.RoleInput+json",
-            &example("roles/id/draft/PATCH/RoleInput.json.example"),
+            &reference_example("user/roles/id/draft/PATCH/RoleInput.json.example"),
         )
         .send()
         .await;
@@ -271,7 +264,7 @@ async fn the_life_of_a_role_through_drafts_and_policies() {
         .admin()
         .xml_body(
             "PolicyCreate",
-            &example("roles/id/policies/POST/PolicyCreate.xml.example"),
+            &reference_example("user/roles/id/policies/POST/PolicyCreate.xml.example"),
         )
         .send()
         .await;
@@ -303,7 +296,7 @@ async fn the_life_of_a_role_through_drafts_and_policies() {
         .accept("Policy+json")
         .xml_body(
             "PolicyUpdate",
-            &example("roles/id/policies/id/PATCH/PolicyUpdate.xml.example"),
+            &reference_example("user/roles/id/policies/id/PATCH/PolicyUpdate.xml.example"),
         )
         .send()
         .await;
@@ -428,7 +421,7 @@ async fn the_life_of_a_role_through_drafts_and_policies() {
         .accept("Role+json")
         .raw_body(
             "application/vnd.ibexa.api.RoleInput+json",
-            &example("roles/id/PATCH/RoleInput.json.example"),
+            &reference_example("user/roles/id/PATCH/RoleInput.json.example"),
         )
         .send()
         .await;
@@ -675,7 +668,7 @@ async fn assignments_to_users_and_groups() {
         .accept("RoleAssignmentList+json")
         .raw_body(
             "application/vnd.ibexa.api.RoleAssignInput+json",
-            &example("users/user_id/roles/POST/RoleAssignInput.json.example"),
+            &reference_example("user/users/user_id/roles/POST/RoleAssignInput.json.example"),
         )
         .send()
         .await;
@@ -699,7 +692,7 @@ async fn assignments_to_users_and_groups() {
         .admin()
         .xml_body(
             "RoleAssignInput",
-            &example("users/user_id/roles/POST/RoleAssignInput.xml.example"),
+            &reference_example("user/users/user_id/roles/POST/RoleAssignInput.xml.example"),
         )
         .send()
         .await;

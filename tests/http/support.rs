@@ -14,6 +14,15 @@ use serde_json::Value;
 pub const PREFIX: &str = "/api/ibexa/v2";
 pub const ADMIN: (&str, &str) = ("admin", "publish");
 
+/// A request body of the reference's examples, copied into `tests/http/examples/` under the
+/// reference's own path (`user/roles/POST/RoleInput.xml.example`).
+pub fn reference_example(path: &str) -> String {
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/http/examples")
+        .join(path);
+    std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+}
+
 /// The application under test over its own database.
 pub struct TestApp {
     endpoint: poem::endpoint::BoxEndpoint<'static, poem::Response>,

@@ -606,11 +606,7 @@ async fn the_life_of_a_group_and_a_user_in_json() {
 #[tokio::test]
 async fn the_reference_bodies_work_in_xml() {
     let app = TestApp::new().await;
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/reference/examples-4.6/examples/user/groups/path"
-    );
-    let read = |p: &str| std::fs::read_to_string(format!("{dir}/{p}")).unwrap();
+    let read = |p: &str| reference_example(&format!("user/groups/path/{p}"));
     let r = app
         .req("POST", "/user/groups/1/5/subgroups")
         .admin()

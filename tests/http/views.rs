@@ -200,10 +200,6 @@ async fn location_queries_answer_locations_in_xml_and_json() {
     assert_eq!(child_text(location, "id"), "51");
 
     // The reference's 1.0 example (an image query) in XML and JSON.
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/reference/examples-4.6/examples/views/POST"
-    );
     for (file, ct) in [
         (
             "ViewInput.json.example",
@@ -214,7 +210,7 @@ async fn location_queries_answer_locations_in_xml_and_json() {
             "application/vnd.ibexa.api.ViewInput+xml",
         ),
     ] {
-        let mut input = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
+        let mut input = reference_example(&format!("views/POST/{file}"));
         // Aggregations are not supported: the same query without them.
         if file.ends_with("json.example") {
             let mut j: Value = serde_json::from_str(&input).unwrap();
