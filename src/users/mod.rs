@@ -193,37 +193,6 @@ impl Service {
             })
     }
 
-    /// 403 when another account has this login or email.
-    async fn check_free(
-        &self,
-        db: &impl ConnectionTrait,
-        id: i64,
-        login: Option<&str>,
-        email: Option<&str>,
-    ) -> Result<()> {
-        if let Some(login) = login
-            && exists(
-                db,
-                "SELECT 1 FROM users WHERE login = ? AND id <> ?",
-                vec![login.into(), id.into()],
-            )
-            .await?
-        {
-            return Err(Error::Forbidden(format!("The login '{login}' is taken")));
-        }
-        if let Some(email) = email
-            && exists(
-                db,
-                "SELECT 1 FROM users WHERE email = ? AND id <> ?",
-                vec![email.into(), id.into()],
-            )
-            .await?
-        {
-            return Err(Error::Forbidden(format!("The email '{email}' is taken")));
-        }
-        Ok(())
-    }
-
     /// Creates and publishes a user or group under the group at `parent`.
     async fn create_member(
         &self,
@@ -747,8 +716,6 @@ impl UsersApi for Service {
         let (_, group) = self.group_at(db, &req.group_path).await?;
         let ty = self.type_for(db, b.content_type, USER_TYPE).await?;
         let account = Self::account_field(&ty)?;
-        self.check_free(db, 0, Some(&b.login), Some(&b.email))
-            .await?;
         let mut fields = field_inputs(Some(&b.fields));
         fields.retain(|f| f.field_definition_identifier != account);
         fields.push(account_input(

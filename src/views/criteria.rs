@@ -149,6 +149,12 @@ fn compare(name: &str, column: &str, op: &str, value: &HashValue, numeric: bool)
     } else {
         format!("LOWER({column})")
     };
+    let text = || -> Result<String> {
+        list.first()
+            .and_then(HashValue::to_text)
+            .map(|s| s.to_lowercase())
+            .ok_or_else(|| bad(name, "expects a value"))
+    };
     let one = || -> Result<Value> {
         list.first()
             .map(scalar)
@@ -178,31 +184,14 @@ fn compare(name: &str, column: &str, op: &str, value: &HashValue, numeric: bool)
         }
         "LIKE" if !numeric => Sql::new(
             format!("{col} LIKE ? ESCAPE '\\'"),
-            vec![Value::from(like_pattern(&one()?.to_string_lossy()))],
+            vec![like_pattern(&text()?).into()],
         ),
         "CONTAINS" if !numeric => Sql::new(
             format!("{col} LIKE ? ESCAPE '\\'"),
-            vec![Value::from(format!(
-                "%{}%",
-                like_pattern(&one()?.to_string_lossy())
-            ))],
+            vec![format!("%{}%", like_pattern(&text()?)).into()],
         ),
         other => return Err(bad(name, format!("unknown operator '{other}'"))),
     })
-}
-
-trait Lossy {
-    fn to_string_lossy(&self) -> String;
-}
-
-impl Lossy for Value {
-    fn to_string_lossy(&self) -> String {
-        match self {
-            Value::String(Some(s)) => s.to_string(),
-            Value::BigInt(Some(i)) => i.to_string(),
-            _ => String::new(),
-        }
-    }
 }
 
 impl Context {
