@@ -3,7 +3,7 @@
 use super::traits::*;
 use super::model::*;
 use cairn_runtime::http::{
-    Access, Handler, Operation, PathEndpoint, Rq, Settings, encode_document,
+    Access, Handler, Operation, PathEndpoint, PolicyMap, Rq, Settings, encode_document,
 };
 use cairn_runtime::media::{MediaTypeInfo, Wire};
 use cairn_runtime::{Format, HttpError};
@@ -12,1260 +12,1855 @@ use std::sync::Arc;
 pub static OPERATIONS: &[Operation] = &[
     Operation {
         id: "loadBookmarks",
+        family: "bookmarks",
         method: "GET",
         path: "/bookmark",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: true,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createBookmark",
+        family: "bookmarks",
         method: "POST",
         path: "/bookmark/{locationId}",
         access: Access::Write,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "isBookmarked",
+        family: "bookmarks",
         method: "HEAD",
         path: "/bookmark/{locationId}",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "isBookmarkedGet",
+        family: "bookmarks",
         method: "GET",
         path: "/bookmark/{locationId}",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "deleteBookmark",
+        family: "bookmarks",
         method: "DELETE",
         path: "/bookmark/{locationId}",
         access: Access::Write,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "redirectContent",
+        family: "content",
         method: "GET",
         path: "/content/objects",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createContent",
+        family: "content",
         method: "POST",
         path: "/content/objects",
         access: Access::Write,
+        policies: &[("content", "create")],
+        filters: false,
         csrf: true,
         inputs: &["ContentCreate"],
     },
     Operation {
         id: "loadContent",
+        family: "content",
         method: "GET",
         path: "/content/objects/{contentId}",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "updateContentMetadata",
+        family: "content",
         method: "PATCH",
         path: "/content/objects/{contentId}",
         access: Access::Write,
+        policies: &[("content", "edit")],
+        filters: false,
         csrf: true,
         inputs: &["ContentUpdate"],
     },
     Operation {
         id: "deleteContent",
+        family: "content",
         method: "DELETE",
         path: "/content/objects/{contentId}",
         access: Access::Write,
+        policies: &[("content", "remove")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "copyContent",
+        family: "content",
         method: "COPY",
         path: "/content/objects/{contentId}",
         access: Access::Write,
+        policies: &[("content", "create")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "deleteContentTranslation",
+        family: "content",
         method: "DELETE",
         path: "/content/objects/{contentId}/translations/{languageCode}",
         access: Access::Write,
+        policies: &[("content", "remove")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "redirectCurrentVersion",
+        family: "content",
         method: "GET",
         path: "/content/objects/{contentId}/currentversion",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createDraftFromCurrentVersion",
+        family: "content",
         method: "COPY",
         path: "/content/objects/{contentId}/currentversion",
         access: Access::Write,
+        policies: &[("content", "edit")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadContentVersions",
+        family: "content",
         method: "GET",
         path: "/content/objects/{contentId}/versions",
         access: Access::Read,
+        policies: &[("content", "versionread")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadContentInVersion",
+        family: "content",
         method: "GET",
         path: "/content/objects/{contentId}/versions/{versionNo}",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "updateVersion",
+        family: "content",
         method: "PATCH",
         path: "/content/objects/{contentId}/versions/{versionNo}",
         access: Access::Write,
+        policies: &[("content", "edit")],
+        filters: false,
         csrf: true,
         inputs: &["VersionUpdate"],
     },
     Operation {
         id: "deleteContentVersion",
+        family: "content",
         method: "DELETE",
         path: "/content/objects/{contentId}/versions/{versionNo}",
         access: Access::Write,
+        policies: &[("content", "versionremove")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createDraftFromVersion",
+        family: "content",
         method: "COPY",
         path: "/content/objects/{contentId}/versions/{versionNo}",
         access: Access::Write,
+        policies: &[("content", "edit")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "publishVersion",
+        family: "content",
         method: "PUBLISH",
         path: "/content/objects/{contentId}/versions/{versionNo}",
         access: Access::Write,
+        policies: &[("content", "publish")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "deleteTranslationFromDraft",
+        family: "content",
         method: "DELETE",
         path: "/content/objects/{contentId}/versions/{versionNo}/translations/{languageCode}",
         access: Access::Write,
+        policies: &[("content", "edit")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "redirectCurrentVersionRelations",
+        family: "content",
         method: "GET",
         path: "/content/objects/{contentId}/relations",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadVersionRelations",
+        family: "content",
         method: "GET",
         path: "/content/objects/{contentId}/versions/{versionNo}/relations",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createRelation",
+        family: "content",
         method: "POST",
         path: "/content/objects/{contentId}/versions/{versionNo}/relations",
         access: Access::Write,
+        policies: &[("content", "edit")],
+        filters: false,
         csrf: true,
         inputs: &["RelationCreate"],
     },
     Operation {
         id: "loadVersionRelation",
+        family: "content",
         method: "GET",
         path: "/content/objects/{contentId}/versions/{versionNo}/relations/{relationId}",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "removeRelation",
+        family: "content",
         method: "DELETE",
         path: "/content/objects/{contentId}/versions/{versionNo}/relations/{relationId}",
         access: Access::Write,
+        policies: &[("content", "edit")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "hideContent",
+        family: "content",
         method: "POST",
         path: "/content/objects/{contentId}/hide",
         access: Access::Write,
+        policies: &[("content", "hide")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "revealContent",
+        family: "content",
         method: "POST",
         path: "/content/objects/{contentId}/reveal",
         access: Access::Write,
+        policies: &[("content", "hide")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "getObjectStatesForContent",
+        family: "content",
         method: "GET",
         path: "/content/objects/{contentId}/objectstates",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "setObjectStatesForContent",
+        family: "content",
         method: "PATCH",
         path: "/content/objects/{contentId}/objectstates",
         access: Access::Write,
+        policies: &[("state", "assign")],
+        filters: false,
         csrf: true,
         inputs: &["ContentObjectStates"],
     },
     Operation {
         id: "getImageVariation",
+        family: "content",
         method: "GET",
         path: "/content/binary/images/{imageId}/variations/{variationIdentifier}",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadContentTypeGroupList",
+        family: "content_types",
         method: "GET",
         path: "/content/typegroups",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createContentTypeGroup",
+        family: "content_types",
         method: "POST",
         path: "/content/typegroups",
         access: Access::Write,
+        policies: &[("class", "create")],
+        filters: false,
         csrf: true,
         inputs: &["ContentTypeGroupInput"],
     },
     Operation {
         id: "loadContentTypeGroup",
+        family: "content_types",
         method: "GET",
         path: "/content/typegroups/{contentTypeGroupId}",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "updateContentTypeGroup",
+        family: "content_types",
         method: "PATCH",
         path: "/content/typegroups/{contentTypeGroupId}",
         access: Access::Write,
+        policies: &[("class", "update")],
+        filters: false,
         csrf: true,
         inputs: &["ContentTypeGroupInput"],
     },
     Operation {
         id: "deleteContentTypeGroup",
+        family: "content_types",
         method: "DELETE",
         path: "/content/typegroups/{contentTypeGroupId}",
         access: Access::Write,
+        policies: &[("class", "delete")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "listContentTypesForGroup",
+        family: "content_types",
         method: "GET",
         path: "/content/typegroups/{contentTypeGroupId}/types",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createContentType",
+        family: "content_types",
         method: "POST",
         path: "/content/typegroups/{contentTypeGroupId}/types",
         access: Access::Write,
+        policies: &[("class", "create")],
+        filters: false,
         csrf: true,
         inputs: &["ContentTypeCreate"],
     },
     Operation {
         id: "listContentTypes",
+        family: "content_types",
         method: "GET",
         path: "/content/types",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createContentTypeView",
+        family: "content_types",
         method: "POST",
         path: "/content/types/view",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &["ContentTypeViewInput"],
     },
     Operation {
         id: "copyContentType",
+        family: "content_types",
         method: "COPY",
         path: "/content/types/{contentTypeId}",
         access: Access::Write,
+        policies: &[("class", "create")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadContentType",
+        family: "content_types",
         method: "GET",
         path: "/content/types/{contentTypeId}",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createContentTypeDraft",
+        family: "content_types",
         method: "POST",
         path: "/content/types/{contentTypeId}",
         access: Access::Write,
+        policies: &[("class", "update")],
+        filters: false,
         csrf: true,
         inputs: &["ContentTypeUpdate"],
     },
     Operation {
         id: "deleteContentType",
+        family: "content_types",
         method: "DELETE",
         path: "/content/types/{contentTypeId}",
         access: Access::Write,
+        policies: &[("class", "delete")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadContentTypeFieldDefinitionList",
+        family: "content_types",
         method: "GET",
         path: "/content/types/{contentTypeId}/fieldDefinitions",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadContentTypeFieldDefinition",
+        family: "content_types",
         method: "GET",
         path: "/content/types/{contentTypeId}/fieldDefinitions/{fieldDefinitionId}",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadContentTypeFieldDefinitionByIdentifier",
+        family: "content_types",
         method: "GET",
         path: "/content/types/{contentTypeId}/fieldDefinition/{fieldDefinitionIdentifier}",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadContentTypeDraft",
+        family: "content_types",
         method: "GET",
         path: "/content/types/{contentTypeId}/draft",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "updateContentTypeDraft",
+        family: "content_types",
         method: "PATCH",
         path: "/content/types/{contentTypeId}/draft",
         access: Access::Write,
+        policies: &[("class", "update")],
+        filters: false,
         csrf: true,
         inputs: &["ContentTypeUpdate"],
     },
     Operation {
         id: "publishContentTypeDraft",
+        family: "content_types",
         method: "PUBLISH",
         path: "/content/types/{contentTypeId}/draft",
         access: Access::Write,
+        policies: &[("class", "update")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "deleteContentTypeDraft",
+        family: "content_types",
         method: "DELETE",
         path: "/content/types/{contentTypeId}/draft",
         access: Access::Write,
+        policies: &[("class", "update")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadContentTypeDraftFieldDefinitionList",
+        family: "content_types",
         method: "GET",
         path: "/content/types/{contentTypeId}/draft/fieldDefinitions",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "addContentTypeDraftFieldDefinition",
+        family: "content_types",
         method: "POST",
         path: "/content/types/{contentTypeId}/draft/fieldDefinitions",
         access: Access::Write,
+        policies: &[("class", "update")],
+        filters: false,
         csrf: true,
         inputs: &["FieldDefinitionCreate"],
     },
     Operation {
         id: "loadContentTypeDraftFieldDefinition",
+        family: "content_types",
         method: "GET",
         path: "/content/types/{contentTypeId}/draft/fieldDefinitions/{fieldDefinitionId}",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "updateContentTypeDraftFieldDefinition",
+        family: "content_types",
         method: "PATCH",
         path: "/content/types/{contentTypeId}/draft/fieldDefinitions/{fieldDefinitionId}",
         access: Access::Write,
+        policies: &[("class", "update")],
+        filters: false,
         csrf: true,
         inputs: &["FieldDefinitionUpdate"],
     },
     Operation {
         id: "removeContentTypeDraftFieldDefinition",
+        family: "content_types",
         method: "DELETE",
         path: "/content/types/{contentTypeId}/draft/fieldDefinitions/{fieldDefinitionId}",
         access: Access::Write,
+        policies: &[("class", "update")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadGroupsOfContentType",
+        family: "content_types",
         method: "GET",
         path: "/content/types/{contentTypeId}/groups",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "linkContentTypeToGroup",
+        family: "content_types",
         method: "POST",
         path: "/content/types/{contentTypeId}/groups",
         access: Access::Write,
+        policies: &[("class", "update")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "unlinkContentTypeFromGroup",
+        family: "content_types",
         method: "DELETE",
         path: "/content/types/{contentTypeId}/groups/{contentTypeGroupId}",
         access: Access::Write,
+        policies: &[("class", "update")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadCountryList",
+        family: "countries",
         method: "GET",
         path: "/services/countries",
         access: Access::Public,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "listLanguages",
+        family: "languages",
         method: "GET",
         path: "/languages",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadLanguage",
+        family: "languages",
         method: "GET",
         path: "/languages/{languageCode}",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "redirectLocation",
+        family: "locations",
         method: "GET",
         path: "/content/locations",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadLocation",
+        family: "locations",
         method: "GET",
         path: "/content/locations/{locationPath}",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "updateLocation",
+        family: "locations",
         method: "PATCH",
         path: "/content/locations/{locationPath}",
         access: Access::Write,
+        policies: &[("content", "edit")],
+        filters: false,
         csrf: true,
         inputs: &["LocationUpdate"],
     },
     Operation {
         id: "deleteSubtree",
+        family: "locations",
         method: "DELETE",
         path: "/content/locations/{locationPath}",
         access: Access::Write,
+        policies: &[("content", "remove")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "copySubtree",
+        family: "locations",
         method: "COPY",
         path: "/content/locations/{locationPath}",
         access: Access::Write,
+        policies: &[("content", "create")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "moveSubtree",
+        family: "locations",
         method: "MOVE",
         path: "/content/locations/{locationPath}",
         access: Access::Write,
+        policies: &[("content", "create"), ("content", "remove")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "swapLocation",
+        family: "locations",
         method: "SWAP",
         path: "/content/locations/{locationPath}",
         access: Access::Write,
+        policies: &[("content", "edit")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadLocationChildren",
+        family: "locations",
         method: "GET",
         path: "/content/locations/{locationPath}/children",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadLocationsForContent",
+        family: "locations",
         method: "GET",
         path: "/content/objects/{contentId}/locations",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createLocation",
+        family: "locations",
         method: "POST",
         path: "/content/objects/{contentId}/locations",
         access: Access::Write,
+        policies: &[("content", "manage_locations")],
+        filters: false,
         csrf: true,
         inputs: &["LocationCreate"],
     },
     Operation {
         id: "loadObjectStateGroups",
+        family: "object_states",
         method: "GET",
         path: "/content/objectstategroups",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createObjectStateGroup",
+        family: "object_states",
         method: "POST",
         path: "/content/objectstategroups",
         access: Access::Write,
+        policies: &[("state", "administrate")],
+        filters: false,
         csrf: true,
         inputs: &["ObjectStateGroupCreate"],
     },
     Operation {
         id: "loadObjectStateGroup",
+        family: "object_states",
         method: "GET",
         path: "/content/objectstategroups/{objectStateGroupId}",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "updateObjectStateGroup",
+        family: "object_states",
         method: "PATCH",
         path: "/content/objectstategroups/{objectStateGroupId}",
         access: Access::Write,
+        policies: &[("state", "administrate")],
+        filters: false,
         csrf: true,
         inputs: &["ObjectStateGroupUpdate"],
     },
     Operation {
         id: "deleteObjectStateGroup",
+        family: "object_states",
         method: "DELETE",
         path: "/content/objectstategroups/{objectStateGroupId}",
         access: Access::Write,
+        policies: &[("state", "administrate")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadObjectStates",
+        family: "object_states",
         method: "GET",
         path: "/content/objectstategroups/{objectStateGroupId}/objectstates",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createObjectState",
+        family: "object_states",
         method: "POST",
         path: "/content/objectstategroups/{objectStateGroupId}/objectstates",
         access: Access::Write,
+        policies: &[("state", "administrate")],
+        filters: false,
         csrf: true,
         inputs: &["ObjectStateCreate"],
     },
     Operation {
         id: "loadObjectState",
+        family: "object_states",
         method: "GET",
         path: "/content/objectstategroups/{objectStateGroupId}/objectstates/{objectStateId}",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "updateObjectState",
+        family: "object_states",
         method: "PATCH",
         path: "/content/objectstategroups/{objectStateGroupId}/objectstates/{objectStateId}",
         access: Access::Write,
+        policies: &[("state", "administrate")],
+        filters: false,
         csrf: true,
         inputs: &["ObjectStateUpdate"],
     },
     Operation {
         id: "deleteObjectState",
+        family: "object_states",
         method: "DELETE",
         path: "/content/objectstategroups/{objectStateGroupId}/objectstates/{objectStateId}",
         access: Access::Write,
+        policies: &[("state", "administrate")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "listRoles",
+        family: "roles",
         method: "GET",
         path: "/user/roles",
         access: Access::Read,
+        policies: &[("role", "read")],
+        filters: true,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createRole",
+        family: "roles",
         method: "POST",
         path: "/user/roles",
         access: Access::Write,
+        policies: &[("role", "create")],
+        filters: false,
         csrf: true,
         inputs: &["RoleInput"],
     },
     Operation {
         id: "loadRole",
+        family: "roles",
         method: "GET",
         path: "/user/roles/{roleId}",
         access: Access::Read,
+        policies: &[("role", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createRoleDraft",
+        family: "roles",
         method: "POST",
         path: "/user/roles/{roleId}",
         access: Access::Write,
+        policies: &[("role", "create")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "updateRole",
+        family: "roles",
         method: "PATCH",
         path: "/user/roles/{roleId}",
         access: Access::Write,
+        policies: &[("role", "update")],
+        filters: false,
         csrf: true,
         inputs: &["RoleInput"],
     },
     Operation {
         id: "deleteRole",
+        family: "roles",
         method: "DELETE",
         path: "/user/roles/{roleId}",
         access: Access::Write,
+        policies: &[("role", "delete")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadRoleDraft",
+        family: "roles",
         method: "GET",
         path: "/user/roles/{roleId}/draft",
         access: Access::Read,
+        policies: &[("role", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "updateRoleDraft",
+        family: "roles",
         method: "PATCH",
         path: "/user/roles/{roleId}/draft",
         access: Access::Write,
+        policies: &[("role", "update")],
+        filters: false,
         csrf: true,
         inputs: &["RoleInput"],
     },
     Operation {
         id: "publishRoleDraft",
+        family: "roles",
         method: "PUBLISH",
         path: "/user/roles/{roleId}/draft",
         access: Access::Write,
+        policies: &[("role", "update")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "deleteRoleDraft",
+        family: "roles",
         method: "DELETE",
         path: "/user/roles/{roleId}/draft",
         access: Access::Write,
+        policies: &[("role", "update")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadPolicies",
+        family: "roles",
         method: "GET",
         path: "/user/roles/{roleId}/policies",
         access: Access::Read,
+        policies: &[("role", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "addPolicy",
+        family: "roles",
         method: "POST",
         path: "/user/roles/{roleId}/policies",
         access: Access::Write,
+        policies: &[("role", "update")],
+        filters: false,
         csrf: true,
         inputs: &["PolicyCreate"],
     },
     Operation {
         id: "deletePolicies",
+        family: "roles",
         method: "DELETE",
         path: "/user/roles/{roleId}/policies",
         access: Access::Write,
+        policies: &[("role", "update")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadPolicy",
+        family: "roles",
         method: "GET",
         path: "/user/roles/{roleId}/policies/{policyId}",
         access: Access::Read,
+        policies: &[("role", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "updatePolicy",
+        family: "roles",
         method: "PATCH",
         path: "/user/roles/{roleId}/policies/{policyId}",
         access: Access::Write,
+        policies: &[("role", "update")],
+        filters: false,
         csrf: true,
         inputs: &["PolicyUpdate"],
     },
     Operation {
         id: "deletePolicy",
+        family: "roles",
         method: "DELETE",
         path: "/user/roles/{roleId}/policies/{policyId}",
         access: Access::Write,
+        policies: &[("role", "update")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "listPoliciesForUser",
+        family: "roles",
         method: "GET",
         path: "/user/policies",
         access: Access::Read,
+        policies: &[("role", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadRoleAssignmentsForUser",
+        family: "roles",
         method: "GET",
         path: "/user/users/{userId}/roles",
         access: Access::Read,
+        policies: &[("role", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "assignRoleToUser",
+        family: "roles",
         method: "POST",
         path: "/user/users/{userId}/roles",
         access: Access::Write,
+        policies: &[("role", "assign")],
+        filters: false,
         csrf: true,
         inputs: &["RoleAssignInput"],
     },
     Operation {
         id: "loadRoleAssignmentForUser",
+        family: "roles",
         method: "GET",
         path: "/user/users/{userId}/roles/{roleId}",
         access: Access::Read,
+        policies: &[("role", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "unassignRoleFromUser",
+        family: "roles",
         method: "DELETE",
         path: "/user/users/{userId}/roles/{roleId}",
         access: Access::Write,
+        policies: &[("role", "assign")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadRoleAssignmentsForUserGroup",
+        family: "roles",
         method: "GET",
         path: "/user/groups/{groupPath}/roles",
         access: Access::Read,
+        policies: &[("role", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "assignRoleToUserGroup",
+        family: "roles",
         method: "POST",
         path: "/user/groups/{groupPath}/roles",
         access: Access::Write,
+        policies: &[("role", "assign")],
+        filters: false,
         csrf: true,
         inputs: &["RoleAssignInput"],
     },
     Operation {
         id: "loadRoleAssignmentForUserGroup",
+        family: "roles",
         method: "GET",
         path: "/user/groups/{groupPath}/roles/{roleId}",
         access: Access::Read,
+        policies: &[("role", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "unassignRoleFromUserGroup",
+        family: "roles",
         method: "DELETE",
         path: "/user/groups/{groupPath}/roles/{roleId}",
         access: Access::Write,
+        policies: &[("role", "assign")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadRootResource",
+        family: "root",
         method: "GET",
         path: "/",
         access: Access::Public,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "listSections",
+        family: "sections",
         method: "GET",
         path: "/content/sections",
         access: Access::Read,
+        policies: &[("section", "view")],
+        filters: true,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createSection",
+        family: "sections",
         method: "POST",
         path: "/content/sections",
         access: Access::Write,
+        policies: &[("section", "edit")],
+        filters: false,
         csrf: true,
         inputs: &["SectionInput"],
     },
     Operation {
         id: "loadSection",
+        family: "sections",
         method: "GET",
         path: "/content/sections/{sectionId}",
         access: Access::Read,
+        policies: &[("section", "view")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "updateSection",
+        family: "sections",
         method: "PATCH",
         path: "/content/sections/{sectionId}",
         access: Access::Write,
+        policies: &[("section", "edit")],
+        filters: false,
         csrf: true,
         inputs: &["SectionInput"],
     },
     Operation {
         id: "deleteSection",
+        family: "sections",
         method: "DELETE",
         path: "/content/sections/{sectionId}",
         access: Access::Write,
+        policies: &[("section", "edit")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createSession",
+        family: "sessions",
         method: "POST",
         path: "/user/sessions",
         access: Access::Public,
+        policies: &[("user", "login")],
+        filters: false,
         csrf: false,
         inputs: &["SessionInput"],
     },
     Operation {
         id: "checkSession",
+        family: "sessions",
         method: "GET",
         path: "/user/sessions/current",
         access: Access::Public,
+        policies: &[],
+        filters: false,
         csrf: false,
         inputs: &[],
     },
     Operation {
         id: "refreshSession",
+        family: "sessions",
         method: "POST",
         path: "/user/sessions/{sessionId}/refresh",
         access: Access::Public,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "deleteSession",
+        family: "sessions",
         method: "DELETE",
         path: "/user/sessions/{sessionId}",
         access: Access::Public,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadTrashItems",
+        family: "trash",
         method: "GET",
         path: "/content/trash",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: true,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "emptyTrash",
+        family: "trash",
         method: "DELETE",
         path: "/content/trash",
         access: Access::Write,
+        policies: &[("content", "cleantrash")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadTrashItem",
+        family: "trash",
         method: "GET",
         path: "/content/trash/{trashItemId}",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "restoreTrashItem",
+        family: "trash",
         method: "MOVE",
         path: "/content/trash/{trashItemId}",
         access: Access::Write,
+        policies: &[("content", "restore")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "deleteTrashItem",
+        family: "trash",
         method: "DELETE",
         path: "/content/trash/{trashItemId}",
         access: Access::Write,
+        policies: &[("content", "cleantrash")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "listGlobalURLAliases",
+        family: "url_aliases",
         method: "GET",
         path: "/content/urlaliases",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "listLocationURLAliases",
+        family: "url_aliases",
         method: "GET",
         path: "/content/locations/{locationPath}/urlaliases",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createURLAlias",
+        family: "url_aliases",
         method: "POST",
         path: "/content/urlaliases",
         access: Access::Write,
+        policies: &[("content", "urltranslator")],
+        filters: false,
         csrf: true,
         inputs: &["UrlAliasCreate"],
     },
     Operation {
         id: "loadURLAlias",
+        family: "url_aliases",
         method: "GET",
         path: "/content/urlaliases/{urlAliasId}",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "deleteURLAlias",
+        family: "url_aliases",
         method: "DELETE",
         path: "/content/urlaliases/{urlAliasId}",
         access: Access::Write,
+        policies: &[("content", "urltranslator")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "listURLWildcards",
+        family: "url_aliases",
         method: "GET",
         path: "/content/urlwildcards",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createURLWildcard",
+        family: "url_aliases",
         method: "POST",
         path: "/content/urlwildcards",
         access: Access::Write,
+        policies: &[("content", "urltranslator")],
+        filters: false,
         csrf: true,
         inputs: &["UrlWildcardCreate"],
     },
     Operation {
         id: "loadURLWildcard",
+        family: "url_aliases",
         method: "GET",
         path: "/content/urlwildcards/{urlWildcardId}",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "deleteURLWildcard",
+        family: "url_aliases",
         method: "DELETE",
         path: "/content/urlwildcards/{urlWildcardId}",
         access: Access::Write,
+        policies: &[("content", "urltranslator")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadUsers",
+        family: "users",
         method: "GET",
         path: "/user/users",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: true,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "verifyUsers",
+        family: "users",
         method: "HEAD",
         path: "/user/users",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadUser",
+        family: "users",
         method: "GET",
         path: "/user/users/{userId}",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "updateUser",
+        family: "users",
         method: "PATCH",
         path: "/user/users/{userId}",
         access: Access::Write,
+        policies: &[("content", "edit"), ("user", "password")],
+        filters: false,
         csrf: true,
         inputs: &["UserUpdate"],
     },
     Operation {
         id: "deleteUser",
+        family: "users",
         method: "DELETE",
         path: "/user/users/{userId}",
         access: Access::Write,
+        policies: &[("content", "remove")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "redirectToCurrentUser",
+        family: "users",
         method: "GET",
         path: "/user/current",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadUserGroupsOfUser",
+        family: "users",
         method: "GET",
         path: "/user/users/{userId}/groups",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "assignUserToUserGroup",
+        family: "users",
         method: "POST",
         path: "/user/users/{userId}/groups",
         access: Access::Write,
+        policies: &[("content", "manage_locations")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "unassignUserFromUserGroup",
+        family: "users",
         method: "DELETE",
         path: "/user/users/{userId}/groups/{groupPath}",
         access: Access::Write,
+        policies: &[("content", "manage_locations")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadUserDrafts",
+        family: "users",
         method: "GET",
         path: "/user/users/{userId}/drafts",
         access: Access::Read,
+        policies: &[("content", "versionread")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadUserGroups",
+        family: "users",
         method: "GET",
         path: "/user/groups",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: true,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadRootUserGroup",
+        family: "users",
         method: "GET",
         path: "/user/groups/root",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createRootUserGroup",
+        family: "users",
         method: "POST",
         path: "/user/groups/subgroups",
         access: Access::Write,
+        policies: &[("content", "create")],
+        filters: false,
         csrf: true,
         inputs: &["UserGroupCreate"],
     },
     Operation {
         id: "loadUserGroup",
+        family: "users",
         method: "GET",
         path: "/user/groups/{groupPath}",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "updateUserGroup",
+        family: "users",
         method: "PATCH",
         path: "/user/groups/{groupPath}",
         access: Access::Write,
+        policies: &[("content", "edit")],
+        filters: false,
         csrf: true,
         inputs: &["UserGroupUpdate"],
     },
     Operation {
         id: "deleteUserGroup",
+        family: "users",
         method: "DELETE",
         path: "/user/groups/{groupPath}",
         access: Access::Write,
+        policies: &[("content", "remove")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "moveUserGroup",
+        family: "users",
         method: "MOVE",
         path: "/user/groups/{groupPath}",
         access: Access::Write,
+        policies: &[("content", "create")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadSubUserGroups",
+        family: "users",
         method: "GET",
         path: "/user/groups/{groupPath}/subgroups",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createUserGroup",
+        family: "users",
         method: "POST",
         path: "/user/groups/{groupPath}/subgroups",
         access: Access::Write,
+        policies: &[("content", "create")],
+        filters: false,
         csrf: true,
         inputs: &["UserGroupCreate"],
     },
     Operation {
         id: "loadUsersFromGroup",
+        family: "users",
         method: "GET",
         path: "/user/groups/{groupPath}/users",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createUser",
+        family: "users",
         method: "POST",
         path: "/user/groups/{groupPath}/users",
         access: Access::Write,
+        policies: &[("content", "create")],
+        filters: false,
         csrf: true,
         inputs: &["UserCreate"],
     },
     Operation {
         id: "createView",
+        family: "views",
         method: "POST",
         path: "/views",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: true,
         csrf: true,
         inputs: &["ViewInput"],
     },
     Operation {
         id: "listView",
+        family: "views",
         method: "GET",
         path: "/views",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "getView",
+        family: "views",
         method: "GET",
         path: "/views/{viewId}",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "loadViewResults",
+        family: "views",
         method: "GET",
         path: "/views/{viewId}/results",
         access: Access::Read,
+        policies: &[("content", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createContentView",
+        family: "views",
         method: "POST",
         path: "/content/views",
         access: Access::Read,
+        policies: &[],
+        filters: false,
         csrf: true,
         inputs: &["ViewInput"],
     },
+];
+/// The policy map: each module's functions and the limitations each function takes.
+pub static POLICY_MAP: PolicyMap = &[
+    (
+        "content",
+        &[
+            (
+                "read",
+                &["Class", "Section", "Owner", "Group", "Node", "Subtree", "State"],
+            ),
+            ("diff", &["Class", "Section", "Owner", "Node", "Subtree"]),
+            ("view_embed", &["Class", "Section", "Owner", "Node", "Subtree"]),
+            (
+                "create",
+                &[
+                    "Class",
+                    "Section",
+                    "ParentOwner",
+                    "ParentGroup",
+                    "ParentClass",
+                    "ParentDepth",
+                    "Node",
+                    "Subtree",
+                    "Language",
+                    "ChangeOwner",
+                ],
+            ),
+            (
+                "edit",
+                &[
+                    "Class",
+                    "Section",
+                    "Owner",
+                    "Group",
+                    "Node",
+                    "Subtree",
+                    "Language",
+                    "State",
+                    "ChangeOwner",
+                ],
+            ),
+            (
+                "publish",
+                &[
+                    "Class",
+                    "Section",
+                    "Owner",
+                    "Group",
+                    "Node",
+                    "Subtree",
+                    "Language",
+                    "State",
+                ],
+            ),
+            ("manage_locations", &["Class", "Section", "Owner", "Subtree", "State"]),
+            (
+                "hide",
+                &["Class", "Section", "Owner", "Group", "Node", "Subtree", "Language"],
+            ),
+            ("reverserelatedlist", &[]),
+            ("translate", &["Class", "Section", "Owner", "Node", "Subtree", "Language"]),
+            (
+                "remove",
+                &["Class", "Section", "Owner", "Node", "Subtree", "Language", "State"],
+            ),
+            (
+                "versionread",
+                &["Class", "Section", "Owner", "Status", "Node", "Subtree", "State"],
+            ),
+            (
+                "versionremove",
+                &["Class", "Section", "Owner", "Status", "Node", "Subtree", "State"],
+            ),
+            ("translations", &[]),
+            ("urltranslator", &[]),
+            ("pendinglist", &[]),
+            ("restore", &[]),
+            ("cleantrash", &[]),
+            ("unlock", &[]),
+        ],
+    ),
+    ("class", &[("update", &[]), ("create", &[]), ("delete", &[])]),
+    (
+        "state",
+        &[
+            ("assign", &["Class", "Section", "Owner", "Group", "State", "NewState"]),
+            ("administrate", &[]),
+        ],
+    ),
+    (
+        "role",
+        &[
+            ("assign", &["MemberOf", "Role"]),
+            ("update", &[]),
+            ("create", &[]),
+            ("delete", &[]),
+            ("read", &[]),
+        ],
+    ),
+    (
+        "section",
+        &[
+            ("assign", &["Class", "Section", "Owner", "NewSection"]),
+            ("edit", &[]),
+            ("view", &[]),
+        ],
+    ),
+    (
+        "setup",
+        &[("administrate", &[]), ("install", &[]), ("setup", &[]), ("system_info", &[])],
+    ),
+    (
+        "user",
+        &[
+            ("login", &["SiteAccess"]),
+            ("password", &[]),
+            ("preferences", &[]),
+            ("register", &[]),
+            ("selfedit", &[]),
+            ("activation", &[]),
+            ("invite", &[]),
+        ],
+    ),
+    ("url", &[("view", &[]), ("update", &[])]),
 ];
 /// Every media type of the spec.
 pub static MEDIA_TYPES: &[MediaTypeInfo] = &[
@@ -2789,6 +3384,7 @@ fn h_load_bookmarks<A: Api>(api: Arc<A>) -> Handler {
                 limit: rq.query::<i64>("limit")?.unwrap_or(25),
             };
             let resp = api.load_bookmarks(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadBookmarksResponse::Ok { body } => {
@@ -2809,6 +3405,7 @@ fn h_create_bookmark<A: Api>(api: Arc<A>) -> Handler {
                 location_id: rq.path("locationId")?,
             };
             let resp = api.create_bookmark(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateBookmarkResponse::Created { location } => {
@@ -2829,6 +3426,7 @@ fn h_is_bookmarked<A: Api>(api: Arc<A>) -> Handler {
                 location_id: rq.path("locationId")?,
             };
             let resp = api.is_bookmarked(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     IsBookmarkedResponse::Ok => rq.reply(200).finish(),
@@ -2847,6 +3445,7 @@ fn h_is_bookmarked_get<A: Api>(api: Arc<A>) -> Handler {
                 location_id: rq.path("locationId")?,
             };
             let resp = api.is_bookmarked_get(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     IsBookmarkedGetResponse::Ok => rq.reply(200).finish(),
@@ -2865,6 +3464,7 @@ fn h_delete_bookmark<A: Api>(api: Arc<A>) -> Handler {
                 location_id: rq.path("locationId")?,
             };
             let resp = api.delete_bookmark(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteBookmarkResponse::NoContent => rq.reply(204).finish(),
@@ -2883,6 +3483,7 @@ fn h_redirect_content<A: Api>(api: Arc<A>) -> Handler {
                 remote_id: rq.query::<String>("remoteId")?,
             };
             let resp = api.redirect_content(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     RedirectContentResponse::TemporaryRedirect { location } => {
@@ -2908,6 +3509,7 @@ fn h_create_content<A: Api>(api: Arc<A>) -> Handler {
                 },
             };
             let resp = api.create_content(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateContentResponse::CreatedContentInfo { body } => {
@@ -2945,6 +3547,7 @@ fn h_load_content<A: Api>(api: Arc<A>) -> Handler {
                 },
             };
             let resp = api.load_content(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadContentResponse::OkContentInfo { body, etag } => {
@@ -2978,6 +3581,7 @@ fn h_update_content_metadata<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.update_content_metadata(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     UpdateContentMetadataResponse::Ok { body, etag } => {
@@ -3003,6 +3607,7 @@ fn h_delete_content<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api.delete_content(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteContentResponse::NoContent => rq.reply(204).finish(),
@@ -3022,6 +3627,7 @@ fn h_copy_content<A: Api>(api: Arc<A>) -> Handler {
                 destination: rq.required_destination()?,
             };
             let resp = api.copy_content(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CopyContentResponse::Created { location } => {
@@ -3046,6 +3652,7 @@ fn h_delete_content_translation<A: Api>(api: Arc<A>) -> Handler {
                 .delete_content_translation(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteContentTranslationResponse::NoContent => rq.reply(204).finish(),
@@ -3064,6 +3671,7 @@ fn h_redirect_current_version<A: Api>(api: Arc<A>) -> Handler {
                 content_id: rq.path("contentId")?,
             };
             let resp = api.redirect_current_version(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     RedirectCurrentVersionResponse::Ok { body, etag } => {
@@ -3094,6 +3702,7 @@ fn h_create_draft_from_current_version<A: Api>(api: Arc<A>) -> Handler {
                 .create_draft_from_current_version(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateDraftFromCurrentVersionResponse::Created { body } => {
@@ -3118,6 +3727,7 @@ fn h_load_content_versions<A: Api>(api: Arc<A>) -> Handler {
                 content_id: rq.path("contentId")?,
             };
             let resp = api.load_content_versions(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadContentVersionsResponse::Ok { body } => {
@@ -3142,6 +3752,7 @@ fn h_load_content_in_version<A: Api>(api: Arc<A>) -> Handler {
                 languages: rq.query::<String>("languages")?,
             };
             let resp = api.load_content_in_version(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadContentInVersionResponse::Ok { body, etag } => {
@@ -3170,6 +3781,7 @@ fn h_update_version<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.update_version(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     UpdateVersionResponse::Ok { body, etag } => {
@@ -3196,6 +3808,7 @@ fn h_delete_content_version<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api.delete_content_version(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteContentVersionResponse::NoContent => rq.reply(204).finish(),
@@ -3218,6 +3831,7 @@ fn h_create_draft_from_version<A: Api>(api: Arc<A>) -> Handler {
                 .create_draft_from_version(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateDraftFromVersionResponse::Created { body } => {
@@ -3243,6 +3857,7 @@ fn h_publish_version<A: Api>(api: Arc<A>) -> Handler {
                 version_no: rq.path("versionNo")?,
             };
             let resp = api.publish_version(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     PublishVersionResponse::NoContent => rq.reply(204).finish(),
@@ -3266,6 +3881,7 @@ fn h_delete_translation_from_draft<A: Api>(api: Arc<A>) -> Handler {
                 .delete_translation_from_draft(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteTranslationFromDraftResponse::NoContent => {
@@ -3289,6 +3905,7 @@ fn h_redirect_current_version_relations<A: Api>(api: Arc<A>) -> Handler {
                 .redirect_current_version_relations(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     RedirectCurrentVersionRelationsResponse::TemporaryRedirect {
@@ -3312,6 +3929,7 @@ fn h_load_version_relations<A: Api>(api: Arc<A>) -> Handler {
                 limit: rq.query::<i64>("limit")?,
             };
             let resp = api.load_version_relations(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadVersionRelationsResponse::Ok { body } => {
@@ -3334,6 +3952,7 @@ fn h_create_relation<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_relation(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateRelationResponse::Created { body } => {
@@ -3356,6 +3975,7 @@ fn h_load_version_relation<A: Api>(api: Arc<A>) -> Handler {
                 relation_id: rq.path("relationId")?,
             };
             let resp = api.load_version_relation(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadVersionRelationResponse::Ok { body, etag } => {
@@ -3379,6 +3999,7 @@ fn h_remove_relation<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api.remove_relation(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     RemoveRelationResponse::NoContent => rq.reply(204).finish(),
@@ -3397,6 +4018,7 @@ fn h_hide_content<A: Api>(api: Arc<A>) -> Handler {
                 content_id: rq.path("contentId")?,
             };
             let resp = api.hide_content(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     HideContentResponse::NoContent => rq.reply(204).finish(),
@@ -3415,6 +4037,7 @@ fn h_reveal_content<A: Api>(api: Arc<A>) -> Handler {
                 content_id: rq.path("contentId")?,
             };
             let resp = api.reveal_content(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     RevealContentResponse::NoContent => rq.reply(204).finish(),
@@ -3436,6 +4059,7 @@ fn h_get_object_states_for_content<A: Api>(api: Arc<A>) -> Handler {
                 .get_object_states_for_content(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     GetObjectStatesForContentResponse::Ok { body, etag } => {
@@ -3461,6 +4085,7 @@ fn h_set_object_states_for_content<A: Api>(api: Arc<A>) -> Handler {
                 .set_object_states_for_content(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     SetObjectStatesForContentResponse::NoContent => {
@@ -3482,6 +4107,7 @@ fn h_get_image_variation<A: Api>(api: Arc<A>) -> Handler {
                 variation_identifier: rq.path("variationIdentifier")?,
             };
             let resp = api.get_image_variation(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     GetImageVariationResponse::Ok { body, etag } => {
@@ -3505,6 +4131,7 @@ fn h_load_content_type_group_list<A: Api>(api: Arc<A>) -> Handler {
                 .load_content_type_group_list(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadContentTypeGroupListResponse::Ok { body } => {
@@ -3531,6 +4158,7 @@ fn h_create_content_type_group<A: Api>(api: Arc<A>) -> Handler {
                 .create_content_type_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateContentTypeGroupResponse::Created { body } => {
@@ -3555,6 +4183,7 @@ fn h_load_content_type_group<A: Api>(api: Arc<A>) -> Handler {
                 content_type_group_id: rq.path("contentTypeGroupId")?,
             };
             let resp = api.load_content_type_group(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadContentTypeGroupResponse::Ok { body, etag } => {
@@ -3584,6 +4213,7 @@ fn h_update_content_type_group<A: Api>(api: Arc<A>) -> Handler {
                 .update_content_type_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     UpdateContentTypeGroupResponse::Ok { body, etag } => {
@@ -3612,6 +4242,7 @@ fn h_delete_content_type_group<A: Api>(api: Arc<A>) -> Handler {
                 .delete_content_type_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteContentTypeGroupResponse::NoContent => rq.reply(204).finish(),
@@ -3638,6 +4269,7 @@ fn h_list_content_types_for_group<A: Api>(api: Arc<A>) -> Handler {
                 .list_content_types_for_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     ListContentTypesForGroupResponse::OkContentTypeInfoList { body } => {
@@ -3663,6 +4295,7 @@ fn h_create_content_type<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_content_type(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateContentTypeResponse::Created { body } => {
@@ -3697,6 +4330,7 @@ fn h_list_content_types<A: Api>(api: Arc<A>) -> Handler {
                 },
             };
             let resp = api.list_content_types(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     ListContentTypesResponse::OkContentTypeInfoList { body } => {
@@ -3720,6 +4354,7 @@ fn h_create_content_type_view<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_content_type_view(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateContentTypeViewResponse::Ok { body } => {
@@ -3740,6 +4375,7 @@ fn h_copy_content_type<A: Api>(api: Arc<A>) -> Handler {
                 content_type_id: rq.path("contentTypeId")?,
             };
             let resp = api.copy_content_type(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CopyContentTypeResponse::Created { location } => {
@@ -3760,6 +4396,7 @@ fn h_load_content_type<A: Api>(api: Arc<A>) -> Handler {
                 content_type_id: rq.path("contentTypeId")?,
             };
             let resp = api.load_content_type(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadContentTypeResponse::Ok { body, etag } => {
@@ -3784,6 +4421,7 @@ fn h_create_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
                 .create_content_type_draft(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateContentTypeDraftResponse::Created { body } => {
@@ -3809,6 +4447,7 @@ fn h_delete_content_type<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api.delete_content_type(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteContentTypeResponse::NoContent => rq.reply(204).finish(),
@@ -3830,6 +4469,7 @@ fn h_load_content_type_field_definition_list<A: Api>(api: Arc<A>) -> Handler {
                 .load_content_type_field_definition_list(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadContentTypeFieldDefinitionListResponse::Ok { body } => {
@@ -3854,6 +4494,7 @@ fn h_load_content_type_field_definition<A: Api>(api: Arc<A>) -> Handler {
                 .load_content_type_field_definition(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadContentTypeFieldDefinitionResponse::Ok { body, etag } => {
@@ -3878,6 +4519,7 @@ fn h_load_content_type_field_definition_by_identifier<A: Api>(api: Arc<A>) -> Ha
                 .load_content_type_field_definition_by_identifier(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadContentTypeFieldDefinitionByIdentifierResponse::Ok {
@@ -3899,6 +4541,7 @@ fn h_load_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
                 content_type_id: rq.path("contentTypeId")?,
             };
             let resp = api.load_content_type_draft(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadContentTypeDraftResponse::Ok { body, etag } => {
@@ -3928,6 +4571,7 @@ fn h_update_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
                 .update_content_type_draft(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     UpdateContentTypeDraftResponse::Ok { body, etag } => {
@@ -3955,6 +4599,7 @@ fn h_publish_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
                 .publish_content_type_draft(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     PublishContentTypeDraftResponse::Ok { body } => {
@@ -3979,6 +4624,7 @@ fn h_delete_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
                 .delete_content_type_draft(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteContentTypeDraftResponse::NoContent => rq.reply(204).finish(),
@@ -4000,6 +4646,7 @@ fn h_load_content_type_draft_field_definition_list<A: Api>(api: Arc<A>) -> Handl
                 .load_content_type_draft_field_definition_list(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadContentTypeDraftFieldDefinitionListResponse::Ok { body } => {
@@ -4024,6 +4671,7 @@ fn h_add_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler {
                 .add_content_type_draft_field_definition(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     AddContentTypeDraftFieldDefinitionResponse::Created { body } => {
@@ -4052,6 +4700,7 @@ fn h_load_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler {
                 .load_content_type_draft_field_definition(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadContentTypeDraftFieldDefinitionResponse::Ok { body, etag } => {
@@ -4082,6 +4731,7 @@ fn h_update_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler 
                 .update_content_type_draft_field_definition(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     UpdateContentTypeDraftFieldDefinitionResponse::Ok { body, etag } => {
@@ -4111,6 +4761,7 @@ fn h_remove_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler 
                 .remove_content_type_draft_field_definition(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     RemoveContentTypeDraftFieldDefinitionResponse::NoContent => {
@@ -4134,6 +4785,7 @@ fn h_load_groups_of_content_type<A: Api>(api: Arc<A>) -> Handler {
                 .load_groups_of_content_type(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadGroupsOfContentTypeResponse::Ok { body } => {
@@ -4158,6 +4810,7 @@ fn h_link_content_type_to_group<A: Api>(api: Arc<A>) -> Handler {
                 .link_content_type_to_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LinkContentTypeToGroupResponse::Ok { body } => {
@@ -4182,6 +4835,7 @@ fn h_unlink_content_type_from_group<A: Api>(api: Arc<A>) -> Handler {
                 .unlink_content_type_from_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     UnlinkContentTypeFromGroupResponse::Ok { body } => {
@@ -4200,6 +4854,7 @@ fn h_load_country_list<A: Api>(api: Arc<A>) -> Handler {
             let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
             let req = LoadCountryListRequest {};
             let resp = api.load_country_list(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadCountryListResponse::Ok { body, etag } => {
@@ -4218,6 +4873,7 @@ fn h_list_languages<A: Api>(api: Arc<A>) -> Handler {
             let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
             let req = ListLanguagesRequest {};
             let resp = api.list_languages(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     ListLanguagesResponse::Ok { body } => {
@@ -4238,6 +4894,7 @@ fn h_load_language<A: Api>(api: Arc<A>) -> Handler {
                 language_code: rq.path("languageCode")?,
             };
             let resp = api.load_language(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadLanguageResponse::Ok { body, etag } => {
@@ -4261,6 +4918,7 @@ fn h_redirect_location<A: Api>(api: Arc<A>) -> Handler {
                 location_path: rq.query::<String>("locationPath")?,
             };
             let resp = api.redirect_location(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     RedirectLocationResponse::Ok { body } => {
@@ -4284,6 +4942,7 @@ fn h_load_location<A: Api>(api: Arc<A>) -> Handler {
                 location_path: rq.path("locationPath")?,
             };
             let resp = api.load_location(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadLocationResponse::Ok { body, etag } => {
@@ -4310,6 +4969,7 @@ fn h_update_location<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.update_location(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     UpdateLocationResponse::Ok { body, etag } => {
@@ -4335,6 +4995,7 @@ fn h_delete_subtree<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api.delete_subtree(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteSubtreeResponse::NoContent => rq.reply(204).finish(),
@@ -4354,6 +5015,7 @@ fn h_copy_subtree<A: Api>(api: Arc<A>) -> Handler {
                 destination: rq.required_destination()?,
             };
             let resp = api.copy_subtree(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CopySubtreeResponse::Created { location } => {
@@ -4375,6 +5037,7 @@ fn h_move_subtree<A: Api>(api: Arc<A>) -> Handler {
                 destination: rq.required_destination()?,
             };
             let resp = api.move_subtree(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     MoveSubtreeResponse::Created { location } => {
@@ -4397,6 +5060,7 @@ fn h_swap_location<A: Api>(api: Arc<A>) -> Handler {
                 destination: rq.required_destination()?,
             };
             let resp = api.swap_location(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     SwapLocationResponse::NoContent => rq.reply(204).finish(),
@@ -4417,6 +5081,7 @@ fn h_load_location_children<A: Api>(api: Arc<A>) -> Handler {
                 limit: rq.query::<i64>("limit")?.unwrap_or(10),
             };
             let resp = api.load_location_children(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadLocationChildrenResponse::Ok { body } => {
@@ -4440,6 +5105,7 @@ fn h_load_locations_for_content<A: Api>(api: Arc<A>) -> Handler {
                 .load_locations_for_content(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadLocationsForContentResponse::Ok { body } => {
@@ -4461,6 +5127,7 @@ fn h_create_location<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_location(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateLocationResponse::Created { body } => {
@@ -4483,6 +5150,7 @@ fn h_load_object_state_groups<A: Api>(api: Arc<A>) -> Handler {
             let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
             let req = LoadObjectStateGroupsRequest {};
             let resp = api.load_object_state_groups(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadObjectStateGroupsResponse::Ok { body } => {
@@ -4506,6 +5174,7 @@ fn h_create_object_state_group<A: Api>(api: Arc<A>) -> Handler {
                 .create_object_state_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateObjectStateGroupResponse::Created { body } => {
@@ -4530,6 +5199,7 @@ fn h_load_object_state_group<A: Api>(api: Arc<A>) -> Handler {
                 object_state_group_id: rq.path("objectStateGroupId")?,
             };
             let resp = api.load_object_state_group(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadObjectStateGroupResponse::Ok { body, etag } => {
@@ -4559,6 +5229,7 @@ fn h_update_object_state_group<A: Api>(api: Arc<A>) -> Handler {
                 .update_object_state_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     UpdateObjectStateGroupResponse::Ok { body, etag } => {
@@ -4587,6 +5258,7 @@ fn h_delete_object_state_group<A: Api>(api: Arc<A>) -> Handler {
                 .delete_object_state_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteObjectStateGroupResponse::NoContent => rq.reply(204).finish(),
@@ -4605,6 +5277,7 @@ fn h_load_object_states<A: Api>(api: Arc<A>) -> Handler {
                 object_state_group_id: rq.path("objectStateGroupId")?,
             };
             let resp = api.load_object_states(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadObjectStatesResponse::Ok { body } => {
@@ -4626,6 +5299,7 @@ fn h_create_object_state<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_object_state(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateObjectStateResponse::Created { body } => {
@@ -4651,6 +5325,7 @@ fn h_load_object_state<A: Api>(api: Arc<A>) -> Handler {
                 object_state_id: rq.path("objectStateId")?,
             };
             let resp = api.load_object_state(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadObjectStateResponse::Ok { body, etag } => {
@@ -4678,6 +5353,7 @@ fn h_update_object_state<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.update_object_state(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     UpdateObjectStateResponse::Ok { body, etag } => {
@@ -4704,6 +5380,7 @@ fn h_delete_object_state<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api.delete_object_state(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteObjectStateResponse::NoContent => rq.reply(204).finish(),
@@ -4724,6 +5401,7 @@ fn h_list_roles<A: Api>(api: Arc<A>) -> Handler {
                 limit: rq.query::<i64>("limit")?,
             };
             let resp = api.list_roles(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     ListRolesResponse::Ok { body } => rq.reply(200).body(&body).finish(),
@@ -4748,6 +5426,7 @@ fn h_create_role<A: Api>(api: Arc<A>) -> Handler {
                 },
             };
             let resp = api.create_role(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateRoleResponse::CreatedRole { body } => {
@@ -4779,6 +5458,7 @@ fn h_load_role<A: Api>(api: Arc<A>) -> Handler {
                 role_id: rq.path("roleId")?,
             };
             let resp = api.load_role(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadRoleResponse::Ok { body, etag } => {
@@ -4803,6 +5483,7 @@ fn h_create_role_draft<A: Api>(api: Arc<A>) -> Handler {
                 role_id: rq.path("roleId")?,
             };
             let resp = api.create_role_draft(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateRoleDraftResponse::Created { body } => {
@@ -4829,6 +5510,7 @@ fn h_update_role<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.update_role(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     UpdateRoleResponse::Ok { body, etag } => {
@@ -4854,6 +5536,7 @@ fn h_delete_role<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api.delete_role(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteRoleResponse::NoContent => rq.reply(204).finish(),
@@ -4872,6 +5555,7 @@ fn h_load_role_draft<A: Api>(api: Arc<A>) -> Handler {
                 role_id: rq.path("roleId")?,
             };
             let resp = api.load_role_draft(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadRoleDraftResponse::Ok { body, etag } => {
@@ -4898,6 +5582,7 @@ fn h_update_role_draft<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.update_role_draft(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     UpdateRoleDraftResponse::Ok { body, etag } => {
@@ -4922,6 +5607,7 @@ fn h_publish_role_draft<A: Api>(api: Arc<A>) -> Handler {
                 role_id: rq.path("roleId")?,
             };
             let resp = api.publish_role_draft(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     PublishRoleDraftResponse::NoContent { location } => {
@@ -4943,6 +5629,7 @@ fn h_delete_role_draft<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api.delete_role_draft(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteRoleDraftResponse::NoContent => rq.reply(204).finish(),
@@ -4961,6 +5648,7 @@ fn h_load_policies<A: Api>(api: Arc<A>) -> Handler {
                 role_id: rq.path("roleId")?,
             };
             let resp = api.load_policies(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadPoliciesResponse::Ok { body } => {
@@ -4982,6 +5670,7 @@ fn h_add_policy<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.add_policy(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     AddPolicyResponse::Created { body } => {
@@ -5006,6 +5695,7 @@ fn h_delete_policies<A: Api>(api: Arc<A>) -> Handler {
                 role_id: rq.path("roleId")?,
             };
             let resp = api.delete_policies(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeletePoliciesResponse::NoContent => rq.reply(204).finish(),
@@ -5025,6 +5715,7 @@ fn h_load_policy<A: Api>(api: Arc<A>) -> Handler {
                 policy_id: rq.path("policyId")?,
             };
             let resp = api.load_policy(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadPolicyResponse::Ok { body, etag } => {
@@ -5052,6 +5743,7 @@ fn h_update_policy<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.update_policy(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     UpdatePolicyResponse::Ok { body, etag } => {
@@ -5078,6 +5770,7 @@ fn h_delete_policy<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api.delete_policy(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeletePolicyResponse::NoContent => rq.reply(204).finish(),
@@ -5096,6 +5789,7 @@ fn h_list_policies_for_user<A: Api>(api: Arc<A>) -> Handler {
                 user_id: rq.query::<i64>("userId")?,
             };
             let resp = api.list_policies_for_user(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     ListPoliciesForUserResponse::Ok { body } => {
@@ -5119,6 +5813,7 @@ fn h_load_role_assignments_for_user<A: Api>(api: Arc<A>) -> Handler {
                 .load_role_assignments_for_user(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadRoleAssignmentsForUserResponse::Ok { body } => {
@@ -5140,6 +5835,7 @@ fn h_assign_role_to_user<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.assign_role_to_user(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     AssignRoleToUserResponse::Ok { body } => {
@@ -5164,6 +5860,7 @@ fn h_load_role_assignment_for_user<A: Api>(api: Arc<A>) -> Handler {
                 .load_role_assignment_for_user(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadRoleAssignmentForUserResponse::Ok { body, etag } => {
@@ -5186,6 +5883,7 @@ fn h_unassign_role_from_user<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api.unassign_role_from_user(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     UnassignRoleFromUserResponse::Ok { body } => {
@@ -5209,6 +5907,7 @@ fn h_load_role_assignments_for_user_group<A: Api>(api: Arc<A>) -> Handler {
                 .load_role_assignments_for_user_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadRoleAssignmentsForUserGroupResponse::Ok { body } => {
@@ -5233,6 +5932,7 @@ fn h_assign_role_to_user_group<A: Api>(api: Arc<A>) -> Handler {
                 .assign_role_to_user_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     AssignRoleToUserGroupResponse::Ok { body } => {
@@ -5257,6 +5957,7 @@ fn h_load_role_assignment_for_user_group<A: Api>(api: Arc<A>) -> Handler {
                 .load_role_assignment_for_user_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadRoleAssignmentForUserGroupResponse::Ok { body, etag } => {
@@ -5282,6 +5983,7 @@ fn h_unassign_role_from_user_group<A: Api>(api: Arc<A>) -> Handler {
                 .unassign_role_from_user_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     UnassignRoleFromUserGroupResponse::Ok { body } => {
@@ -5300,6 +6002,7 @@ fn h_load_root_resource<A: Api>(api: Arc<A>) -> Handler {
             let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
             let req = LoadRootResourceRequest {};
             let resp = api.load_root_resource(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadRootResourceResponse::Ok { body, etag } => {
@@ -5321,6 +6024,7 @@ fn h_list_sections<A: Api>(api: Arc<A>) -> Handler {
                 identifier: rq.query::<String>("identifier")?,
             };
             let resp = api.list_sections(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     ListSectionsResponse::Ok { body } => {
@@ -5341,6 +6045,7 @@ fn h_create_section<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_section(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateSectionResponse::Created { body } => {
@@ -5365,6 +6070,7 @@ fn h_load_section<A: Api>(api: Arc<A>) -> Handler {
                 section_id: rq.path("sectionId")?,
             };
             let resp = api.load_section(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadSectionResponse::Ok { body, etag } => {
@@ -5391,6 +6097,7 @@ fn h_update_section<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.update_section(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     UpdateSectionResponse::Ok { body, etag } => {
@@ -5416,6 +6123,7 @@ fn h_delete_section<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api.delete_section(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteSectionResponse::NoContent => rq.reply(204).finish(),
@@ -5434,6 +6142,7 @@ fn h_create_session<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_session(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateSessionResponse::Created { body, set_cookie } => {
@@ -5459,6 +6168,7 @@ fn h_check_session<A: Api>(api: Arc<A>) -> Handler {
             let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
             let req = CheckSessionRequest {};
             let resp = api.check_session(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CheckSessionResponse::Ok { body, etag } => {
@@ -5479,6 +6189,7 @@ fn h_refresh_session<A: Api>(api: Arc<A>) -> Handler {
                 session_id: rq.path("sessionId")?,
             };
             let resp = api.refresh_session(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     RefreshSessionResponse::Ok { body } => {
@@ -5499,6 +6210,7 @@ fn h_delete_session<A: Api>(api: Arc<A>) -> Handler {
                 session_id: rq.path("sessionId")?,
             };
             let resp = api.delete_session(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteSessionResponse::NoContent { set_cookie } => {
@@ -5520,6 +6232,7 @@ fn h_load_trash_items<A: Api>(api: Arc<A>) -> Handler {
                 limit: rq.query::<i64>("limit")?.unwrap_or(-1),
             };
             let resp = api.load_trash_items(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadTrashItemsResponse::Ok { body } => {
@@ -5538,6 +6251,7 @@ fn h_empty_trash<A: Api>(api: Arc<A>) -> Handler {
             let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
             let req = EmptyTrashRequest {};
             let resp = api.empty_trash(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     EmptyTrashResponse::NoContent => rq.reply(204).finish(),
@@ -5556,6 +6270,7 @@ fn h_load_trash_item<A: Api>(api: Arc<A>) -> Handler {
                 trash_item_id: rq.path("trashItemId")?,
             };
             let resp = api.load_trash_item(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadTrashItemResponse::Ok { body, etag } => {
@@ -5577,6 +6292,7 @@ fn h_restore_trash_item<A: Api>(api: Arc<A>) -> Handler {
                 destination: rq.destination()?,
             };
             let resp = api.restore_trash_item(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     RestoreTrashItemResponse::Created { location } => {
@@ -5598,6 +6314,7 @@ fn h_delete_trash_item<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api.delete_trash_item(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteTrashItemResponse::NoContent => rq.reply(204).finish(),
@@ -5614,6 +6331,7 @@ fn h_list_global_url_aliases<A: Api>(api: Arc<A>) -> Handler {
             let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
             let req = ListGlobalUrlAliasesRequest {};
             let resp = api.list_global_url_aliases(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     ListGlobalUrlAliasesResponse::Ok { body } => {
@@ -5638,6 +6356,7 @@ fn h_list_location_url_aliases<A: Api>(api: Arc<A>) -> Handler {
                 .list_location_url_aliases(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     ListLocationUrlAliasesResponse::Ok { body } => {
@@ -5658,6 +6377,7 @@ fn h_create_url_alias<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_url_alias(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateUrlAliasResponse::Created { body } => {
@@ -5678,6 +6398,7 @@ fn h_load_url_alias<A: Api>(api: Arc<A>) -> Handler {
                 url_alias_id: rq.path("urlAliasId")?,
             };
             let resp = api.load_url_alias(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadUrlAliasResponse::Ok { body, etag } => {
@@ -5699,6 +6420,7 @@ fn h_delete_url_alias<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api.delete_url_alias(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteUrlAliasResponse::NoContent => rq.reply(204).finish(),
@@ -5715,6 +6437,7 @@ fn h_list_url_wildcards<A: Api>(api: Arc<A>) -> Handler {
             let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
             let req = ListUrlWildcardsRequest {};
             let resp = api.list_url_wildcards(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     ListUrlWildcardsResponse::Ok { body } => {
@@ -5735,6 +6458,7 @@ fn h_create_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_url_wildcard(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateUrlWildcardResponse::Created { body } => {
@@ -5755,6 +6479,7 @@ fn h_load_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
                 url_wildcard_id: rq.path("urlWildcardId")?,
             };
             let resp = api.load_url_wildcard(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadUrlWildcardResponse::Ok { body, etag } => {
@@ -5776,6 +6501,7 @@ fn h_delete_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api.delete_url_wildcard(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteUrlWildcardResponse::NoContent => rq.reply(204).finish(),
@@ -5802,6 +6528,7 @@ fn h_load_users<A: Api>(api: Arc<A>) -> Handler {
                 },
             };
             let resp = api.load_users(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadUsersResponse::OkUserRefList { body } => {
@@ -5828,6 +6555,7 @@ fn h_verify_users<A: Api>(api: Arc<A>) -> Handler {
                 email: rq.query::<String>("email")?,
             };
             let resp = api.verify_users(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     VerifyUsersResponse::Ok => rq.reply(200).finish(),
@@ -5846,6 +6574,7 @@ fn h_load_user<A: Api>(api: Arc<A>) -> Handler {
                 user_id: rq.path("userId")?,
             };
             let resp = api.load_user(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadUserResponse::Ok { body, etag } => {
@@ -5872,6 +6601,7 @@ fn h_update_user<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.update_user(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     UpdateUserResponse::Ok { body, etag } => {
@@ -5897,6 +6627,7 @@ fn h_delete_user<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api.delete_user(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteUserResponse::NoContent => rq.reply(204).finish(),
@@ -5913,6 +6644,7 @@ fn h_redirect_to_current_user<A: Api>(api: Arc<A>) -> Handler {
             let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
             let req = RedirectToCurrentUserRequest {};
             let resp = api.redirect_to_current_user(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     RedirectToCurrentUserResponse::TemporaryRedirect { location } => {
@@ -5935,6 +6667,7 @@ fn h_load_user_groups_of_user<A: Api>(api: Arc<A>) -> Handler {
                 limit: rq.query::<i64>("limit")?.unwrap_or(25),
             };
             let resp = api.load_user_groups_of_user(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadUserGroupsOfUserResponse::Ok { body } => {
@@ -5959,6 +6692,7 @@ fn h_assign_user_to_user_group<A: Api>(api: Arc<A>) -> Handler {
                 .assign_user_to_user_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     AssignUserToUserGroupResponse::Ok { body } => {
@@ -5983,6 +6717,7 @@ fn h_unassign_user_from_user_group<A: Api>(api: Arc<A>) -> Handler {
                 .unassign_user_from_user_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     UnassignUserFromUserGroupResponse::Ok { body } => {
@@ -6003,6 +6738,7 @@ fn h_load_user_drafts<A: Api>(api: Arc<A>) -> Handler {
                 user_id: rq.path("userId")?,
             };
             let resp = api.load_user_drafts(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadUserDraftsResponse::Ok { body } => {
@@ -6030,6 +6766,7 @@ fn h_load_user_groups<A: Api>(api: Arc<A>) -> Handler {
                 },
             };
             let resp = api.load_user_groups(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadUserGroupsResponse::OkUserGroupRefList { body } => {
@@ -6051,6 +6788,7 @@ fn h_load_root_user_group<A: Api>(api: Arc<A>) -> Handler {
             let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
             let req = LoadRootUserGroupRequest {};
             let resp = api.load_root_user_group(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadRootUserGroupResponse::MovedPermanently { location } => {
@@ -6071,6 +6809,7 @@ fn h_create_root_user_group<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_root_user_group(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateRootUserGroupResponse::Created { body } => {
@@ -6095,6 +6834,7 @@ fn h_load_user_group<A: Api>(api: Arc<A>) -> Handler {
                 group_path: rq.path("groupPath")?,
             };
             let resp = api.load_user_group(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadUserGroupResponse::Ok { body, etag } => {
@@ -6121,6 +6861,7 @@ fn h_update_user_group<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.update_user_group(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     UpdateUserGroupResponse::Ok { body, etag } => {
@@ -6146,6 +6887,7 @@ fn h_delete_user_group<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api.delete_user_group(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     DeleteUserGroupResponse::NoContent => rq.reply(204).finish(),
@@ -6165,6 +6907,7 @@ fn h_move_user_group<A: Api>(api: Arc<A>) -> Handler {
                 destination: rq.required_destination()?,
             };
             let resp = api.move_user_group(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     MoveUserGroupResponse::Created { location } => {
@@ -6192,6 +6935,7 @@ fn h_load_sub_user_groups<A: Api>(api: Arc<A>) -> Handler {
                 },
             };
             let resp = api.load_sub_user_groups(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadSubUserGroupsResponse::OkUserGroupRefList { body } => {
@@ -6216,6 +6960,7 @@ fn h_create_user_group<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_user_group(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateUserGroupResponse::Created { body } => {
@@ -6247,6 +6992,7 @@ fn h_load_users_from_group<A: Api>(api: Arc<A>) -> Handler {
                 },
             };
             let resp = api.load_users_from_group(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadUsersFromGroupResponse::OkUserRefList { body } => {
@@ -6271,6 +7017,7 @@ fn h_create_user<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_user(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateUserResponse::Created { body } => {
@@ -6295,6 +7042,7 @@ fn h_create_view<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_view(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateViewResponse::Ok { body } => rq.reply(200).body(&body).finish(),
@@ -6311,6 +7059,7 @@ fn h_list_view<A: Api>(api: Arc<A>) -> Handler {
             let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
             let req = ListViewRequest {};
             let resp = api.list_view(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     ListViewResponse::Ok => rq.reply(200).finish(),
@@ -6329,6 +7078,7 @@ fn h_get_view<A: Api>(api: Arc<A>) -> Handler {
                 view_id: rq.path("viewId")?,
             };
             let resp = api.get_view(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     GetViewResponse::Ok => rq.reply(200).finish(),
@@ -6347,6 +7097,7 @@ fn h_load_view_results<A: Api>(api: Arc<A>) -> Handler {
                 view_id: rq.path("viewId")?,
             };
             let resp = api.load_view_results(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadViewResultsResponse::Ok => rq.reply(200).finish(),
@@ -6365,6 +7116,7 @@ fn h_create_content_view<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_content_view(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateContentViewResponse::MovedPermanently { body, location } => {

@@ -16,6 +16,12 @@ pub trait ApiBase: Send + Sync + 'static {
         headers: &poem::http::HeaderMap,
         op: &'static Operation,
     ) -> impl Future<Output = Result<Self::Context, Self::Error>> + Send;
+    /// Runs after `op` succeeded, before its response is sent.
+    fn completed(
+        &self,
+        cx: &Self::Context,
+        op: &'static Operation,
+    ) -> impl Future<Output = ()> + Send;
 }
 /// Bookmarks are the current user's marked Locations: list them, bookmark a Location, check
 /// whether a Location is bookmarked, remove a bookmark.

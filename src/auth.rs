@@ -1,21 +1,27 @@
 //! Who is calling: HTTP Basic credentials, a session cookie (with its CSRF token on unsafe
-//! methods), or nobody (the anonymous user). Until roles and policies land, the anonymous
-//! user may read and any logged-in user may write.
+//! methods), or nobody (the anonymous user), with the caller's Policies. Every operation
+//! declares the Policy it needs (spec `policy:`); a caller with no Policy of that module and
+//! function is refused here, before the operation runs, and the operation checks the
+//! limitations on the object it acts on.
 
 use crate::error::{Error, Result};
+use crate::permissions::{Grants, Target, denied};
 use crate::service::Service;
 use base64::Engine;
 use cairn_runtime::http::{Access, Operation};
 use cairn_store::entity::{content, user, user_session};
+use cairn_store::sql::stmt;
 use poem::http::HeaderMap;
-use sea_orm::sea_query::Query;
-use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
+use sea_orm::{ActiveModelTrait, ActiveValue::Set, EntityTrait};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// The anonymous user's id (content 10 of the clean install).
 pub const ANONYMOUS_USER_ID: i64 = 10;
+
+/// The siteaccess of a request without `X-Siteaccess`.
+const DEFAULT_SITEACCESS: &str = "site";
 
 /// The authenticated caller of one request.
 #[derive(Debug, Clone)]
@@ -23,19 +29,57 @@ pub struct Caller {
     pub user_id: i64,
     /// The session the request's cookie names, when it is valid.
     pub session: Option<user_session::Model>,
+    /// The caller's Policies.
+    pub(crate) grants: Arc<Grants>,
+    /// The operation called.
+    pub op: &'static Operation,
+    /// The siteaccess the request names (`X-Siteaccess`), as `SiteAccess` limitations see it.
+    pub(crate) siteaccess: Target,
 }
 
 impl Caller {
-    pub fn anonymous() -> Caller {
-        Caller {
-            user_id: ANONYMOUS_USER_ID,
-            session: None,
-        }
-    }
-
     pub fn is_anonymous(&self) -> bool {
         self.user_id == ANONYMOUS_USER_ID
     }
+}
+
+/// Whether a successful `op` may have changed someone's Policies: it wrote Roles, Policies,
+/// assignments, users or groups, Object states, or the tree that places users in groups.
+pub(crate) fn changes_permissions(op: &Operation) -> bool {
+    let write = !matches!(op.method, "GET" | "HEAD" | "OPTIONS");
+    write
+        && (matches!(
+            op.family,
+            "roles" | "users" | "locations" | "trash" | "object_states"
+        ) || (op.family == "content" && op.method == "DELETE"))
+}
+
+/// The siteaccess target of a request: the CRC-32 of its name, as the reference stores
+/// `SiteAccess` limitation values.
+fn siteaccess(headers: &HeaderMap) -> Target {
+    let name = headers
+        .get("x-siteaccess")
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .unwrap_or(DEFAULT_SITEACCESS);
+    Target::SiteAccess(crc32(name.as_bytes()))
+}
+
+/// CRC-32 (IEEE), as PHP's `crc32`.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for b in bytes {
+        crc ^= u32::from(*b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
 }
 
 /// Remembers verified Basic credentials so that argon2 runs once per password, not once per
@@ -93,18 +137,17 @@ pub fn cookie<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
 }
 
 impl Service {
-    /// Builds the caller of a request to `op`, or refuses it (401).
+    /// Builds the caller of a request to `op`, or refuses it (401): bad credentials, no
+    /// `user/login` through this siteaccess, or no Policy of the module and function `op`
+    /// declares.
     pub async fn authenticate(
         &self,
         headers: &HeaderMap,
         op: &'static Operation,
     ) -> Result<Caller> {
-        let caller = if let Some((login, password)) = basic_credentials(headers)? {
-            let user = self.verify_password(&login, &password).await?;
-            Caller {
-                user_id: user.id,
-                session: None,
-            }
+        let siteaccess = siteaccess(headers);
+        let (user_id, session) = if let Some((login, password)) = basic_credentials(headers)? {
+            (self.verify_password(&login, &password).await?.id, None)
         } else if let Some(sid) = cookie(headers, &self.settings.session_cookie) {
             match self.live_session(sid).await? {
                 Some(session) => {
@@ -120,36 +163,65 @@ impl Service {
                             ));
                         }
                     }
-                    Caller {
-                        user_id: session.user_id,
-                        session: Some(session),
-                    }
+                    (session.user_id, Some(session))
                 }
-                None => Caller::anonymous(),
+                None => (ANONYMOUS_USER_ID, None),
             }
         } else {
-            Caller::anonymous()
+            (ANONYMOUS_USER_ID, None)
         };
+        let grants = self.permissions.get(self.db.conn(), user_id).await?;
+        let caller = Caller {
+            user_id,
+            session,
+            grants,
+            op,
+            siteaccess,
+        };
+        if !caller.is_anonymous() && !self.may_log_in(&caller.grants, &caller.siteaccess) {
+            return Err(Error::Unauthorized(
+                "The User does not have the 'login' 'user' permission for this siteaccess".into(),
+            ));
+        }
         if op.access == Access::Write && caller.is_anonymous() {
             return Err(Error::Unauthorized(format!(
                 "The anonymous User does not have permission for '{}': log in first",
                 op.id
             )));
         }
+        if op.access != Access::Public
+            && !op.filters
+            && let Some((module, function)) = op.policies.first()
+            && !op.policies.iter().any(|(m, f)| caller.grants.may(m, f))
+        {
+            return Err(denied(module, function));
+        }
         Ok(caller)
+    }
+
+    /// Whether a user with `grants` may log in through `siteaccess` (`user/login`).
+    pub(crate) fn may_log_in(&self, grants: &Grants, siteaccess: &Target) -> bool {
+        use crate::permissions::evaluate::{Subject, Vote, can};
+        can(
+            grants,
+            "user",
+            "login",
+            &Subject::Other,
+            std::slice::from_ref(siteaccess),
+        ) == Vote::Granted
     }
 
     /// The enabled user with this login and password, or 401.
     pub async fn verify_password(&self, login: &str, password: &str) -> Result<user::Model> {
-        // Only the account of a published user logs in (not a draft's, not a trashed one's).
-        let published = Query::select()
-            .column(content::Column::Id)
-            .from(content::Entity)
-            .and_where(content::Column::Status.eq(content::PUBLISHED))
-            .to_owned();
+        // Only the account of a published user logs in (not a draft's, not a trashed one's):
+        // one lookup by login and one by primary key, whatever the size of the repository.
         let user = user::Entity::find()
-            .filter(user::Column::Login.eq(login))
-            .filter(user::Column::Id.in_subquery(published))
+            .from_raw_sql(stmt(
+                self.db.backend(),
+                "SELECT users.* FROM users JOIN contents ON contents.id = users.id \
+                 WHERE users.login = ? AND contents.status = ?",
+                [login.into(), content::PUBLISHED.into()],
+            ))
             .one(self.db.conn())
             .await?
             .filter(|u| u.enabled && u.id != ANONYMOUS_USER_ID)
@@ -169,10 +241,17 @@ impl Service {
         Ok(user)
     }
 
-    /// The session `id` if it exists and has not been idle too long; refreshes its last use
-    /// at most once a minute.
+    /// The session `id` if it exists, its user is enabled, and it has not been idle too
+    /// long; refreshes its last use at most once a minute.
     pub async fn live_session(&self, id: &str) -> Result<Option<user_session::Model>> {
-        let Some(s) = user_session::Entity::find_by_id(id.to_string())
+        let Some(s) = user_session::Entity::find()
+            .from_raw_sql(stmt(
+                self.db.backend(),
+                "SELECT user_sessions.* FROM user_sessions \
+                 JOIN users ON users.id = user_sessions.user_id \
+                 WHERE user_sessions.id = ? AND users.enabled = ?",
+                [id.into(), true.into()],
+            ))
             .one(self.db.conn())
             .await?
         else {

@@ -7,6 +7,8 @@ use crate::api::traits::BookmarksApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::locations::tree;
+use crate::permissions::filter::Sql;
+use crate::permissions::{Filter, READ, Scope};
 use crate::service::Service;
 use cairn_runtime::HttpError;
 use cairn_store::entity::{bookmark, location};
@@ -91,14 +93,34 @@ impl BookmarksApi for Service {
         let user_id = logged_in(cx)?;
         let db = self.db.conn();
         let backend = db.get_database_backend();
+        // Only the bookmarks of Locations the caller may still read.
+        let scope = Scope {
+            content: "pc",
+            location: Some("l"),
+        };
+        let (of_user, only) = match self.visible(cx, READ, scope) {
+            Filter::All => (OF_USER.to_string(), Sql::default()),
+            f => {
+                let only = f.sql();
+                let sql = format!(
+                    "{OF_USER} AND EXISTS (SELECT 1 FROM contents pc WHERE pc.id = l.content_id AND {})",
+                    only.sql
+                );
+                (sql, only)
+            }
+        };
+        let with = |mut values: Vec<sea_orm::Value>| {
+            values.splice(1..1, only.values.iter().cloned());
+            values
+        };
         let offset = req.offset.max(0);
         // A negative limit is the reference's "no limit" (-1).
         let limit = if req.limit < 0 { i64::MAX } else { req.limit };
         let count: i64 = db
             .query_one_raw(stmt(
                 backend,
-                &format!("SELECT COUNT(*) AS n {OF_USER}"),
-                vec![user_id.into()],
+                &format!("SELECT COUNT(*) AS n {of_user}"),
+                with(vec![user_id.into()]),
             ))
             .await?
             .map(|r| r.try_get::<i64>("", "n"))
@@ -110,9 +132,9 @@ impl BookmarksApi for Service {
                 .from_raw_sql(stmt(
                     backend,
                     &format!(
-                        "SELECT l.* {OF_USER} ORDER BY b.created DESC, b.location_id DESC LIMIT ? OFFSET ?"
+                        "SELECT l.* {of_user} ORDER BY b.created DESC, b.location_id DESC LIMIT ? OFFSET ?"
                     ),
-                    vec![user_id.into(), limit.into(), offset.into()],
+                    with(vec![user_id.into(), limit.into(), offset.into()]),
                 ))
                 .all(db)
                 .await?
@@ -145,7 +167,8 @@ impl BookmarksApi for Service {
         let location_id = req.location_id;
         self.db
             .write(async |tx| {
-                tree::find(tx, location_id).await?;
+                let l = tree::find(tx, location_id).await?;
+                self.authorize_at(tx, cx, READ, &l, vec![]).await?;
                 let inserted = bookmark::Entity::insert(bookmark::ActiveModel {
                     user_id: Set(user_id),
                     location_id: Set(location_id),

@@ -19,6 +19,7 @@ mod countries_data;
 mod languages;
 mod locations;
 mod object_states;
+mod permissions;
 mod roles;
 mod root;
 mod sections;
@@ -88,5 +89,14 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settin
         cors_origins: args.cors_origins.clone(),
         max_body: args.max_body_mib * 1024 * 1024,
     };
-    Ok((Arc::new(service), Arc::new(settings)))
+    let service = Arc::new(service);
+    let listening = service.clone();
+    service.db.listen(PERMISSIONS_CHANNEL, move || {
+        listening.permissions.invalidate()
+    });
+    Ok((service, Arc::new(settings)))
 }
+
+/// The channel on which instances sharing a PostgreSQL database tell each other that Roles,
+/// Policies, assignments or the tree of users changed.
+pub(crate) const PERMISSIONS_CHANNEL: &str = "cairn_permissions";

@@ -6,6 +6,7 @@ use crate::api::traits::ApiBase;
 use crate::auth::{Caller, CredentialCache};
 use crate::error::Error;
 use crate::field_types::{FieldIds, FieldType, FileStore, Registry, ValueContext};
+use crate::permissions::PermissionCache;
 use cairn_runtime::ETag;
 use cairn_runtime::http::Operation;
 use cairn_store::Db;
@@ -40,6 +41,8 @@ pub struct Service {
     /// Where uploaded files are kept.
     pub files: Arc<dyn FileStore>,
     pub(crate) credentials: CredentialCache,
+    /// The Policies of recent callers.
+    pub(crate) permissions: PermissionCache,
     /// The Root resource never changes: built once.
     pub(crate) root: (Root, ETag),
     pub(crate) countries: (CountryList, ETag),
@@ -60,6 +63,7 @@ impl Service {
             field_types,
             files,
             credentials: CredentialCache::default(),
+            permissions: PermissionCache::default(),
             root: (root.clone(), ETag::of(&root)),
             countries: (countries.clone(), ETag::of(&countries)),
         }
@@ -92,5 +96,11 @@ impl ApiBase for Service {
         op: &'static Operation,
     ) -> Result<Caller, Error> {
         self.authenticate(headers, op).await
+    }
+
+    async fn completed(&self, _cx: &Caller, op: &'static Operation) {
+        if crate::auth::changes_permissions(op) {
+            self.permissions_changed().await;
+        }
     }
 }

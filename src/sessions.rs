@@ -74,6 +74,12 @@ impl SessionsApi for Service {
         let user = self
             .verify_password(&req.body.login, &req.body.password)
             .await?;
+        let grants = self.permissions.get(self.db.conn(), user.id).await?;
+        if !self.may_log_in(&grants, &cx.siteaccess) {
+            return Err(Error::Unauthorized(
+                "The User does not have the 'login' 'user' permission for this siteaccess".into(),
+            ));
+        }
         if let Some(s) = &cx.session {
             if s.user_id == user.id {
                 return Ok(CreateSessionResponse::Ok {

@@ -9,6 +9,8 @@ use crate::api::traits::TrashApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::locations::tree::{self, href_path, subtree_end};
+use crate::permissions::filter::Sql;
+use crate::permissions::{ContentFacts, LocationFacts, READ, Scope, Subject, Target};
 use crate::service::Service;
 use cairn_runtime::{ETag, Timestamp};
 use cairn_store::entity::{content, location, trash};
@@ -60,7 +62,7 @@ impl Service {
     /// Location itself was trashed, 204 when its content lives on elsewhere.
     pub(crate) async fn trash_location(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         path: &str,
     ) -> Result<MoveSubtreeResponse> {
         let trashed = self
@@ -70,6 +72,8 @@ impl Service {
                 if l.id == tree::ROOT {
                     return Err(Error::Forbidden("The root Location cannot be trashed".into()));
                 }
+                self.authorize_at(tx, cx, ("content", "remove"), &l, vec![]).await?;
+                self.authorize_removal(tx, cx, std::slice::from_ref(&l)).await?;
                 let (start, end) = (l.path_string.clone(), subtree_end(&l.path_string));
                 let range = || -> Vec<Value> { vec![start.clone().into(), end.clone().into()] };
                 // Locations whose content has a Location outside the subtree are only removed.
@@ -111,6 +115,26 @@ impl Service {
             },
             None => MoveSubtreeResponse::NoContent,
         })
+    }
+
+    /// 401 unless the caller may read the content of the trash item `t` where it was.
+    async fn authorize_item(
+        &self,
+        db: &impl ConnectionTrait,
+        cx: &Caller,
+        t: &trash::Model,
+    ) -> Result<()> {
+        let c = crate::content::rows::content(db, t.content_id).await?;
+        let was_at = Target::Location(LocationFacts {
+            id: t.id,
+            path_string: t.path_string.clone(),
+            depth: t.depth,
+            content_type_id: c.content_type_id,
+            owner_id: c.owner_id,
+        });
+        let facts = ContentFacts::of(&c);
+        self.authorize(db, cx, READ, Subject::Content(facts), &[was_at])
+            .await
     }
 
     async fn trash_item(&self, db: &impl ConnectionTrait, t: &trash::Model) -> Result<TrashItem> {
@@ -189,7 +213,7 @@ impl Service {
 impl TrashApi for Service {
     async fn load_trash_items(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadTrashItemsRequest,
     ) -> Result<LoadTrashItemsResponse> {
         let db = self.db.conn();
@@ -199,7 +223,20 @@ impl TrashApi for Service {
         } else {
             i64::MAX as u64
         };
+        let scope = Scope {
+            content: "tc",
+            location: Some("trash"),
+        };
+        let only = self.visible(cx, READ, scope).sql();
+        let readable = Sql {
+            sql: format!(
+                "EXISTS (SELECT 1 FROM contents tc WHERE tc.id = trash.content_id AND {})",
+                only.sql
+            ),
+            values: only.values,
+        };
         let q = trash::Entity::find()
+            .filter(readable.expr())
             .order_by_asc(trash::Column::PathString)
             .offset(req.offset.max(0) as u64)
             .limit(limit);
@@ -229,13 +266,13 @@ impl TrashApi for Service {
 
     async fn load_trash_item(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadTrashItemRequest,
     ) -> Result<LoadTrashItemResponse> {
         let db = self.db.conn();
-        let body = self
-            .trash_item(db, &find(db, req.trash_item_id).await?)
-            .await?;
+        let item = find(db, req.trash_item_id).await?;
+        self.authorize_item(db, cx, &item).await?;
+        let body = self.trash_item(db, &item).await?;
         Ok(LoadTrashItemResponse::Ok {
             etag: ETag::of(&body),
             body,
@@ -244,7 +281,7 @@ impl TrashApi for Service {
 
     async fn restore_trash_item(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: RestoreTrashItemRequest,
     ) -> Result<RestoreTrashItemResponse> {
         let target = match &req.destination {
@@ -261,6 +298,7 @@ impl TrashApi for Service {
             .db
             .write(async |tx| {
                 let item = find(tx, req.trash_item_id).await?;
+                self.authorize_item(tx, cx, &item).await?;
                 let parent = match &target {
                     Some(path) => tree::find_by_path(tx, path).await?,
                     None => tree::find(tx, item.parent_id).await.map_err(|_| {

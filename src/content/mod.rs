@@ -15,6 +15,8 @@ use crate::api::traits::ContentApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::locations::tree;
+use crate::permissions::subject::location_facts_of;
+use crate::permissions::{ContentFacts, Subject, Target, denied};
 use crate::service::Service;
 use crate::stored;
 use cairn_runtime::{ETag, Timestamp};
@@ -30,16 +32,14 @@ use sea_orm::{
     QueryFilter,
 };
 
-/// The administrator (clean-install user 14) sees every draft.
-const ADMIN_USER_ID: i64 = 14;
-
 fn random_remote_id() -> String {
     let bytes: [u8; 16] = rand::random();
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl Service {
-    /// The content item, unless it is a never-published draft of someone else (404).
+    /// The content item, if the caller may read it (`content/read`, and `content/versionread`
+    /// for a draft never published); 401 otherwise.
     pub(crate) async fn visible_content(
         &self,
         db: &impl ConnectionTrait,
@@ -47,28 +47,73 @@ impl Service {
         id: i64,
     ) -> Result<content::Model> {
         let c = rows::content(db, id).await?;
-        if c.status == content::DRAFT && !self.may_see_draft(db, cx, &c, c.current_version).await? {
-            return Err(Error::not_found("Content", id));
+        let facts = ContentFacts::of(&c);
+        self.authorize(
+            db,
+            cx,
+            ("content", "read"),
+            Subject::Content(facts.clone()),
+            &[],
+        )
+        .await?;
+        if c.status == content::DRAFT {
+            let facts = facts.with_version_status(content_version::DRAFT);
+            self.authorize(
+                db,
+                cx,
+                ("content", "versionread"),
+                Subject::Content(facts),
+                &[],
+            )
+            .await?;
         }
         Ok(c)
     }
 
-    /// Whether the caller created version `no` (or is the administrator).
-    async fn may_see_draft(
+    /// A new Section for `c` needs `section/assign` (its `NewSection` limitation names the
+    /// Sections the caller may assign).
+    pub(crate) async fn authorize_section_change(
         &self,
         db: &impl ConnectionTrait,
         cx: &Caller,
         c: &content::Model,
-        no: i64,
-    ) -> Result<bool> {
-        if cx.user_id == ADMIN_USER_ID {
-            return Ok(true);
+        section: Option<i64>,
+    ) -> Result<()> {
+        match section {
+            Some(s) if s != c.section_id => {
+                let facts = Subject::Content(ContentFacts::of(c));
+                let to = [Target::Section(s)];
+                self.authorize(db, cx, ("section", "assign"), facts, &to)
+                    .await
+            }
+            _ => Ok(()),
         }
-        let v = rows::version(db, c.id, no).await?;
-        Ok(v.creator_id == cx.user_id && !cx.is_anonymous())
     }
 
-    /// The version, unless it is a draft the caller may not see (404).
+    /// Whether the caller may read version `v` of `c`: a version other than the published
+    /// one needs `content/versionread`.
+    async fn may_read_version(
+        &self,
+        db: &impl ConnectionTrait,
+        cx: &Caller,
+        c: &content::Model,
+        v: &content_version::Model,
+    ) -> Result<bool> {
+        if v.status == content_version::PUBLISHED {
+            return Ok(true);
+        }
+        let facts = ContentFacts::of(c).with_version_status(v.status);
+        self.allows(
+            db,
+            cx,
+            ("content", "versionread"),
+            Subject::Content(facts),
+            &[],
+        )
+        .await
+    }
+
+    /// The version, if the caller may read it (401 otherwise).
     async fn visible_version(
         &self,
         db: &impl ConnectionTrait,
@@ -77,11 +122,8 @@ impl Service {
         no: i64,
     ) -> Result<content_version::Model> {
         let v = rows::version(db, c.id, no).await?;
-        if v.status == content_version::DRAFT
-            && cx.user_id != ADMIN_USER_ID
-            && (v.creator_id != cx.user_id || cx.is_anonymous())
-        {
-            return Err(Error::not_found("Version", format!("{}/{no}", c.id)));
+        if !self.may_read_version(db, cx, c, &v).await? {
+            return Err(denied("content", "versionread"));
         }
         Ok(v)
     }
@@ -482,6 +524,24 @@ impl Service {
         }
         let lc = &b.location_create;
         crate::content_types::check_sort(lc.sort_field.as_deref(), lc.sort_order.as_deref())?;
+        let facts = ContentFacts {
+            content_type_id: ty.ty.id,
+            section_id: section,
+            owner_id: b.user.unwrap_or(cx.user_id),
+            languages: vec![b.main_language_code.clone()],
+            ..Default::default()
+        };
+        if !cx.grants.may_all("content", "create") {
+            let at = Target::Location(location_facts_of(db, parent.id).await?);
+            self.authorize(
+                db,
+                cx,
+                ("content", "create"),
+                Subject::NewContent(facts),
+                &[at],
+            )
+            .await?;
+        }
 
         // Fields: read, complete, validate; every failure in one 400.
         let mut set = FieldSet::default();
@@ -656,6 +716,8 @@ impl ContentApi for Service {
             .db
             .write(async |tx| {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
+                self.authorize_content(tx, cx, &c, &[]).await?;
+                self.authorize_section_change(tx, cx, &c, b.section).await?;
                 if let Some(m) = &req.if_match {
                     m.check(&ETag::of(&self.info_of(tx, &c).await?))?;
                 }
@@ -681,6 +743,7 @@ impl ContentApi for Service {
                     m.check(&ETag::of(&self.info_of(tx, &c).await?))?;
                 }
                 let locations = tree::of_content(tx, &c).await?;
+                self.authorize_removal(tx, cx, &locations).await?;
                 tree::delete_subtrees(tx, &locations, &[c.id]).await
             })
             .await?;
@@ -740,11 +803,9 @@ impl ContentApi for Service {
         let db = self.db.conn();
         let c = self.visible_content(db, cx, req.content_id).await?;
         let mut items = Vec::new();
+        self.authorize_content(db, cx, &c, &[]).await?;
         for v in rows::versions(db, c.id).await? {
-            if v.status == content_version::DRAFT
-                && cx.user_id != ADMIN_USER_ID
-                && (v.creator_id != cx.user_id || cx.is_anonymous())
-            {
+            if !self.may_read_version(db, cx, &c, &v).await? {
                 continue;
             }
             items.push(VersionItem {
@@ -816,7 +877,11 @@ impl ContentApi for Service {
         self.db
             .write(async |tx| {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
-                self.visible_version(tx, cx, &c, req.version_no).await?;
+                let v = self.visible_version(tx, cx, &c, req.version_no).await?;
+                let facts = ContentFacts::of(&c).in_languages(rows::languages(&v.language_codes));
+                let policy = ("content", "publish");
+                self.authorize(tx, cx, policy, Subject::Content(facts), &[])
+                    .await?;
                 Service::publish_version(self, tx, &c, req.version_no).await
             })
             .await?;
@@ -881,6 +946,7 @@ impl ContentApi for Service {
             .write(async |tx| {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 let v = self.visible_version(tx, cx, &c, req.version_no).await?;
+                self.authorize_content(tx, cx, &c, &[]).await?;
                 if v.status != content_version::DRAFT {
                     return Err(Error::Forbidden(
                         "Relation of type COMMON can only be added to drafts".into(),
@@ -951,6 +1017,7 @@ impl ContentApi for Service {
             .write(async |tx| {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 let v = self.visible_version(tx, cx, &c, req.version_no).await?;
+                self.authorize_content(tx, cx, &c, &[]).await?;
                 let r = rows::relations(tx, c.id, v.version_no)
                     .await?
                     .into_iter()
@@ -1025,6 +1092,8 @@ impl ContentApi for Service {
         self.db
             .write(async |tx| {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
+                let targets: Vec<Target> = states.iter().map(|s| Target::State(*s)).collect();
+                self.authorize_content(tx, cx, &c, &targets).await?;
                 if let Some(m) = &req.if_match {
                     m.check(&ETag::of(&self.content_states_body(tx, c.id).await?))?;
                 }
@@ -1070,6 +1139,7 @@ impl Service {
         self.db
             .write(async |tx| {
                 let c = self.visible_content(tx, cx, id).await?;
+                self.authorize_content(tx, cx, &c, &[]).await?;
                 if c.is_hidden == hidden {
                     return Ok(());
                 }

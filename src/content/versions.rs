@@ -8,6 +8,8 @@ use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::field_types::FieldIds;
 use crate::locations::tree;
+use crate::permissions::subject::location_facts_of;
+use crate::permissions::{ContentFacts, Subject, Target};
 use crate::service::Service;
 use crate::stored;
 use cairn_runtime::Timestamp;
@@ -32,6 +34,7 @@ impl Service {
             .db
             .write(async |tx| {
                 let c = self.visible_content(tx, cx, content_id).await?;
+                self.authorize_content(tx, cx, &c, &[]).await?;
                 let source_no = match from {
                     Some(n) => n,
                     None => {
@@ -63,6 +66,7 @@ impl Service {
             .write(async |tx| {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 let v = self.visible_version(tx, cx, &c, req.version_no).await?;
+                self.authorize_content(tx, cx, &c, &[]).await?;
                 if let Some(m) = &req.if_match {
                     let current = self.version_body(tx, &c, &v, None).await?;
                     m.check(&cairn_runtime::ETag::of(&current))?;
@@ -216,6 +220,7 @@ impl Service {
             .write(async |tx| {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 let v = self.visible_version(tx, cx, &c, req.version_no).await?;
+                self.authorize_content(tx, cx, &c, &[]).await?;
                 if let Some(m) = &req.if_match {
                     m.check(&cairn_runtime::ETag::of(&self.version_body(tx, &c, &v, None).await?))?;
                 }
@@ -247,6 +252,7 @@ impl Service {
             .write(async |tx| {
                 let c = self.visible_content(tx, cx, content_id).await?;
                 let v = self.visible_version(tx, cx, &c, no).await?;
+                self.authorize_content(tx, cx, &c, &[]).await?;
                 if v.status != content_version::DRAFT {
                     return Err(Error::Forbidden(
                         "Translations can only be removed from drafts".into(),
@@ -312,6 +318,10 @@ impl Service {
         self.db
             .write(async |tx| {
                 let c = self.visible_content(tx, cx, content_id).await?;
+                let facts = ContentFacts::of(&c).in_languages(vec![lang.to_string()]);
+                let policy = ("content", "remove");
+                self.authorize(tx, cx, policy, Subject::Content(facts), &[])
+                    .await?;
                 let versions = rows::versions(tx, c.id).await?;
                 if !versions
                     .iter()
@@ -375,6 +385,10 @@ impl Service {
                     ));
                 }
                 let parent = tree::find_by_path(tx, &parent_path).await?;
+                if !cx.grants.may_all("content", "create") {
+                    let at = Target::Location(location_facts_of(tx, parent.id).await?);
+                    self.authorize_content(tx, cx, &c, &[at]).await?;
+                }
                 let copy = self.copy_published(tx, cx, &c).await?;
                 let ty = rows::type_info(tx, c.content_type_id).await?;
                 let l = tree::create(

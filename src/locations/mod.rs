@@ -10,6 +10,9 @@ use crate::api::traits::LocationsApi;
 use crate::auth::Caller;
 use crate::content::rows as content_rows;
 use crate::error::{Error, Result};
+use crate::permissions::filter::Sql;
+use crate::permissions::subject::location_facts_of;
+use crate::permissions::{ContentFacts, Filter, READ, Scope, Subject, Target};
 use crate::service::Service;
 use cairn_runtime::ETag;
 use cairn_store::entity::{content, location};
@@ -202,7 +205,7 @@ impl Service {
 impl LocationsApi for Service {
     async fn redirect_location(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: RedirectLocationRequest,
     ) -> Result<RedirectLocationResponse> {
         let db = self.db.conn();
@@ -229,6 +232,7 @@ impl LocationsApi for Service {
                 "Give one of the query parameters id, remoteId, urlAlias or locationPath".into(),
             ));
         };
+        self.authorize_at(db, cx, READ, &l, vec![]).await?;
         Ok(RedirectLocationResponse::TemporaryRedirect {
             location: location_href(&l),
         })
@@ -236,11 +240,12 @@ impl LocationsApi for Service {
 
     async fn load_location(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadLocationRequest,
     ) -> Result<LoadLocationResponse> {
         let db = self.db.conn();
         let l = tree::find_by_path(db, &req.location_path).await?;
+        self.authorize_at(db, cx, READ, &l, vec![]).await?;
         let body = self.location_body(db, &l).await?;
         Ok(LoadLocationResponse::Ok {
             etag: ETag::of(&body),
@@ -250,7 +255,7 @@ impl LocationsApi for Service {
 
     async fn update_location(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: UpdateLocationRequest,
     ) -> Result<UpdateLocationResponse> {
         let b = req.body;
@@ -259,6 +264,8 @@ impl LocationsApi for Service {
             .db
             .write(async |tx| {
                 let l = tree::find_by_path(tx, &req.location_path).await?;
+                self.authorize_at(tx, cx, ("content", "edit"), &l, vec![])
+                    .await?;
                 if let Some(m) = &req.if_match {
                     m.check(&ETag::of(&self.location_body(tx, &l).await?))?;
                 }
@@ -310,7 +317,7 @@ impl LocationsApi for Service {
 
     async fn delete_subtree(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: DeleteSubtreeRequest,
     ) -> Result<DeleteSubtreeResponse> {
         self.db
@@ -324,6 +331,12 @@ impl LocationsApi for Service {
                         "The root Location cannot be deleted".into(),
                     ));
                 }
+                let manage = ("content", "manage_locations");
+                self.authorize_at(tx, cx, manage, &l, vec![]).await?;
+                self.authorize_at(tx, cx, ("content", "remove"), &l, vec![])
+                    .await?;
+                self.authorize_removal(tx, cx, std::slice::from_ref(&l))
+                    .await?;
                 tree::delete_subtrees(tx, &[l], &[]).await
             })
             .await?;
@@ -354,40 +367,49 @@ impl LocationsApi for Service {
 
     async fn swap_location(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: SwapLocationRequest,
     ) -> Result<SwapLocationResponse> {
-        self.swap(&req.location_path, &req.destination).await?;
+        self.swap(cx, &req.location_path, &req.destination).await?;
         Ok(SwapLocationResponse::NoContent)
     }
 
     async fn load_location_children(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadLocationChildrenRequest,
     ) -> Result<LoadLocationChildrenResponse> {
         let db = self.db.conn();
         let parent = tree::find_by_path(db, &req.location_path).await?;
+        self.authorize_at(db, cx, READ, &parent, vec![]).await?;
+        let scope = Scope {
+            content: "pc",
+            location: Some("l"),
+        };
+        let visible = self.visible(cx, READ, scope);
+        let (permission_join, only) = match &visible {
+            Filter::All => ("", Sql::default()),
+            f => (
+                "JOIN contents pc ON pc.id = l.content_id",
+                f.sql().and_prefix(),
+            ),
+        };
         let offset = req.offset.max(0);
         let limit = if req.limit < 0 { 25 } else { req.limit };
         let (joins, order) = order_by(&parent.sort_field, parent.sort_order == "DESC");
         // The page's ids first, from the index alone: the rows skipped by OFFSET are never read.
         let sql = format!(
             "SELECT l.* FROM locations l {joins} WHERE l.id IN \
-               (SELECT l.id FROM locations l {joins} WHERE l.parent_id = ? AND l.id <> ? ORDER BY {order} LIMIT ? OFFSET ?) \
-             ORDER BY {order}"
+               (SELECT l.id FROM locations l {joins} {permission_join} \
+                WHERE l.parent_id = ? AND l.id <> ?{} ORDER BY {order} LIMIT ? OFFSET ?) \
+             ORDER BY {order}",
+            only.sql
         );
+        let mut values: Vec<sea_orm::Value> = vec![parent.id.into(), parent.id.into()];
+        values.extend(only.values);
+        values.extend([limit.into(), offset.into()]);
         let children = location::Entity::find()
-            .from_raw_sql(stmt(
-                db.get_database_backend(),
-                &sql,
-                vec![
-                    parent.id.into(),
-                    parent.id.into(),
-                    limit.into(),
-                    offset.into(),
-                ],
-            ))
+            .from_raw_sql(stmt(db.get_database_backend(), &sql, values))
             .all(db)
             .await?;
         Ok(LoadLocationChildrenResponse::Ok {
@@ -424,6 +446,13 @@ impl LocationsApi for Service {
                         "A content item gets further Locations once it is published".into(),
                     ));
                 }
+                let parent = tree::find_by_path(tx, &b.parent_location).await?;
+                let at = vec![Target::Location(location_facts_of(tx, parent.id).await?)];
+                self.authorize_content(tx, cx, &c, &at).await?;
+                let facts = ContentFacts::of(&c);
+                let create = ("content", "create");
+                self.authorize(tx, cx, create, Subject::Content(facts), &at)
+                    .await?;
                 self.place(tx, c, &b).await
             })
             .await?;

@@ -4,6 +4,8 @@ use super::tree::{self, location_href, subtree_end};
 use crate::api::model::MoveSubtreeResponse;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
+use crate::permissions::subject::location_facts_of;
+use crate::permissions::{ContentFacts, READ, Subject, Target};
 use crate::service::Service;
 use cairn_store::entity::{content, location};
 use cairn_store::sql::stmt;
@@ -53,6 +55,8 @@ impl Service {
                 }
                 let parent = tree::find_by_path(tx, &target).await?;
                 refuse_inside(&l, &parent, "moved")?;
+                self.authorize_at(tx, cx, READ, &l, vec![]).await?;
+                self.authorize_placement(tx, cx, &l, &parent).await?;
                 move_under(tx, &l, &parent).await
             })
             .await?;
@@ -79,6 +83,8 @@ impl Service {
                 }
                 let parent = tree::find_by_path(tx, &target).await?;
                 refuse_inside(&root, &parent, "copied")?;
+                self.authorize_at(tx, cx, READ, &root, vec![]).await?;
+                self.authorize_placement(tx, cx, &root, &parent).await?;
                 let nodes = location::Entity::find()
                     .filter(location::Column::PathString.gte(root.path_string.as_str()))
                     .filter(location::Column::PathString.lt(subtree_end(&root.path_string)))
@@ -142,13 +148,35 @@ impl Service {
             .await
     }
 
+    /// The content at `l` may be created under `parent` (`content/create`, the parent
+    /// Location as target): what moving or copying the subtree of `l` there needs.
+    pub(crate) async fn authorize_placement(
+        &self,
+        tx: &impl ConnectionTrait,
+        cx: &Caller,
+        l: &location::Model,
+        parent: &location::Model,
+    ) -> Result<()> {
+        if cx.grants.may_all("content", "create") {
+            return Ok(());
+        }
+        let c = crate::content::rows::content(tx, l.content_id).await?;
+        let at = [Target::Location(location_facts_of(tx, parent.id).await?)];
+        let create = ("content", "create");
+        self.authorize(tx, cx, create, Subject::Content(ContentFacts::of(&c)), &at)
+            .await
+    }
+
     /// Swaps the content items of two Locations.
-    pub(super) async fn swap(&self, path: &str, destination: &str) -> Result<()> {
+    pub(super) async fn swap(&self, cx: &Caller, path: &str, destination: &str) -> Result<()> {
         let other = destination_path(destination)?.to_string();
         self.db
             .write(async |tx| {
                 let a = tree::find_by_path(tx, path).await?;
                 let b = tree::find_by_path(tx, &other).await?;
+                let edit = ("content", "edit");
+                self.authorize_at(tx, cx, edit, &a, vec![]).await?;
+                self.authorize_at(tx, cx, edit, &b, vec![]).await?;
                 if a.id == tree::ROOT || b.id == tree::ROOT {
                     return Err(Error::Forbidden("The root Location cannot be swapped".into()));
                 }

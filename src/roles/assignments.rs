@@ -191,43 +191,92 @@ pub(crate) async fn unassign(
 /// The Roles that apply to the user `user_id`: assigned to it or to a group above any of its
 /// Locations, in the order of their first assignment (a fixed number of statements).
 pub(crate) async fn roles_of_user(db: &impl ConnectionTrait, user_id: i64) -> Result<Vec<i64>> {
-    let paths: Vec<String> = location::Entity::find()
-        .filter(location::Column::ContentId.eq(user_id))
+    let mut roles: Vec<i64> = Vec::new();
+    for a in assignments_of_user(db, user_id).await? {
+        if !roles.contains(&a.role_id) {
+            roles.push(a.role_id);
+        }
+    }
+    Ok(roles)
+}
+
+/// The Role assignments that apply to the user `user_id` (its own and those of every group
+/// above any of its Locations), by id.
+pub(crate) async fn assignments_of_user(
+    db: &impl ConnectionTrait,
+    user_id: i64,
+) -> Result<Vec<role_assignment::Model>> {
+    let places = places_of(db, user_id).await?;
+    assignments_under(db, user_id, &ancestors(&places)).await
+}
+
+/// The Locations of the content `content_id`.
+pub(crate) async fn places_of(
+    db: &impl ConnectionTrait,
+    content_id: i64,
+) -> Result<Vec<location::Model>> {
+    Ok(location::Entity::find()
+        .filter(location::Column::ContentId.eq(content_id))
+        .all(db)
+        .await?)
+}
+
+/// The content ids of the parents of `places` (the groups a user or group is in).
+pub(crate) async fn contents_at(
+    db: &impl ConnectionTrait,
+    places: &[location::Model],
+) -> Result<Vec<i64>> {
+    if places.is_empty() {
+        return Ok(vec![]);
+    }
+    Ok(location::Entity::find()
+        .filter(location::Column::Id.is_in(places.iter().map(|l| l.parent_id)))
         .all(db)
         .await?
         .into_iter()
-        .map(|l| l.path_string)
-        .collect();
-    let mut ancestors: Vec<i64> = Vec::new();
-    for p in &paths {
-        let ids: Vec<i64> = p.split('/').filter_map(|s| s.parse().ok()).collect();
-        for id in ids.iter().take(ids.len().saturating_sub(1)) {
-            if !ancestors.contains(id) {
-                ancestors.push(*id);
-            }
-        }
-    }
+        .map(|l| l.content_id)
+        .collect())
+}
+
+/// The Role assignments of the user `user_id` and of the content at the Locations
+/// `ancestors` (the groups above it), by id.
+pub(crate) async fn assignments_under(
+    db: &impl ConnectionTrait,
+    user_id: i64,
+    ancestors: &[i64],
+) -> Result<Vec<role_assignment::Model>> {
     let mut subjects = vec![user_id];
     if !ancestors.is_empty() {
         subjects.extend(
             location::Entity::find()
-                .filter(location::Column::Id.is_in(ancestors))
+                .filter(location::Column::Id.is_in(ancestors.iter().copied()))
                 .all(db)
                 .await?
                 .into_iter()
                 .map(|l| l.content_id),
         );
     }
-    let rows = role_assignment::Entity::find()
+    Ok(role_assignment::Entity::find()
         .filter(role_assignment::Column::ContentId.is_in(subjects))
         .order_by_asc(role_assignment::Column::Id)
         .all(db)
-        .await?;
-    let mut roles: Vec<i64> = Vec::new();
-    for a in rows {
-        if !roles.contains(&a.role_id) {
-            roles.push(a.role_id);
+        .await?)
+}
+
+/// The ids of the Locations above any of `places`.
+pub(crate) fn ancestors(places: &[location::Model]) -> Vec<i64> {
+    let mut ancestors: Vec<i64> = Vec::new();
+    for p in places {
+        let ids: Vec<i64> = p
+            .path_string
+            .split('/')
+            .filter_map(|s| s.parse().ok())
+            .collect();
+        for id in ids.iter().take(ids.len().saturating_sub(1)) {
+            if !ancestors.contains(id) {
+                ancestors.push(*id);
+            }
         }
     }
-    Ok(roles)
+    ancestors
 }

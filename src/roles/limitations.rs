@@ -1,6 +1,7 @@
 //! Limitations of Policies and Role assignments: their input, validation and representation.
 
 use crate::api::model::{Limitation, LimitationValue, LimitationValues, PolicyLimitations};
+use crate::api::routes::POLICY_MAP;
 use crate::error::{Error, Result};
 
 /// A limitation as stored: an identifier and its raw values.
@@ -9,55 +10,6 @@ pub(crate) struct Lim {
     pub identifier: String,
     pub values: Vec<String>,
 }
-
-/// The modules of the reference's policy map and their functions (`*` stands for any).
-const MODULES: &[(&str, &[&str])] = &[
-    (
-        "content",
-        &[
-            "read",
-            "diff",
-            "view_embed",
-            "create",
-            "edit",
-            "manage_locations",
-            "hide",
-            "reverserelatedlist",
-            "translate",
-            "remove",
-            "versionread",
-            "versionremove",
-            "translations",
-            "urltranslator",
-            "pendinglist",
-            "restore",
-            "cleantrash",
-            "unlock",
-            "publish",
-        ],
-    ),
-    ("class", &["update", "create", "delete"]),
-    ("state", &["assign", "administrate"]),
-    ("role", &["assign", "update", "create", "delete", "read"]),
-    ("section", &["assign", "edit", "view"]),
-    (
-        "setup",
-        &["administrate", "install", "setup", "system_info"],
-    ),
-    (
-        "user",
-        &[
-            "login",
-            "password",
-            "preferences",
-            "register",
-            "activation",
-            "selfedit",
-            "invite",
-        ],
-    ),
-    ("url", &["view", "update"]),
-];
 
 /// 400 unless `module`/`function` is in the policy map (or `*`).
 pub(crate) fn check_function(module: &str, function: &str) -> Result<()> {
@@ -70,12 +22,12 @@ pub(crate) fn check_function(module: &str, function: &str) -> Result<()> {
             )))
         };
     }
-    let Some((_, functions)) = MODULES.iter().find(|(m, _)| *m == module) else {
+    let Some((_, functions)) = POLICY_MAP.iter().find(|(m, _)| *m == module) else {
         return Err(Error::BadRequest(format!(
             "PolicyCreate.module: unknown module '{module}'"
         )));
     };
-    if function != "*" && !functions.contains(&function) {
+    if function != "*" && !functions.iter().any(|(f, _)| *f == function) {
         return Err(Error::BadRequest(format!(
             "PolicyCreate.function: module '{module}' has no function '{function}'"
         )));

@@ -2,15 +2,16 @@
 //! or its Policies directly goes through a draft published in the same transaction. Lists render
 //! in a fixed number of statements.
 
-mod assignments;
-mod limitations;
+pub(crate) mod assignments;
+pub(crate) mod limitations;
 mod policies;
-mod store;
+pub(crate) mod store;
 
 use crate::api::model::*;
 use crate::api::traits::RolesApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
+use crate::permissions::{Subject, Target};
 use crate::service::Service;
 use cairn_runtime::{ETag, IfMatch};
 use cairn_store::entity::{policy, role};
@@ -81,15 +82,29 @@ impl Service {
         )
     }
 
+    /// Assigns a Role to the user or group `content_id`: `role/assign`, whose `Role`
+    /// limitation names the Roles and `MemberOf` the groups (the subject or a group it is in)
+    /// the caller may assign to.
     async fn assign_to(
         &self,
+        cx: &Caller,
         base: &str,
         content_id: i64,
         input: RoleAssignInput,
     ) -> Result<RoleAssignmentList> {
         let prefix = self.settings.prefix.clone();
         self.db
-            .write(async |tx| assignments::assign(tx, &prefix, content_id, input).await)
+            .write(async |tx| {
+                if !cx.grants.may_all("role", "assign") {
+                    let places = assignments::places_of(tx, content_id).await?;
+                    let mut members = vec![content_id];
+                    members.extend(assignments::contents_at(tx, &places).await?);
+                    let targets = [Target::Role(input.role), Target::Members(members)];
+                    self.authorize(tx, cx, ("role", "assign"), Subject::Other, &targets)
+                        .await?;
+                }
+                assignments::assign(tx, &prefix, content_id, input).await
+            })
             .await?;
         self.assignment_list(base, content_id).await
     }
@@ -125,13 +140,17 @@ impl Service {
 }
 
 impl RolesApi for Service {
-    async fn list_roles(&self, _cx: &Caller, req: ListRolesRequest) -> Result<ListRolesResponse> {
+    async fn list_roles(&self, cx: &Caller, req: ListRolesRequest) -> Result<ListRolesResponse> {
         if req.offset < 0 {
             return Err(Error::BadRequest("offset: must not be negative".into()));
         }
         let mut q = role::Entity::find()
             .filter(role::Column::Status.eq(PUBLISHED))
             .order_by_asc(role::Column::Id);
+        // `role/read` takes no limitation: the caller sees every Role or none.
+        if !cx.grants.may("role", "read") {
+            q = q.filter(role::Column::Id.lt(0));
+        }
         if let Some(identifier) = &req.identifier {
             q = q.filter(role::Column::Identifier.eq(identifier.as_str()));
         }
@@ -434,14 +453,14 @@ impl RolesApi for Service {
 
     async fn list_policies_for_user(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: ListPoliciesForUserRequest,
     ) -> Result<ListPoliciesForUserResponse> {
         let user_id = req
             .user_id
             .ok_or_else(|| Error::BadRequest("The query parameter 'userId' is required".into()))?;
         let db = self.db.conn();
-        self.subject_user(db, user_id).await?;
+        self.subject_user(db, cx, user_id).await?;
         let roles = assignments::roles_of_user(db, user_id).await?;
         let mut rows = store::policies_of(db, &roles).await?;
         rows.sort_by_key(|p| roles.iter().position(|r| *r == p.p.role_id));
@@ -452,10 +471,10 @@ impl RolesApi for Service {
 
     async fn load_role_assignments_for_user(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadRoleAssignmentsForUserRequest,
     ) -> Result<LoadRoleAssignmentsForUserResponse> {
-        let id = self.subject_user(self.db.conn(), req.user_id).await?;
+        let id = self.subject_user(self.db.conn(), cx, req.user_id).await?;
         Ok(LoadRoleAssignmentsForUserResponse::Ok {
             body: self.assignment_list(&user_base(id), id).await?,
         })
@@ -463,21 +482,21 @@ impl RolesApi for Service {
 
     async fn assign_role_to_user(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: AssignRoleToUserRequest,
     ) -> Result<AssignRoleToUserResponse> {
-        let id = self.subject_user(self.db.conn(), req.user_id).await?;
+        let id = self.subject_user(self.db.conn(), cx, req.user_id).await?;
         Ok(AssignRoleToUserResponse::Ok {
-            body: self.assign_to(&user_base(id), id, req.body).await?,
+            body: self.assign_to(cx, &user_base(id), id, req.body).await?,
         })
     }
 
     async fn load_role_assignment_for_user(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadRoleAssignmentForUserRequest,
     ) -> Result<LoadRoleAssignmentForUserResponse> {
-        let id = self.subject_user(self.db.conn(), req.user_id).await?;
+        let id = self.subject_user(self.db.conn(), cx, req.user_id).await?;
         let body = self.assignment(&user_base(id), id, req.role_id).await?;
         Ok(LoadRoleAssignmentForUserResponse::Ok {
             etag: ETag::of(&body),
@@ -487,10 +506,10 @@ impl RolesApi for Service {
 
     async fn unassign_role_from_user(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: UnassignRoleFromUserRequest,
     ) -> Result<UnassignRoleFromUserResponse> {
-        let id = self.subject_user(self.db.conn(), req.user_id).await?;
+        let id = self.subject_user(self.db.conn(), cx, req.user_id).await?;
         Ok(UnassignRoleFromUserResponse::Ok {
             body: self
                 .unassign_from(&user_base(id), id, req.role_id, &req.if_match)
@@ -500,10 +519,12 @@ impl RolesApi for Service {
 
     async fn load_role_assignments_for_user_group(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadRoleAssignmentsForUserGroupRequest,
     ) -> Result<LoadRoleAssignmentsForUserGroupResponse> {
-        let (id, path) = self.subject_group(self.db.conn(), &req.group_path).await?;
+        let (id, path) = self
+            .subject_group(self.db.conn(), cx, &req.group_path)
+            .await?;
         Ok(LoadRoleAssignmentsForUserGroupResponse::Ok {
             body: self.assignment_list(&group_base(&path), id).await?,
         })
@@ -511,21 +532,25 @@ impl RolesApi for Service {
 
     async fn assign_role_to_user_group(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: AssignRoleToUserGroupRequest,
     ) -> Result<AssignRoleToUserGroupResponse> {
-        let (id, path) = self.subject_group(self.db.conn(), &req.group_path).await?;
+        let (id, path) = self
+            .subject_group(self.db.conn(), cx, &req.group_path)
+            .await?;
         Ok(AssignRoleToUserGroupResponse::Ok {
-            body: self.assign_to(&group_base(&path), id, req.body).await?,
+            body: self.assign_to(cx, &group_base(&path), id, req.body).await?,
         })
     }
 
     async fn load_role_assignment_for_user_group(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadRoleAssignmentForUserGroupRequest,
     ) -> Result<LoadRoleAssignmentForUserGroupResponse> {
-        let (id, path) = self.subject_group(self.db.conn(), &req.group_path).await?;
+        let (id, path) = self
+            .subject_group(self.db.conn(), cx, &req.group_path)
+            .await?;
         let body = self.assignment(&group_base(&path), id, req.role_id).await?;
         Ok(LoadRoleAssignmentForUserGroupResponse::Ok {
             etag: ETag::of(&body),
@@ -535,10 +560,12 @@ impl RolesApi for Service {
 
     async fn unassign_role_from_user_group(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: UnassignRoleFromUserGroupRequest,
     ) -> Result<UnassignRoleFromUserGroupResponse> {
-        let (id, path) = self.subject_group(self.db.conn(), &req.group_path).await?;
+        let (id, path) = self
+            .subject_group(self.db.conn(), cx, &req.group_path)
+            .await?;
         Ok(UnassignRoleFromUserGroupResponse::Ok {
             body: self
                 .unassign_from(&group_base(&path), id, req.role_id, &req.if_match)

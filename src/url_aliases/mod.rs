@@ -285,11 +285,13 @@ impl UrlAliasesApi for Service {
 
     async fn list_location_url_aliases(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: ListLocationUrlAliasesRequest,
     ) -> Result<ListLocationUrlAliasesResponse> {
         let db = self.db.conn();
         let l = tree::find_by_path(db, &req.location_path).await?;
+        self.authorize_at(db, cx, crate::permissions::READ, &l, vec![])
+            .await?;
         let rows = url_alias::Entity::find()
             .filter(url_alias::Column::Action.eq(node_action(l.id)))
             .filter(url_alias::Column::IsOriginal.eq(true))

@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 use cairn_runtime::{HashValue, Timestamp};
-use cairn_store::entity::user;
+use cairn_store::entity::{user, user_session};
 use cairn_store::sql::stmt;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
@@ -115,6 +115,15 @@ pub(crate) async fn store(
         ),
     ] {
         set(value, k, v);
+    }
+    // New credentials, or none: the sessions opened with the old ones end.
+    if let Some(u) = &existing
+        && (u.password_hash != hash || (u.enabled && !enabled))
+    {
+        user_session::Entity::delete_many()
+            .filter(user_session::Column::UserId.eq(content_id))
+            .exec(tx)
+            .await?;
     }
     let row = user::Model {
         id: content_id,

@@ -2,7 +2,9 @@
 //! a fixed number of queries whatever its length.
 
 use crate::api::model::*;
+use crate::auth::Caller;
 use crate::error::{Error, Result};
+use crate::permissions::{Filter, Scope};
 use crate::service::Service;
 use cairn_store::entity::{content, content_version, location, user};
 use cairn_store::sql::stmt;
@@ -44,11 +46,21 @@ fn page<T>(items: Vec<T>, offset: i64, limit: i64) -> Vec<T> {
 }
 
 impl Service {
+    /// The content items the caller may read, as a condition on `contents`.
+    fn readable(&self, cx: &Caller) -> Filter {
+        let scope = Scope {
+            content: "contents",
+            location: None,
+        };
+        self.visible(cx, ("content", "read"), scope)
+    }
+
     /// Users by one of role (a Role href), remote id, login or email; 404 when none is
     /// given or none matches.
     pub(super) async fn find_users(
         &self,
         db: &impl ConnectionTrait,
+        cx: &Caller,
         role_id: &Option<String>,
         remote_id: &Option<String>,
         login: &Option<String>,
@@ -90,6 +102,7 @@ impl Service {
             });
         };
         let found = content::Entity::find()
+            .filter(self.readable(cx).expr())
             .filter(content::Column::Id.is_in(candidates))
             .filter(content::Column::Status.eq(content::PUBLISHED))
             .filter(
@@ -116,9 +129,11 @@ impl Service {
     async fn groups_among(
         &self,
         db: &impl ConnectionTrait,
+        cx: &Caller,
         ids: Vec<i64>,
     ) -> Result<Vec<(content::Model, location::Model)>> {
         let cs = content::Entity::find()
+            .filter(self.readable(cx).expr())
             .filter(content::Column::Id.is_in(ids))
             .filter(content::Column::Status.eq(content::PUBLISHED))
             .filter(content::Column::ContentTypeId.is_in(self.group_types(db).await?))
@@ -145,6 +160,7 @@ impl Service {
     pub(super) async fn find_groups(
         &self,
         db: &impl ConnectionTrait,
+        cx: &Caller,
         id: Option<i64>,
         role_id: Option<i64>,
         remote_id: Option<&str>,
@@ -168,13 +184,14 @@ impl Service {
         } else {
             return Ok(Vec::new());
         };
-        self.groups_among(db, candidates).await
+        self.groups_among(db, cx, candidates).await
     }
 
     /// The groups a user is in, each with the Location the user lies under.
     pub(super) async fn group_refs_of_user(
         &self,
         db: &impl ConnectionTrait,
+        cx: &Caller,
         c: &content::Model,
         offset: i64,
         limit: i64,
@@ -192,6 +209,7 @@ impl Service {
             .all(db)
             .await?;
         let groups: HashMap<i64, content::Model> = content::Entity::find()
+            .filter(self.readable(cx).expr())
             .filter(content::Column::Id.is_in(ls.iter().map(|l| l.content_id)))
             .filter(content::Column::Status.eq(content::PUBLISHED))
             .filter(content::Column::ContentTypeId.is_in(self.group_types(db).await?))
@@ -214,6 +232,7 @@ impl Service {
     async fn children_with(
         &self,
         db: &impl ConnectionTrait,
+        cx: &Caller,
         parent: &location::Model,
         content_ids: sea_orm::sea_query::SelectStatement,
         offset: i64,
@@ -223,6 +242,15 @@ impl Service {
             .filter(location::Column::ParentId.eq(parent.id))
             .filter(location::Column::Id.ne(parent.id))
             .filter(location::Column::ContentId.in_subquery(content_ids))
+            .filter(
+                location::Column::ContentId.in_subquery(
+                    Query::select()
+                        .column(content::Column::Id)
+                        .from(content::Entity)
+                        .and_where(self.readable(cx).expr())
+                        .to_owned(),
+                ),
+            )
             .order_by_asc(location::Column::Id)
             .offset(offset.max(0) as u64);
         if limit >= 0 {
@@ -246,6 +274,7 @@ impl Service {
     pub(super) async fn subgroups(
         &self,
         db: &impl ConnectionTrait,
+        cx: &Caller,
         parent: &location::Model,
         offset: i64,
         limit: i64,
@@ -255,12 +284,14 @@ impl Service {
             .from(content::Entity)
             .and_where(content::Column::ContentTypeId.is_in(self.group_types(db).await?))
             .to_owned();
-        self.children_with(db, parent, groups, offset, limit).await
+        self.children_with(db, cx, parent, groups, offset, limit)
+            .await
     }
 
     pub(super) async fn users_under(
         &self,
         db: &impl ConnectionTrait,
+        cx: &Caller,
         parent: &location::Model,
         offset: i64,
         limit: i64,
@@ -270,7 +301,7 @@ impl Service {
             .from(user::Entity)
             .to_owned();
         Ok(self
-            .children_with(db, parent, accounts, offset, limit)
+            .children_with(db, cx, parent, accounts, offset, limit)
             .await?
             .into_iter()
             .map(|(c, _)| c)

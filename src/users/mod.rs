@@ -15,9 +15,11 @@ use crate::auth::Caller;
 use crate::content::rows;
 use crate::error::{Error, Result};
 use crate::locations::tree::{self, href_path, subtree_end};
+use crate::permissions::subject::location_facts_of;
+use crate::permissions::{ContentFacts, READ, Subject, Target, denied};
 use crate::service::Service;
 use cairn_runtime::{ETag, HashValue};
-use cairn_store::entity::{content, content_type, location, user};
+use cairn_store::entity::{content, content_type, location, user, user_session};
 use cairn_store::sql::stmt;
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 
@@ -100,10 +102,11 @@ impl Service {
             .collect())
     }
 
-    /// A published user and its account, or 404.
+    /// A published user and its account, or 404; 401 unless the caller may read it.
     async fn user_of(
         &self,
         db: &impl ConnectionTrait,
+        cx: &Caller,
         id: i64,
     ) -> Result<(content::Model, user::Model)> {
         let missing = || Error::not_found("User", id);
@@ -116,13 +119,17 @@ impl Service {
             .await?
             .filter(|c| c.status == content::PUBLISHED)
             .ok_or_else(missing)?;
+        self.authorize(db, cx, READ, Subject::Content(ContentFacts::of(&c)), &[])
+            .await?;
         Ok((c, u))
     }
 
-    /// The published user group at a Location path, with that Location, or 404.
+    /// The published user group at a Location path, with that Location, or 404; 401 unless
+    /// the caller may read it there.
     async fn group_at(
         &self,
         db: &impl ConnectionTrait,
+        cx: &Caller,
         path: &str,
     ) -> Result<(content::Model, location::Model)> {
         let missing = || Error::not_found("UserGroup", path);
@@ -135,13 +142,19 @@ impl Service {
         if !self.group_types(db).await?.contains(&c.content_type_id) {
             return Err(missing());
         }
+        self.authorize_at(db, cx, READ, &l, vec![]).await?;
         Ok((c, l))
     }
 
     /// The content id of user `id`, for the resources of other families under
     /// `/user/users/{id}` (404 unless a published user).
-    pub(crate) async fn subject_user(&self, db: &impl ConnectionTrait, id: i64) -> Result<i64> {
-        Ok(self.user_of(db, id).await?.0.id)
+    pub(crate) async fn subject_user(
+        &self,
+        db: &impl ConnectionTrait,
+        cx: &Caller,
+        id: i64,
+    ) -> Result<i64> {
+        Ok(self.user_of(db, cx, id).await?.0.id)
     }
 
     /// The content id of the user group at `path` and the path as hrefs write it, for the
@@ -149,9 +162,10 @@ impl Service {
     pub(crate) async fn subject_group(
         &self,
         db: &impl ConnectionTrait,
+        cx: &Caller,
         path: &str,
     ) -> Result<(i64, String)> {
-        let (c, l) = self.group_at(db, path).await?;
+        let (c, l) = self.group_at(db, cx, path).await?;
         Ok((c.id, href_path(&l.path_string)))
     }
 
@@ -238,6 +252,8 @@ impl Service {
             || metadata.section.is_some()
             || metadata.remote_id.is_some();
         let c = if touches {
+            self.authorize_section_change(tx, cx, &c, metadata.section)
+                .await?;
             self.apply_metadata(tx, &c, &metadata).await?
         } else {
             c
@@ -270,10 +286,10 @@ impl Service {
 }
 
 impl UsersApi for Service {
-    async fn load_users(&self, _cx: &Caller, req: LoadUsersRequest) -> Result<LoadUsersResponse> {
+    async fn load_users(&self, cx: &Caller, req: LoadUsersRequest) -> Result<LoadUsersResponse> {
         let db = self.db.conn();
         let found = self
-            .find_users(db, &req.role_id, &req.remote_id, &req.login, &req.email)
+            .find_users(db, cx, &req.role_id, &req.remote_id, &req.login, &req.email)
             .await?;
         let href = "/user/users".to_string();
         Ok(match req.accept {
@@ -294,11 +310,12 @@ impl UsersApi for Service {
 
     async fn verify_users(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: VerifyUsersRequest,
     ) -> Result<VerifyUsersResponse> {
         self.find_users(
             self.db.conn(),
+            cx,
             &req.role_id,
             &req.remote_id,
             &req.login,
@@ -308,9 +325,9 @@ impl UsersApi for Service {
         Ok(VerifyUsersResponse::Ok)
     }
 
-    async fn load_user(&self, _cx: &Caller, req: LoadUserRequest) -> Result<LoadUserResponse> {
+    async fn load_user(&self, cx: &Caller, req: LoadUserRequest) -> Result<LoadUserResponse> {
         let db = self.db.conn();
-        let (c, _) = self.user_of(db, req.user_id).await?;
+        let (c, _) = self.user_of(db, cx, req.user_id).await?;
         let body = self.user_body(db, c).await?;
         Ok(LoadUserResponse::Ok {
             etag: ETag::of(&body),
@@ -323,7 +340,8 @@ impl UsersApi for Service {
         let id = req.user_id;
         self.db
             .write(async |tx| {
-                let (c, u) = self.user_of(tx, id).await?;
+                let (c, u) = self.user_of(tx, cx, id).await?;
+                self.authorize_user_update(tx, cx, &c, &b).await?;
                 if let Some(m) = &req.if_match {
                     m.check(&ETag::of(&self.user_body(tx, c.clone()).await?))?;
                 }
@@ -353,11 +371,22 @@ impl UsersApi for Service {
                 }
                 let metadata =
                     Self::metadata(b.main_language_code.clone(), b.section, b.remote_id.clone());
-                self.update_member(tx, cx, c, metadata, fields).await
+                self.update_member(tx, cx, c, metadata, fields).await?;
+                // A user's new password ends its other sessions, not the one it used.
+                if let Some(s) = cx.session.clone().filter(|s| s.user_id == id)
+                    && user_session::Entity::find_by_id(s.id.clone())
+                        .one(tx)
+                        .await?
+                        .is_none()
+                {
+                    sea_orm::ActiveModelTrait::insert(user_session::ActiveModel::from(s), tx)
+                        .await?;
+                }
+                Ok(())
             })
             .await?;
         let db = self.db.conn();
-        let (c, _) = self.user_of(db, id).await?;
+        let (c, _) = self.user_of(db, cx, id).await?;
         let body = self.user_body(db, c).await?;
         Ok(UpdateUserResponse::Ok {
             etag: ETag::of(&body),
@@ -371,11 +400,12 @@ impl UsersApi for Service {
         }
         self.db
             .write(async |tx| {
-                let (c, _) = self.user_of(tx, req.user_id).await?;
+                let (c, _) = self.user_of(tx, cx, req.user_id).await?;
                 if let Some(m) = &req.if_match {
                     m.check(&ETag::of(&self.user_body(tx, c.clone()).await?))?;
                 }
                 let locations = tree::of_content(tx, &c).await?;
+                self.authorize_removal(tx, cx, &locations).await?;
                 tree::delete_subtrees(tx, &locations, &[c.id]).await
             })
             .await?;
@@ -399,20 +429,20 @@ impl UsersApi for Service {
 
     async fn load_user_groups_of_user(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadUserGroupsOfUserRequest,
     ) -> Result<LoadUserGroupsOfUserResponse> {
         let db = self.db.conn();
-        let (c, _) = self.user_of(db, req.user_id).await?;
+        let (c, _) = self.user_of(db, cx, req.user_id).await?;
         let body = self
-            .group_refs_of_user(db, &c, req.offset, req.limit)
+            .group_refs_of_user(db, cx, &c, req.offset, req.limit)
             .await?;
         Ok(LoadUserGroupsOfUserResponse::Ok { body })
     }
 
     async fn assign_user_to_user_group(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: AssignUserToUserGroupRequest,
     ) -> Result<AssignUserToUserGroupResponse> {
         let href = req
@@ -422,40 +452,49 @@ impl UsersApi for Service {
         let path = group_path_of(href, &self.settings.prefix)
             .ok_or_else(|| Error::BadRequest(format!("'{href}' is not a user group href")))?
             .to_string();
-        let c =
-            self.db
-                .write(async |tx| {
-                    let (c, _) = self.user_of(tx, req.user_id).await?;
-                    let (_, group) = self.group_at(tx, &path).await.map_err(|_| {
-                        Error::Forbidden(format!("There is no user group at '{path}'"))
+        let c = self
+            .db
+            .write(async |tx| {
+                let (c, _) = self.user_of(tx, cx, req.user_id).await?;
+                let (_, group) = self.group_at(tx, cx, &path).await.map_err(|e| match e {
+                    Error::Unauthorized(_) => e,
+                    _ => Error::Forbidden(format!("There is no user group at '{path}'")),
+                })?;
+                let at = [Target::Location(location_facts_of(tx, group.id).await?)];
+                let facts = || Subject::Content(ContentFacts::of(&c));
+                let manage = ("content", "manage_locations");
+                self.authorize(tx, cx, manage, facts(), &at).await?;
+                self.authorize(tx, cx, ("content", "create"), facts(), &at)
+                    .await?;
+                let placement = LocationCreate {
+                    parent_location: href_path(&group.path_string),
+                    priority: None,
+                    hidden: None,
+                    remote_id: None,
+                    sort_field: None,
+                    sort_order: None,
+                };
+                self.place(tx, c.clone(), &placement)
+                    .await
+                    .map_err(|e| match e {
+                        Error::Forbidden(_) => Error::Forbidden(format!(
+                            "User {} is in the user group at '{path}' already",
+                            c.id
+                        )),
+                        e => e,
                     })?;
-                    let placement = LocationCreate {
-                        parent_location: href_path(&group.path_string),
-                        priority: None,
-                        hidden: None,
-                        remote_id: None,
-                        sort_field: None,
-                        sort_order: None,
-                    };
-                    self.place(tx, c.clone(), &placement)
-                        .await
-                        .map_err(|e| match e {
-                            Error::Forbidden(_) => Error::Forbidden(format!(
-                                "User {} is in the user group at '{path}' already",
-                                c.id
-                            )),
-                            e => e,
-                        })?;
-                    rows::content(tx, c.id).await
-                })
-                .await?;
-        let body = self.group_refs_of_user(self.db.conn(), &c, 0, -1).await?;
+                rows::content(tx, c.id).await
+            })
+            .await?;
+        let body = self
+            .group_refs_of_user(self.db.conn(), cx, &c, 0, -1)
+            .await?;
         Ok(AssignUserToUserGroupResponse::Ok { body })
     }
 
     async fn unassign_user_from_user_group(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: UnassignUserFromUserGroupRequest,
     ) -> Result<UnassignUserFromUserGroupResponse> {
         let group_location: i64 = req
@@ -468,7 +507,7 @@ impl UsersApi for Service {
         let c = self
             .db
             .write(async |tx| {
-                let (c, _) = self.user_of(tx, req.user_id).await?;
+                let (c, _) = self.user_of(tx, cx, req.user_id).await?;
                 let locations = tree::of_content(tx, &c).await?;
                 let Some(here) = locations.iter().find(|l| l.parent_id == group_location) else {
                     return Err(Error::Forbidden(format!(
@@ -482,21 +521,27 @@ impl UsersApi for Service {
                         c.id
                     )));
                 }
+                let manage = ("content", "manage_locations");
+                self.authorize_at(tx, cx, manage, here, vec![]).await?;
+                self.authorize_at(tx, cx, ("content", "remove"), here, vec![])
+                    .await?;
                 tree::delete_subtrees(tx, std::slice::from_ref(here), &[]).await?;
                 rows::content(tx, c.id).await
             })
             .await?;
-        let body = self.group_refs_of_user(self.db.conn(), &c, 0, -1).await?;
+        let body = self
+            .group_refs_of_user(self.db.conn(), cx, &c, 0, -1)
+            .await?;
         Ok(UnassignUserFromUserGroupResponse::Ok { body })
     }
 
     async fn load_user_drafts(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadUserDraftsRequest,
     ) -> Result<LoadUserDraftsResponse> {
         let db = self.db.conn();
-        self.user_of(db, req.user_id).await?;
+        self.user_of(db, cx, req.user_id).await?;
         Ok(LoadUserDraftsResponse::Ok {
             body: self.drafts_of(db, req.user_id).await?,
         })
@@ -504,12 +549,12 @@ impl UsersApi for Service {
 
     async fn load_user_groups(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadUserGroupsRequest,
     ) -> Result<LoadUserGroupsResponse> {
         let db = self.db.conn();
         let groups = self
-            .find_groups(db, req.id, req.role_id, req.remote_id.as_deref())
+            .find_groups(db, cx, req.id, req.role_id, req.remote_id.as_deref())
             .await?;
         let href = "/user/groups".to_string();
         Ok(match req.accept {
@@ -546,11 +591,11 @@ impl UsersApi for Service {
 
     async fn load_user_group(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadUserGroupRequest,
     ) -> Result<LoadUserGroupResponse> {
         let db = self.db.conn();
-        let group = self.group_at(db, &req.group_path).await?;
+        let group = self.group_at(db, cx, &req.group_path).await?;
         let body = self.group_bodies(db, vec![group]).await?.remove(0);
         Ok(LoadUserGroupResponse::Ok {
             etag: ETag::of(&body),
@@ -566,7 +611,9 @@ impl UsersApi for Service {
         let b = req.body;
         self.db
             .write(async |tx| {
-                let (c, l) = self.group_at(tx, &req.group_path).await?;
+                let (c, l) = self.group_at(tx, cx, &req.group_path).await?;
+                self.authorize_at(tx, cx, ("content", "edit"), &l, vec![])
+                    .await?;
                 if let Some(m) = &req.if_match {
                     let current = self.group_bodies(tx, vec![(c.clone(), l)]).await?.remove(0);
                     m.check(&ETag::of(&current))?;
@@ -578,7 +625,7 @@ impl UsersApi for Service {
             })
             .await?;
         let db = self.db.conn();
-        let group = self.group_at(db, &req.group_path).await?;
+        let group = self.group_at(db, cx, &req.group_path).await?;
         let body = self.group_bodies(db, vec![group]).await?.remove(0);
         Ok(UpdateUserGroupResponse::Ok {
             etag: ETag::of(&body),
@@ -588,18 +635,19 @@ impl UsersApi for Service {
 
     async fn delete_user_group(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: DeleteUserGroupRequest,
     ) -> Result<DeleteUserGroupResponse> {
         self.db
             .write(async |tx| {
-                let (c, l) = self.group_at(tx, &req.group_path).await?;
+                let (c, l) = self.group_at(tx, cx, &req.group_path).await?;
                 if let Some(m) = &req.if_match {
                     let current = self.group_bodies(tx, vec![(c.clone(), l)]).await?.remove(0);
                     m.check(&ETag::of(&current))?;
                 }
                 let locations = tree::of_content(tx, &c).await?;
                 for l in &locations {
+                    self.authorize_at(tx, cx, ("content", "remove"), l, vec![]).await?;
                     if exists(
                         tx,
                         "SELECT 1 FROM locations WHERE path_string >= ? AND path_string < ? AND content_id IN (SELECT id FROM users)",
@@ -613,6 +661,7 @@ impl UsersApi for Service {
                         )));
                     }
                 }
+                self.authorize_removal(tx, cx, &locations).await?;
                 tree::delete_subtrees(tx, &locations, &[c.id]).await
             })
             .await?;
@@ -621,7 +670,7 @@ impl UsersApi for Service {
 
     async fn move_user_group(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: MoveUserGroupRequest,
     ) -> Result<MoveUserGroupResponse> {
         let target = group_path_of(&req.destination, &self.settings.prefix)
@@ -635,8 +684,8 @@ impl UsersApi for Service {
         let moved = self
             .db
             .write(async |tx| {
-                let (_, l) = self.group_at(tx, &req.group_path).await?;
-                let (_, parent) = self.group_at(tx, &target).await.map_err(|_| {
+                let (_, l) = self.group_at(tx, cx, &req.group_path).await?;
+                let (_, parent) = self.group_at(tx, cx, &target).await.map_err(|_| {
                     Error::Forbidden(format!("There is no user group at '{target}'"))
                 })?;
                 if parent.path_string.starts_with(&l.path_string) {
@@ -644,6 +693,7 @@ impl UsersApi for Service {
                         "A user group cannot be moved below itself".into(),
                     ));
                 }
+                self.authorize_placement(tx, cx, &l, &parent).await?;
                 crate::locations::ops::move_under(tx, &l, &parent).await
             })
             .await?;
@@ -654,12 +704,12 @@ impl UsersApi for Service {
 
     async fn load_sub_user_groups(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadSubUserGroupsRequest,
     ) -> Result<LoadSubUserGroupsResponse> {
         let db = self.db.conn();
-        let (_, l) = self.group_at(db, &req.group_path).await?;
-        let groups = self.subgroups(db, &l, req.offset, req.limit).await?;
+        let (_, l) = self.group_at(db, cx, &req.group_path).await?;
+        let groups = self.subgroups(db, cx, &l, req.offset, req.limit).await?;
         let href = format!("/user/groups/{}/subgroups", href_path(&l.path_string));
         Ok(match req.accept {
             LoadSubUserGroupsAccept::UserGroupRefList => {
@@ -687,12 +737,12 @@ impl UsersApi for Service {
 
     async fn load_users_from_group(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadUsersFromGroupRequest,
     ) -> Result<LoadUsersFromGroupResponse> {
         let db = self.db.conn();
-        let (_, l) = self.group_at(db, &req.group_path).await?;
-        let users = self.users_under(db, &l, req.offset, req.limit).await?;
+        let (_, l) = self.group_at(db, cx, &req.group_path).await?;
+        let users = self.users_under(db, cx, &l, req.offset, req.limit).await?;
         let href = format!("/user/groups/{}/users", href_path(&l.path_string));
         Ok(match req.accept {
             LoadUsersFromGroupAccept::UserRefList => LoadUsersFromGroupResponse::OkUserRefList {
@@ -713,7 +763,7 @@ impl UsersApi for Service {
     async fn create_user(&self, cx: &Caller, req: CreateUserRequest) -> Result<CreateUserResponse> {
         let b = req.body;
         let db = self.db.conn();
-        let (_, group) = self.group_at(db, &req.group_path).await?;
+        let (_, group) = self.group_at(db, cx, &req.group_path).await?;
         let ty = self.type_for(db, b.content_type, USER_TYPE).await?;
         let account = Self::account_field(&ty)?;
         let mut fields = field_inputs(Some(&b.fields));
@@ -734,6 +784,37 @@ impl UsersApi for Service {
 }
 
 impl Service {
+    /// The reference's rule for updating a user: `content/edit` on it, or for a change of
+    /// password alone, `user/password` (on oneself).
+    async fn authorize_user_update(
+        &self,
+        tx: &impl ConnectionTrait,
+        cx: &Caller,
+        c: &content::Model,
+        b: &UserUpdate,
+    ) -> Result<()> {
+        let edit = ("content", "edit");
+        if self
+            .allows(tx, cx, edit, Subject::Content(ContentFacts::of(c)), &[])
+            .await?
+        {
+            return Ok(());
+        }
+        let profile = b.email.is_some()
+            || b.enabled.is_some()
+            || b.fields.as_ref().is_some_and(|f| !f.field.is_empty())
+            || b.main_language_code.is_some()
+            || b.section.is_some()
+            || b.remote_id.is_some();
+        if profile || b.password.is_none() {
+            return Err(denied("content", "edit"));
+        }
+        if c.id != cx.user_id || !cx.grants.may("user", "password") {
+            return Err(denied("user", "password"));
+        }
+        Ok(())
+    }
+
     /// Creates and publishes a user group under the group at `parent_path`.
     async fn new_group(
         &self,
@@ -742,7 +823,7 @@ impl Service {
         b: UserGroupCreate,
     ) -> Result<UserGroup> {
         let db = self.db.conn();
-        let (_, parent) = self.group_at(db, parent_path).await?;
+        let (_, parent) = self.group_at(db, cx, parent_path).await?;
         let ty = self.type_for(db, b.content_type, GROUP_TYPE).await?;
         let head = (b.main_language_code, b.section, b.remote_id);
         let c = self

@@ -53,6 +53,17 @@ impl Service {
                 "limit and offset must not be negative".into(),
             ));
         }
+        // Only what the caller may read is found, counted and paged.
+        let readable = self
+            .visible(
+                cx,
+                crate::permissions::READ,
+                crate::permissions::Scope {
+                    content: "c",
+                    location: (target == Target::Location).then_some("l"),
+                },
+            )
+            .sql();
         let cx = Context {
             target,
             user_id: cx.user_id,
@@ -77,6 +88,10 @@ impl Service {
             }
             conds.push(lang_filter);
         }
+        conds.push(Sql {
+            text: readable.sql,
+            values: readable.values,
+        });
         let filter = Sql::all(conds, "AND");
         let found = self
             .search(target, &filter, q.sort_clauses.as_ref(), limit, offset)

@@ -12,7 +12,7 @@ async fn accept_picks_the_format_and_anything_else_gets_xml() {
         Some("application/vnd.ibexa.api."),
         Some("application/xml"),
     ] {
-        let mut r = app.get("/content/sections/1");
+        let mut r = app.get("/content/sections/1").admin();
         if let Some(a) = accept {
             r = r.header("accept", a);
         }
@@ -32,6 +32,7 @@ async fn accept_picks_the_format_and_anything_else_gets_xml() {
     ] {
         let r = app
             .get("/content/sections/1")
+            .admin()
             .header("accept", accept)
             .send()
             .await;
@@ -45,6 +46,7 @@ async fn accept_picks_the_format_and_anything_else_gets_xml() {
     // q values order the ranges.
     let r = app
         .get("/content/sections/1")
+        .admin()
         .header("accept", "application/xml;q=0.4, application/json;q=0.9")
         .send()
         .await;
@@ -95,7 +97,7 @@ async fn unsupported_methods_get_405_with_allow_and_options_lists_them() {
 #[tokio::test]
 async fn head_answers_like_get_without_a_body() {
     let app = TestApp::new().await;
-    let r = app.req("HEAD", "/content/sections/1").send().await;
+    let r = app.req("HEAD", "/content/sections/1").admin().send().await;
     r.assert(200);
     assert!(r.header("etag").is_some());
     assert!(r.body.is_empty());
@@ -151,6 +153,7 @@ async fn custom_methods_work_directly_and_as_post_override() {
     // The override acts on POST only.
     let r = app
         .get("/content/sections/1")
+        .admin()
         .header("x-http-method-override", "DELETE")
         .send()
         .await;
@@ -182,6 +185,7 @@ async fn cors_preflight_and_responses_follow_the_configured_origins() {
 
     let r = app
         .get("/content/sections/1")
+        .admin()
         .header("origin", "https://editor.example")
         .send()
         .await;
@@ -217,6 +221,7 @@ async fn vendor_prefix_and_sub_folder_are_configuration() {
     .await;
     let r = app
         .abs("GET", "/cms/api/ezp/v2/content/sections/1")
+        .admin()
         .header("accept", "application/vnd.ez.api.Section+json")
         .send()
         .await;
@@ -229,6 +234,7 @@ async fn vendor_prefix_and_sub_folder_are_configuration() {
         "application/vnd.ez.api.Section+json"
     );
     app.get("/content/sections/1")
+        .admin()
         .send()
         .await
         .assert_error(404);

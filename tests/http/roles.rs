@@ -39,6 +39,7 @@ fn policy_ids(list: &Value) -> Vec<i64> {
 async fn policies(app: &TestApp, role: i64) -> Value {
     let r = app
         .get(&format!("/user/roles/{role}/policies"))
+        .admin()
         .accept("PolicyList+json")
         .send()
         .await;
@@ -49,7 +50,12 @@ async fn policies(app: &TestApp, role: i64) -> Value {
 #[tokio::test]
 async fn clean_install_roles_policies_and_assignments_load_with_their_ids() {
     let app = TestApp::new().await;
-    let r = app.get("/user/roles").accept("RoleList+json").send().await;
+    let r = app
+        .get("/user/roles")
+        .admin()
+        .accept("RoleList+json")
+        .send()
+        .await;
     r.assert(200);
     let j = r.json();
     assert_eq!(j["RoleList"]["_href"], "/api/ibexa/v2/user/roles");
@@ -73,7 +79,7 @@ async fn clean_install_roles_policies_and_assignments_load_with_their_ids() {
         "/api/ibexa/v2/user/roles/1/policies"
     );
 
-    let x = app.get("/user/roles/1/policies").send().await;
+    let x = app.get("/user/roles/1/policies").admin().send().await;
     x.assert(200);
     let x = x.xml();
     assert_eq!(x.name, "PolicyList");
@@ -97,6 +103,7 @@ async fn clean_install_roles_policies_and_assignments_load_with_their_ids() {
 
     let p = app
         .get("/user/roles/1/policies/334")
+        .admin()
         .accept("Policy+json")
         .send()
         .await;
@@ -109,6 +116,7 @@ async fn clean_install_roles_policies_and_assignments_load_with_their_ids() {
     // Editors (content 13, Location /1/5/14/): Editor twice (Subtree), Member.
     let a = app
         .get("/user/groups/1/5/14/roles")
+        .admin()
         .accept("RoleAssignmentList+json")
         .send()
         .await;
@@ -134,6 +142,7 @@ async fn clean_install_roles_policies_and_assignments_load_with_their_ids() {
     // The admin (14, in Administrator users 12 at /1/5/13/): Administrator's */*.
     let p = app
         .get("/user/policies?userId=14")
+        .admin()
         .accept("PolicyList+json")
         .send()
         .await;
@@ -142,6 +151,7 @@ async fn clean_install_roles_policies_and_assignments_load_with_their_ids() {
     // The anonymous user (10, in Anonymous users 42): the Anonymous Role.
     let p = app
         .get("/user/policies?userId=10")
+        .admin()
         .accept("PolicyList+json")
         .send()
         .await;
@@ -157,6 +167,7 @@ async fn list_roles_by_identifier_and_window() {
     let app = TestApp::new().await;
     let one = app
         .get("/user/roles?identifier=Editor")
+        .admin()
         .accept("RoleList+json")
         .send()
         .await;
@@ -168,6 +179,7 @@ async fn list_roles_by_identifier_and_window() {
     );
     let none = app
         .get("/user/roles?identifier=Nope")
+        .admin()
         .accept("RoleList+json")
         .send()
         .await;
@@ -180,6 +192,7 @@ async fn list_roles_by_identifier_and_window() {
     );
     let window = app
         .get("/user/roles?offset=1&limit=2")
+        .admin()
         .accept("RoleList+json")
         .send()
         .await;
@@ -191,6 +204,7 @@ async fn list_roles_by_identifier_and_window() {
         .collect();
     assert_eq!(ids, [2, 3]);
     app.get("/user/roles?offset=-1")
+        .admin()
         .send()
         .await
         .assert_error(400);
@@ -240,6 +254,7 @@ async fn the_life_of_a_role_through_drafts_and_policies() {
     for id in [role, draft] {
         let g = app
             .get(&format!("/user/roles/{id}/draft"))
+            .admin()
             .accept("RoleDraft+json")
             .send()
             .await;
@@ -321,11 +336,13 @@ async fn the_life_of_a_role_through_drafts_and_policies() {
         format!("/api/ibexa/v2/user/roles/{role}")
     );
     app.get(&format!("/user/roles/{role}/draft"))
+        .admin()
         .send()
         .await
         .assert_error(404);
     let g = app
         .get(&format!("/user/roles/{role}"))
+        .admin()
         .accept("Role+json")
         .send()
         .await;
@@ -358,6 +375,7 @@ async fn the_life_of_a_role_through_drafts_and_policies() {
     let content_create = *ids.iter().find(|i| **i != added).unwrap();
     let get = app
         .get(&format!("/user/roles/{role}/policies/{content_create}"))
+        .admin()
         .accept("Policy+json")
         .send()
         .await;
@@ -403,6 +421,7 @@ async fn the_life_of_a_role_through_drafts_and_policies() {
     // Rename the published Role; If-Match applies.
     let etag = app
         .get(&format!("/user/roles/{role}"))
+        .admin()
         .send()
         .await
         .header("etag")
@@ -450,11 +469,13 @@ async fn the_life_of_a_role_through_drafts_and_policies() {
         .await
         .assert(204);
     app.get(&format!("/user/roles/{role}"))
+        .admin()
         .send()
         .await
         .assert_error(404);
     let left = app
         .get("/user/users/14/roles")
+        .admin()
         .accept("RoleAssignmentList+json")
         .send()
         .await;
@@ -480,11 +501,13 @@ async fn a_role_created_as_a_draft_is_published_or_discarded() {
     assert_eq!(r.content_type(), "application/vnd.ibexa.api.RoleDraft+json");
     let id = id_of(&r.json()["Role"]["_href"]);
     app.get(&format!("/user/roles/{id}"))
+        .admin()
         .send()
         .await
         .assert_error(404);
     let none = app
         .get("/user/roles?identifier=Drafty")
+        .admin()
         .accept("RoleList+json")
         .send()
         .await;
@@ -500,6 +523,7 @@ async fn a_role_created_as_a_draft_is_published_or_discarded() {
         .await
         .assert(204);
     app.get(&format!("/user/roles/{id}"))
+        .admin()
         .send()
         .await
         .assert(200);
@@ -514,6 +538,7 @@ async fn a_role_created_as_a_draft_is_published_or_discarded() {
     let id = id_of(&r.json()["Role"]["_href"]);
     let etag = app
         .get(&format!("/user/roles/{id}/draft"))
+        .admin()
         .send()
         .await
         .header("etag")
@@ -531,6 +556,7 @@ async fn a_role_created_as_a_draft_is_published_or_discarded() {
         .await
         .assert(204);
     app.get(&format!("/user/roles/{id}/draft"))
+        .admin()
         .send()
         .await
         .assert_error(404);
@@ -621,6 +647,7 @@ async fn role_and_policy_errors() {
         .assert_error(404);
     // A failed change leaves no draft behind.
     app.get("/user/roles/1/draft")
+        .admin()
         .send()
         .await
         .assert_error(404);
@@ -651,8 +678,13 @@ async fn role_and_policy_errors() {
         .assert_error(400);
     assert_eq!(policy_ids(&policies(&app, 1).await), [328, 331, 334]);
     // userId is required and must be a user.
-    app.get("/user/policies").send().await.assert_error(400);
+    app.get("/user/policies")
+        .admin()
+        .send()
+        .await
+        .assert_error(400);
     app.get("/user/policies?userId=4")
+        .admin()
         .send()
         .await
         .assert_error(404);
@@ -733,7 +765,7 @@ async fn assignments_to_users_and_groups() {
         .await
         .assert_error(406);
     // One assignment, in XML, with an ETag.
-    let one = app.get("/user/users/14/roles/2").send().await;
+    let one = app.get("/user/users/14/roles/2").admin().send().await;
     one.assert(200);
     let x = one.xml();
     assert_eq!(x.name, "RoleAssignment");
@@ -745,6 +777,7 @@ async fn assignments_to_users_and_groups() {
     // The Policies of the admin: Administrator (group and own), Member (own).
     let p = app
         .get("/user/policies?userId=14")
+        .admin()
         .accept("PolicyList+json")
         .send()
         .await;
@@ -777,6 +810,7 @@ async fn assignments_to_users_and_groups() {
         .await
         .assert(200);
     app.get("/user/users/14/roles/2")
+        .admin()
         .send()
         .await
         .assert_error(404);
@@ -799,6 +833,7 @@ async fn assignments_to_users_and_groups() {
     assert_eq!(attr(&gx, "href"), "/api/ibexa/v2/user/groups/1/5/12/roles");
     let one = app
         .get("/user/groups/1/5/12/roles/3")
+        .admin()
         .accept("RoleAssignment+json")
         .send()
         .await;
@@ -860,7 +895,7 @@ async fn assignment_errors() {
         "/user/groups/1/2/12/roles",
         "/user/groups/1/5/12/roles/2",
     ] {
-        app.get(p).send().await.assert_error(404);
+        app.get(p).admin().send().await.assert_error(404);
     }
     app.req("DELETE", "/user/users/999/roles/1")
         .admin()
@@ -885,9 +920,11 @@ async fn assignment_errors() {
 #[tokio::test]
 async fn lists_render_in_a_fixed_number_of_statements() {
     let app = TestApp::new().await;
+    // The second of two requests: the first loads the caller's Policies after a write.
     let count = async |path: &str| {
+        app.get(path).admin().send().await.assert(200);
         let before = app.statements();
-        app.get(path).send().await.assert(200);
+        app.get(path).admin().send().await.assert(200);
         app.statements() - before
     };
     let few_policies = count("/user/policies?userId=14").await;
@@ -918,6 +955,7 @@ async fn lists_render_in_a_fixed_number_of_statements() {
     }
     let p = app
         .get("/user/policies?userId=14")
+        .admin()
         .accept("PolicyList+json")
         .send()
         .await;

@@ -8,6 +8,7 @@ async fn lists_the_clean_install_sections_in_both_formats() {
     let app = TestApp::new().await;
     let r = app
         .get("/content/sections")
+        .admin()
         .accept("SectionList+json")
         .send()
         .await;
@@ -33,6 +34,7 @@ async fn lists_the_clean_install_sections_in_both_formats() {
 
     let r = app
         .get("/content/sections")
+        .admin()
         .accept("SectionList+xml")
         .send()
         .await;
@@ -59,6 +61,7 @@ async fn identifier_query_returns_only_that_section_or_404() {
     for q in ["identifier", "identifer"] {
         let r = app
             .get(&format!("/content/sections?{q}=media"))
+            .admin()
             .accept("SectionList+json")
             .send()
             .await;
@@ -69,6 +72,7 @@ async fn identifier_query_returns_only_that_section_or_404() {
     }
     let r = app
         .get("/content/sections?identifier=nope")
+        .admin()
         .accept("SectionList+json")
         .send()
         .await;
@@ -122,6 +126,7 @@ async fn creates_a_section_in_json_and_in_xml() {
 
     let r = app
         .get("/content/sections/5")
+        .admin()
         .accept("Section+json")
         .send()
         .await;
@@ -194,6 +199,7 @@ async fn create_refuses_duplicates_bad_input_anonymous_and_other_media_types() {
     // Nothing was written by the refused requests.
     let list = app
         .get("/content/sections")
+        .admin()
         .accept("SectionList+json")
         .send()
         .await;
@@ -211,6 +217,7 @@ async fn load_sends_an_etag_and_honours_if_none_match() {
     let app = TestApp::new().await;
     let r = app
         .get("/content/sections/1")
+        .admin()
         .accept("Section+xml")
         .send()
         .await;
@@ -222,6 +229,7 @@ async fn load_sends_an_etag_and_honours_if_none_match() {
     let etag = r.header("etag").expect("ETag");
     let again = app
         .get("/content/sections/1")
+        .admin()
         .accept("Section+json")
         .send()
         .await;
@@ -232,6 +240,7 @@ async fn load_sends_an_etag_and_honours_if_none_match() {
     );
     let cached = app
         .get("/content/sections/1")
+        .admin()
         .header("if-none-match", &etag)
         .send()
         .await;
@@ -239,17 +248,20 @@ async fn load_sends_an_etag_and_honours_if_none_match() {
     assert!(cached.body.is_empty());
     let stale = app
         .get("/content/sections/1")
+        .admin()
         .header("if-none-match", "\"stale\"")
         .send()
         .await;
     stale.assert(200);
 
     app.get("/content/sections/99")
+        .admin()
         .accept("Section+json")
         .send()
         .await
         .assert_error(404);
     app.get("/content/sections/abc")
+        .admin()
         .accept("Section+json")
         .send()
         .await
@@ -261,6 +273,7 @@ async fn update_checks_if_match_and_identifier_uniqueness() {
     let app = TestApp::new().await;
     let etag = app
         .get("/content/sections/3")
+        .admin()
         .send()
         .await
         .header("etag")
@@ -358,7 +371,7 @@ async fn delete_removes_the_section() {
     let r = app.req("DELETE", &path).admin().send().await;
     r.assert(204);
     assert!(r.body.is_empty());
-    app.get(&path).send().await.assert_error(404);
+    app.get(&path).admin().send().await.assert_error(404);
     app.req("DELETE", &path)
         .admin()
         .send()

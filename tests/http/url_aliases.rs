@@ -30,6 +30,7 @@ async fn location_aliases(app: &TestApp, path: &str, custom: bool) -> Vec<String
         .get(&format!(
             "/content/locations/{path}/urlaliases?custom={custom}"
         ))
+        .admin()
         .accept("UrlAliasRefList+json")
         .send()
         .await;
@@ -61,6 +62,7 @@ async fn alias_paths(app: &TestApp, path: &str, custom: bool) -> Vec<String> {
 pub async fn resolve(app: &TestApp, alias: &str) -> Result<String, u16> {
     let r = app
         .get(&format!("/content/locations?urlAlias={alias}"))
+        .admin()
         .send()
         .await;
     if r.status.as_u16() != 307 {
@@ -106,6 +108,7 @@ async fn clean_install_system_aliases_in_json() {
     let app = TestApp::new().await;
     let r = app
         .get("/content/locations/1/5/urlaliases?custom=false")
+        .admin()
         .accept("UrlAliasRefList+json")
         .send()
         .await;
@@ -127,6 +130,7 @@ async fn clean_install_system_aliases_in_json() {
     // custom defaults to true: no custom aliases in a clean install.
     let r = app
         .get("/content/locations/1/5/urlaliases")
+        .admin()
         .accept("UrlAliasRefList+json")
         .send()
         .await;
@@ -221,6 +225,7 @@ async fn clean_install_alias_in_xml_and_errors() {
 
     let r = app
         .get("/content/locations/1/5/urlaliases?custom=false")
+        .admin()
         .accept("UrlAliasRefList+xml")
         .send()
         .await;

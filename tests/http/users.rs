@@ -55,6 +55,7 @@ async fn new_user(app: &TestApp, group: &str, login: &str) -> i64 {
 async fn groups_of(app: &TestApp, user: i64) -> Vec<(String, bool)> {
     let r = app
         .get(&format!("/user/users/{user}/groups"))
+        .admin()
         .accept("UserGroupRefList+json")
         .send()
         .await;
@@ -72,6 +73,20 @@ async fn groups_of(app: &TestApp, user: i64) -> Vec<(String, bool)> {
         .collect()
 }
 
+/// Gives the members of the group at `path` the clean install's Anonymous Role, whose
+/// `user/login` Policy lets them log in.
+async fn let_log_in(app: &TestApp, path: &str) {
+    app.req("POST", &format!("/user/groups/{path}/roles"))
+        .admin()
+        .json_body(
+            "RoleAssignInput",
+            serde_json::json!({"Role": {"_href": format!("{PREFIX}/user/roles/1")}}),
+        )
+        .send()
+        .await
+        .assert(200);
+}
+
 async fn can_log_in(app: &TestApp, login: &str, password: &str) -> bool {
     let r = app.get("/user/current").basic(login, password).send().await;
     r.status.as_u16() == 307
@@ -80,7 +95,12 @@ async fn can_log_in(app: &TestApp, login: &str, password: &str) -> bool {
 #[tokio::test]
 async fn the_clean_install_users_and_groups_load_in_both_formats() {
     let app = TestApp::new().await;
-    let r = app.get("/user/users/14").accept("User+json").send().await;
+    let r = app
+        .get("/user/users/14")
+        .admin()
+        .accept("User+json")
+        .send()
+        .await;
     r.assert(200);
     assert_eq!(r.content_type(), "application/vnd.ibexa.api.User+json");
     assert!(r.header("etag").is_some());
@@ -121,7 +141,12 @@ async fn the_clean_install_users_and_groups_load_in_both_formats() {
     assert_eq!(account["fieldValue"]["login"], "admin");
     assert!(account["fieldValue"].get("passwordHash").is_none());
 
-    let r = app.get("/user/users/14").accept("User+xml").send().await;
+    let r = app
+        .get("/user/users/14")
+        .admin()
+        .accept("User+xml")
+        .send()
+        .await;
     r.assert(200);
     let x = r.xml();
     assert_eq!(x.name, "User");
@@ -153,6 +178,7 @@ async fn the_clean_install_users_and_groups_load_in_both_formats() {
 
     let r = app
         .get("/user/groups/1/5/13")
+        .admin()
         .accept("UserGroup+json")
         .send()
         .await;
@@ -175,6 +201,7 @@ async fn the_clean_install_users_and_groups_load_in_both_formats() {
 
     let r = app
         .get("/user/groups/1/5/13")
+        .admin()
         .accept("UserGroup+xml")
         .send()
         .await;
@@ -182,7 +209,7 @@ async fn the_clean_install_users_and_groups_load_in_both_formats() {
     assert_eq!(child_text(&r.xml(), "name"), "Administrator users");
 
     // Root group, subgroups, users, the group of a user.
-    let r = app.get("/user/groups/root").send().await;
+    let r = app.get("/user/groups/root").admin().send().await;
     r.assert(301);
     assert_eq!(
         r.header("location").unwrap(),
@@ -190,6 +217,7 @@ async fn the_clean_install_users_and_groups_load_in_both_formats() {
     );
     let r = app
         .get("/user/groups/1/5/subgroups")
+        .admin()
         .accept("UserGroupRefList+json")
         .send()
         .await;
@@ -211,6 +239,7 @@ async fn the_clean_install_users_and_groups_load_in_both_formats() {
     );
     let r = app
         .get("/user/groups/1/5/44/users")
+        .admin()
         .accept("UserList+json")
         .send()
         .await;
@@ -229,6 +258,7 @@ async fn the_clean_install_users_and_groups_load_in_both_formats() {
         "/user/groups/1/13",
     ] {
         app.get(path)
+            .admin()
             .accept("User+json")
             .send()
             .await
@@ -253,6 +283,7 @@ async fn current_user_and_lookups() {
 
     let r = app
         .get("/user/users?login=admin")
+        .admin()
         .accept("UserRefList+json")
         .send()
         .await;
@@ -262,6 +293,7 @@ async fn current_user_and_lookups() {
     assert_eq!(list["User"][0]["_href"], format!("{PREFIX}/user/users/14"));
     let r = app
         .get("/user/users?email=anonymous@link.invalid")
+        .admin()
         .accept("UserList+json")
         .send()
         .await;
@@ -269,6 +301,7 @@ async fn current_user_and_lookups() {
     assert_eq!(r.json()["UserList"]["User"][0]["_id"], 10);
     let r = app
         .get("/user/users?remoteId=1bb4fe25487f05527efa8bfd394cecc7")
+        .admin()
         .accept("UserRefList+xml")
         .send()
         .await;
@@ -276,22 +309,26 @@ async fn current_user_and_lookups() {
     assert_eq!(r.xml().name, "UserRefList");
     for q in ["", "?login=nobody", "?remoteId=nope"] {
         app.get(&format!("/user/users{q}"))
+            .admin()
             .accept("UserRefList+json")
             .send()
             .await
             .assert_error(404);
     }
     app.req("HEAD", "/user/users?login=admin")
+        .admin()
         .send()
         .await
         .assert(200);
     app.req("HEAD", "/user/users?login=nobody")
+        .admin()
         .send()
         .await
         .assert(404);
 
     let r = app
         .get("/user/groups?id=12")
+        .admin()
         .accept("UserGroupList+json")
         .send()
         .await;
@@ -302,6 +339,7 @@ async fn current_user_and_lookups() {
     );
     let r = app
         .get("/user/groups")
+        .admin()
         .accept("UserGroupRefList+json")
         .send()
         .await;
@@ -314,6 +352,7 @@ async fn current_user_and_lookups() {
     );
     let r = app
         .get("/user/users/14/drafts")
+        .admin()
         .accept("VersionList+json")
         .send()
         .await;
@@ -343,6 +382,7 @@ async fn the_life_of_a_group_and_a_user_in_json() {
     assert!(staff.starts_with("1/5/"));
     let team = new_group(&app, &staff, "Team").await;
     assert!(team.starts_with(&format!("{staff}/")));
+    let_log_in(&app, &staff).await;
 
     // A user in the team; it can log in; its login and email are taken now.
     let r = app
@@ -390,6 +430,7 @@ async fn the_life_of_a_group_and_a_user_in_json() {
     // Listings.
     let r = app
         .get(&format!("/user/groups/{team}/users"))
+        .admin()
         .accept("UserRefList+json")
         .send()
         .await;
@@ -400,6 +441,7 @@ async fn the_life_of_a_group_and_a_user_in_json() {
     );
     let r = app
         .get(&format!("/user/groups/{staff}/subgroups"))
+        .admin()
         .accept("UserGroupList+json")
         .send()
         .await;
@@ -464,6 +506,7 @@ async fn the_life_of_a_group_and_a_user_in_json() {
     // Update: If-Match, email, password, enabled; the login cannot change.
     let etag = app
         .get(&format!("/user/users/{id}"))
+        .admin()
         .accept("User+json")
         .send()
         .await
@@ -537,6 +580,7 @@ async fn the_life_of_a_group_and_a_user_in_json() {
         .replace(&format!("{PREFIX}/user/groups/"), "");
     assert!(moved.starts_with("1/5/14/"));
     app.get(&format!("/user/groups/{team}"))
+        .admin()
         .accept("UserGroup+json")
         .send()
         .await
@@ -577,6 +621,7 @@ async fn the_life_of_a_group_and_a_user_in_json() {
         .await
         .assert(204);
     app.get(&format!("/user/users/{id}"))
+        .admin()
         .accept("User+json")
         .send()
         .await
@@ -597,6 +642,7 @@ async fn the_life_of_a_group_and_a_user_in_json() {
         .await
         .assert(204);
     app.get(&format!("/user/groups/{staff}"))
+        .admin()
         .accept("UserGroup+json")
         .send()
         .await
@@ -623,6 +669,7 @@ async fn the_reference_bodies_work_in_xml() {
     assert_eq!(attr(&x, "remoteId"), "remoteId-qwert098");
     assert_eq!(child_text(&x, "name"), "UserGroup");
     let group = attr(&x, "href").replace(&format!("{PREFIX}/user/groups/"), "");
+    let_log_in(&app, &group).await;
 
     let r = app
         .req("POST", &format!("/user/groups/{group}/users"))
@@ -691,6 +738,7 @@ async fn user_lists_cost_a_fixed_number_of_statements() {
     let cost = async || {
         let before = app.statements();
         app.get(&format!("/user/groups/{group}/users"))
+            .admin()
             .accept("UserList+json")
             .send()
             .await

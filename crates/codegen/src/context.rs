@@ -54,9 +54,21 @@ pub fn build(api: &Api) -> Value {
             })
         })
         .collect();
+    let policy_map: Vec<Value> = api
+        .policies
+        .iter()
+        .map(|(module, functions)| {
+            let functions: Vec<Value> = functions
+                .iter()
+                .map(|(f, limitations)| json!({"name": f, "limitations": limitations}))
+                .collect();
+            json!({"module": module, "functions": functions})
+        })
+        .collect();
     json!({
         "title": api.title,
         "vendor": api.vendor,
+        "policy_map": policy_map,
         "types": types,
         "families": families,
         "endpoints": endpoints,
@@ -336,6 +348,8 @@ fn endpoint_ctx(api: &Api, e: &Endpoint, index: usize) -> Value {
         "path": e.path,
         "poem_path": poem_path(e),
         "access": access,
+        "policies": e.policies.iter().map(|(m, f)| json!({"module": m, "function": f})).collect::<Vec<_>>(),
+        "filters": e.filters,
         "csrf": e.csrf,
         "inputs": e.inputs,
         "input": e.inputs.first(),

@@ -2,7 +2,7 @@
 //!
 //! [`Api::from_raw`] is the only way in; an error names the spec file and the entry at fault.
 
-use crate::spec::{RawEndpoint, RawResponse, RawSpec, RawType};
+use crate::spec::{OneOrMany, RawEndpoint, RawResponse, RawSpec, RawType};
 use anyhow::{Result, bail};
 use indexmap::{IndexMap, IndexSet};
 use std::collections::HashSet;
@@ -23,6 +23,8 @@ pub struct Api {
     pub vendor: String,
     pub params: IndexMap<String, ParamKind>,
     pub common_errors: Vec<u16>,
+    /// The policy map: module → function → limitation identifiers.
+    pub policies: IndexMap<String, IndexMap<String, Vec<String>>>,
     pub types: IndexMap<String, TypeDef>,
     pub families: Vec<Family>,
 }
@@ -145,6 +147,10 @@ pub struct Endpoint {
     pub headers: Vec<RequestHeader>,
     pub inputs: Vec<String>,
     pub access: Access,
+    /// The Policies (`module`, `function`) of which the caller needs one; empty for none.
+    pub policies: Vec<(String, String)>,
+    /// The Policy filters the list the operation returns (no 401 without it).
+    pub filters: bool,
     pub csrf: bool,
     pub responses: Vec<Response>,
     pub errors: Vec<u16>,
@@ -355,7 +361,7 @@ impl Api {
                         format!("operation id used twice (also in spec/{other}.yaml)"),
                     );
                 }
-                match parse_endpoint(id, e, file, &types, &params) {
+                match parse_endpoint(id, e, file, &types, &params, &raw.api.policies) {
                     Ok(ep) => {
                         let key = (ep.method.clone(), route_shape(&ep.path));
                         if let Some(other) = routes.insert(key, id.clone()) {
@@ -391,6 +397,7 @@ impl Api {
             vendor: raw.api.info.vendor.clone(),
             params,
             common_errors: raw.api.common_errors.clone(),
+            policies: raw.api.policies.clone(),
             types,
             families,
         };
@@ -673,6 +680,7 @@ fn parse_endpoint(
     family: &str,
     types: &IndexMap<String, TypeDef>,
     params: &IndexMap<String, ParamKind>,
+    policy_map: &IndexMap<String, IndexMap<String, Vec<String>>>,
 ) -> Result<Endpoint, Vec<String>> {
     let mut errs = Vec::new();
     if !is_camel(id) {
@@ -768,6 +776,7 @@ fn parse_endpoint(
             Access::Read
         }
     };
+    let policies = parse_policies(e.policy.as_ref(), policy_map, &mut errs);
     let mut responses = Vec::new();
     if e.responses.is_empty() {
         errs.push("an endpoint needs at least one response".into());
@@ -873,10 +882,48 @@ fn parse_endpoint(
         headers,
         inputs,
         access,
+        policies,
+        filters: e.filters,
         csrf: e.csrf,
         responses,
         errors: e.errors.clone(),
     })
+}
+
+/// The `policy` of an endpoint: `none`, or `module/function` entries of the policy map.
+fn parse_policies(
+    raw: Option<&OneOrMany>,
+    map: &IndexMap<String, IndexMap<String, Vec<String>>>,
+    errs: &mut Vec<String>,
+) -> Vec<(String, String)> {
+    let Some(raw) = raw else {
+        errs.push(
+            "`policy` is missing: name the Policy the caller needs (`module/function`), or `none`"
+                .into(),
+        );
+        return vec![];
+    };
+    let entries = raw.to_vec();
+    if entries == ["none"] {
+        return vec![];
+    }
+    let mut out = Vec::new();
+    for entry in entries {
+        let Some((module, function)) = entry.split_once('/') else {
+            errs.push(format!(
+                "policy `{entry}` is not `module/function` or `none`"
+            ));
+            continue;
+        };
+        if !map.get(module).is_some_and(|fs| fs.contains_key(function)) {
+            errs.push(format!(
+                "policy `{entry}` is not in the policy map of api.yaml"
+            ));
+            continue;
+        }
+        out.push((module.to_string(), function.to_string()));
+    }
+    out
 }
 
 fn default_fits(ty: &Ty, d: &str) -> bool {

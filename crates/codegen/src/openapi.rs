@@ -252,6 +252,7 @@ fn operation(api: &Api, e: &Endpoint, vendor: &str, override_verbs: Option<&[&st
         "tags": [e.family],
         "responses": response_map(api, e, vendor),
         "x-cairn-access": match e.access { Access::Public => "public", Access::Read => "read", Access::Write => "write" },
+        "x-cairn-policy": if e.policies.is_empty() { json!("none") } else { json!(e.policies.iter().map(|(m, f)| format!("{m}/{f}")).collect::<Vec<_>>()) },
     });
     if !params.is_empty() {
         op["parameters"] = Value::Array(params);

@@ -18,6 +18,9 @@ pub struct RawApi {
     /// Error codes every endpoint may answer, besides its own list.
     #[serde(default)]
     pub common_errors: Vec<u16>,
+    /// The reference's policy map: module → function → the limitations it takes.
+    #[serde(default)]
+    pub policies: IndexMap<String, IndexMap<String, Vec<String>>>,
     #[serde(default)]
     pub types: IndexMap<String, RawType>,
 }
@@ -76,6 +79,13 @@ pub struct RawEndpoint {
     pub input: Option<OneOrMany>,
     /// `public`, `read` or `write`; by default `read` for GET and HEAD, `write` otherwise.
     pub access: Option<String>,
+    /// The Policy (`module/function`) the caller needs, several when the input decides which,
+    /// or `none`. Required: an endpoint cannot forget its permission.
+    pub policy: Option<OneOrMany>,
+    /// The Policy filters what the operation lists: a caller without it gets an empty list,
+    /// not a 401.
+    #[serde(default)]
+    pub filters: bool,
     /// Unsafe methods in a session need `X-CSRF-Token` unless this is false.
     #[serde(default = "yes")]
     pub csrf: bool,

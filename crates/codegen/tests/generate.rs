@@ -113,6 +113,37 @@ fn validation_names_the_file_and_entry() {
 }
 
 #[test]
+fn every_endpoint_names_a_policy_of_the_map() {
+    let msg = problems(|d| replace_in(&d.join("sections.yaml"), "    policy: section/edit\n", ""));
+    assert!(
+        msg.contains("spec/sections.yaml: endpoints.createSection: `policy` is missing"),
+        "{msg}"
+    );
+    let msg = problems(|d| {
+        replace_in(
+            &d.join("sections.yaml"),
+            "policy: section/edit",
+            "policy: section/rename",
+        )
+    });
+    assert!(
+        msg.contains("policy `section/rename` is not in the policy map of api.yaml"),
+        "{msg}"
+    );
+    let msg = problems(|d| {
+        replace_in(
+            &d.join("sections.yaml"),
+            "policy: section/edit",
+            "policy: edit",
+        )
+    });
+    assert!(
+        msg.contains("policy `edit` is not `module/function` or `none`"),
+        "{msg}"
+    );
+}
+
+#[test]
 fn committed_generated_copy_is_current() {
     let out = cairn_codegen::generate(&repo().join("spec"), &repo().join("templates")).unwrap();
     let drift = cairn_codegen::drift(&repo().join("generated"), &out.files);

@@ -27,15 +27,27 @@ pub enum Access {
 #[derive(Debug)]
 pub struct Operation {
     pub id: &'static str,
+    /// The spec file the operation is in (`content`, `roles`).
+    pub family: &'static str,
     pub method: &'static str,
     /// The path template under the prefix, e.g. `/content/sections/{sectionId}`.
     pub path: &'static str,
     pub access: Access,
+    /// The Policies (`module`, `function`) of which the caller needs one; empty for none.
+    pub policies: &'static [(&'static str, &'static str)],
+    /// The Policy filters the list the operation returns (no 401 without it).
+    pub filters: bool,
     /// Unsafe methods in a session need `X-CSRF-Token`.
     pub csrf: bool,
     /// Accepted input media type names.
     pub inputs: &'static [&'static str],
 }
+
+/// The policy map: each module with its functions, each with the limitations it takes.
+pub type PolicyMap = &'static [(
+    &'static str,
+    &'static [(&'static str, &'static [&'static str])],
+)];
 
 /// A representation the generated code can write in both formats.
 pub trait Encode {

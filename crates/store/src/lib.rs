@@ -8,6 +8,7 @@ pub mod db;
 pub mod entity;
 pub mod ids;
 pub mod migration;
+pub mod notify;
 pub mod password;
 #[cfg(feature = "testing")]
 pub mod scratch;

@@ -3,7 +3,7 @@
 use super::traits::*;
 use super::model::*;
 use cairn_runtime::http::{
-    Access, Handler, Operation, PathEndpoint, Rq, Settings, encode_document,
+    Access, Handler, Operation, PathEndpoint, PolicyMap, Rq, Settings, encode_document,
 };
 use cairn_runtime::media::{MediaTypeInfo, Wire};
 use cairn_runtime::{Format, HttpError};
@@ -12,44 +12,63 @@ use std::sync::Arc;
 pub static OPERATIONS: &[Operation] = &[
     Operation {
         id: "listThings",
+        family: "things",
         method: "GET",
         path: "/things",
         access: Access::Read,
+        policies: &[("thing", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "createThing",
+        family: "things",
         method: "POST",
         path: "/things",
         access: Access::Write,
+        policies: &[("thing", "create")],
+        filters: false,
         csrf: true,
         inputs: &["ThingInput"],
     },
     Operation {
         id: "loadThing",
+        family: "things",
         method: "GET",
         path: "/things/{thingPath}",
         access: Access::Read,
+        policies: &[("thing", "read")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "copyThing",
+        family: "things",
         method: "COPY",
         path: "/things/{thingPath}",
         access: Access::Write,
+        policies: &[("thing", "create")],
+        filters: false,
         csrf: true,
         inputs: &[],
     },
     Operation {
         id: "moveThing",
+        family: "things",
         method: "MOVE",
         path: "/things/{thingPath}",
         access: Access::Write,
+        policies: &[("thing", "create")],
+        filters: false,
         csrf: false,
         inputs: &[],
     },
+];
+/// The policy map: each module's functions and the limitations each function takes.
+pub static POLICY_MAP: PolicyMap = &[
+    ("thing", &[("read", &["Owner"]), ("create", &[])]),
 ];
 /// Every media type of the spec.
 pub static MEDIA_TYPES: &[MediaTypeInfo] = &[
@@ -155,6 +174,7 @@ fn h_list_things<A: Api>(api: Arc<A>) -> Handler {
                 sort: rq.query::<String>("sort")?.unwrap_or_else(|| "asc".to_string()),
             };
             let resp = api.list_things(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     ListThingsResponse::Ok { body } => rq.reply(200).body(&body).finish(),
@@ -173,6 +193,7 @@ fn h_create_thing<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_thing(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CreateThingResponse::Created { body } => {
@@ -198,6 +219,7 @@ fn h_load_thing<A: Api>(api: Arc<A>) -> Handler {
                 },
             };
             let resp = api.load_thing(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     LoadThingResponse::OkThing { body, etag } => {
@@ -234,6 +256,7 @@ fn h_copy_thing<A: Api>(api: Arc<A>) -> Handler {
                 destination: rq.required_destination()?,
             };
             let resp = api.copy_thing(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     CopyThingResponse::Created { location, x_copied } => {
@@ -258,6 +281,7 @@ fn h_move_thing<A: Api>(api: Arc<A>) -> Handler {
                 destination: rq.destination()?,
             };
             let resp = api.move_thing(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
             Ok(
                 match resp {
                     MoveThingResponse::NoContent => rq.reply(204).finish(),

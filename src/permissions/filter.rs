@@ -1,0 +1,239 @@
+//! The same rules as [`super::evaluate`], as one SQL condition on the rows of a list or a
+//! search: limitations become conditions on the content row (and on the Location row when
+//! the list is of Locations), so pages and counts only ever see readable rows.
+
+use super::grants::{Access, Grants};
+use crate::roles::limitations::Lim;
+use sea_orm::Value;
+use sea_orm::sea_query::{Expr, SimpleExpr};
+
+/// Where the rows of a list are: the SQL names of its content row and, for a list of
+/// Locations (or Trash items), of its Location row.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Scope<'a> {
+    pub content: &'a str,
+    pub location: Option<&'a str>,
+}
+
+/// A condition with `?` placeholders and its values.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Sql {
+    pub sql: String,
+    pub values: Vec<Value>,
+}
+
+impl Sql {
+    fn new(sql: impl Into<String>, values: Vec<Value>) -> Sql {
+        Sql {
+            sql: sql.into(),
+            values,
+        }
+    }
+
+    fn never() -> Sql {
+        Sql::new("1 = 0", vec![])
+    }
+
+    fn always() -> Sql {
+        Sql::new("1 = 1", vec![])
+    }
+
+    fn join(parts: Vec<Sql>, op: &str, empty: Sql) -> Sql {
+        if parts.is_empty() {
+            return empty;
+        }
+        let mut out = Sql::new("(", vec![]);
+        for (i, p) in parts.into_iter().enumerate() {
+            if i > 0 {
+                out.sql.push_str(op);
+            }
+            out.sql.push_str(&p.sql);
+            out.values.extend(p.values);
+        }
+        out.sql.push(')');
+        out
+    }
+
+    /// The condition for the query builder.
+    pub(crate) fn expr(&self) -> SimpleExpr {
+        Expr::cust_with_values(self.sql.clone(), self.values.clone())
+    }
+
+    /// ` AND <condition>`, to append to a WHERE clause.
+    pub(crate) fn and_prefix(self) -> Sql {
+        Sql::new(format!(" AND {}", self.sql), self.values)
+    }
+}
+
+/// Which rows of a list the caller may see.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Filter {
+    All,
+    Nothing,
+    Only(Sql),
+}
+
+impl Filter {
+    /// The condition to AND into a query (`1 = 1` when every row passes).
+    pub(crate) fn sql(&self) -> Sql {
+        match self {
+            Filter::All => Sql::always(),
+            Filter::Nothing => Sql::never(),
+            Filter::Only(s) => s.clone(),
+        }
+    }
+
+    /// The condition for the query builder.
+    pub(crate) fn expr(&self) -> SimpleExpr {
+        self.sql().expr()
+    }
+}
+
+/// The rows on which the user may use `module`/`function`.
+pub(crate) fn filter(grants: &Grants, module: &str, function: &str, scope: Scope<'_>) -> Filter {
+    let sets = match grants.has_access(module, function) {
+        Access::All => return Filter::All,
+        Access::Nothing => return Filter::Nothing,
+        Access::Limited(sets) => sets,
+    };
+    let mut any = Vec::new();
+    for (assignment, policies) in sets {
+        let policies: Vec<Sql> = policies
+            .iter()
+            .map(|p| {
+                let all: Vec<Sql> = p
+                    .limitations
+                    .iter()
+                    .map(|l| limitation(grants, l, scope))
+                    .collect();
+                Sql::join(all, " AND ", Sql::always())
+            })
+            .collect();
+        let mut both = vec![Sql::join(policies, " OR ", Sql::never())];
+        if let Some(l) = assignment {
+            both.push(limitation(grants, l, scope));
+        }
+        any.push(Sql::join(both, " AND ", Sql::always()));
+    }
+    Filter::Only(Sql::join(any, " OR ", Sql::never()))
+}
+
+fn ids(values: &[String]) -> Vec<i64> {
+    values
+        .iter()
+        .filter_map(|v| v.trim().parse::<i64>().ok())
+        .collect()
+}
+
+/// `<column> IN (?, ...)`, or never when there is no value.
+fn is_in(column: &str, values: Vec<i64>) -> Sql {
+    if values.is_empty() {
+        return Sql::never();
+    }
+    let marks = vec!["?"; values.len()].join(", ");
+    Sql::new(
+        format!("{column} IN ({marks})"),
+        values.into_iter().map(Value::from).collect(),
+    )
+}
+
+/// A condition on the Locations of the row: its own Location row in a list of Locations,
+/// else any Location of its content.
+fn placed(scope: Scope<'_>, cond: impl Fn(&str) -> Sql) -> Sql {
+    match scope.location {
+        Some(l) => cond(l),
+        None => {
+            let inner = cond("pl");
+            Sql::new(
+                format!(
+                    "EXISTS (SELECT 1 FROM locations pl WHERE pl.content_id = {}.id AND {})",
+                    scope.content, inner.sql
+                ),
+                inner.values,
+            )
+        }
+    }
+}
+
+fn subtree(values: &[String], scope: Scope<'_>) -> Sql {
+    // Path strings are digits and slashes: nothing to escape in a LIKE pattern.
+    let paths: Vec<&String> = values
+        .iter()
+        .filter(|v| !v.is_empty() && v.chars().all(|c| c.is_ascii_digit() || c == '/'))
+        .collect();
+    placed(scope, |l| {
+        Sql::join(
+            paths
+                .iter()
+                .map(|p| {
+                    Sql::new(
+                        format!("{l}.path_string LIKE ?"),
+                        vec![format!("{p}%").into()],
+                    )
+                })
+                .collect(),
+            " OR ",
+            Sql::never(),
+        )
+    })
+}
+
+fn limitation(grants: &Grants, l: &Lim, scope: Scope<'_>) -> Sql {
+    let c = scope.content;
+    let me = grants.user_id;
+    match l.identifier.as_str() {
+        "Class" => is_in(&format!("{c}.content_type_id"), ids(&l.values)),
+        "Section" => is_in(&format!("{c}.section_id"), ids(&l.values)),
+        "Owner" => Sql::new(
+            format!("({c}.owner_id = ? OR {c}.id = ?)"),
+            vec![me.into(), me.into()],
+        ),
+        "Group" => {
+            let parents = is_in("gl.parent_id", grants.parents.clone());
+            let mut values: Vec<Value> = vec![me.into()];
+            values.extend(parents.values);
+            Sql::new(
+                format!(
+                    "({c}.owner_id = ? OR {c}.owner_id IN (SELECT gl.content_id FROM locations gl WHERE {}))",
+                    parents.sql
+                ),
+                values,
+            )
+        }
+        "Node" => placed(scope, |loc| is_in(&format!("{loc}.id"), ids(&l.values))),
+        "Subtree" => subtree(&l.values, scope),
+        "State" => {
+            let named = ids(&l.values);
+            let mut groups: Vec<i64> = named
+                .iter()
+                .filter_map(|s| grants.state_groups.get(s).copied())
+                .collect();
+            groups.sort_unstable();
+            groups.dedup();
+            Sql::join(
+                groups
+                    .into_iter()
+                    .map(|g| {
+                        let in_group: Vec<i64> = named
+                            .iter()
+                            .copied()
+                            .filter(|s| grants.state_groups.get(s) == Some(&g))
+                            .collect();
+                        let cond = is_in("cs.state_id", in_group);
+                        Sql::new(
+                            format!(
+                                "EXISTS (SELECT 1 FROM content_object_states cs WHERE cs.content_id = {c}.id AND {})",
+                                cond.sql
+                            ),
+                            cond.values,
+                        )
+                    })
+                    .collect(),
+                " AND ",
+                Sql::never(),
+            )
+        }
+        // Limitations that do not apply to reading stored rows deny, as in `evaluate`.
+        _ => Sql::never(),
+    }
+}

@@ -1,0 +1,210 @@
+//! One user's Policies, grouped by Role assignment as the reference's `hasAccess` returns
+//! them, and the cache that keeps them per user until a Role, Policy, assignment or group
+//! membership changes.
+
+use crate::error::Result;
+use crate::roles::assignments::{ancestors, assignments_under, places_of};
+use crate::roles::limitations::{Lim, decode_values};
+use crate::roles::store::{PUBLISHED, policies_of};
+use cairn_store::entity::{object_state, role};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// A Policy as a check sees it.
+#[derive(Debug, Clone)]
+pub(crate) struct Grant {
+    pub module: String,
+    pub function: String,
+    pub limitations: Vec<Lim>,
+}
+
+/// The Policies one Role assignment gives, with the assignment's own limitation.
+#[derive(Debug, Clone)]
+pub(crate) struct GrantSet {
+    pub limitation: Option<Lim>,
+    pub grants: Vec<Grant>,
+}
+
+/// What `has_access` finds for a module and function.
+pub(crate) enum Access<'a> {
+    /// Every object, whatever its attributes.
+    All,
+    /// Nothing.
+    Nothing,
+    /// Objects that pass an assignment's limitation and all limitations of one of its
+    /// Policies.
+    Limited(Vec<(Option<&'a Lim>, Vec<&'a Grant>)>),
+}
+
+/// The Policies of one user.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Grants {
+    pub user_id: i64,
+    pub sets: Vec<GrantSet>,
+    /// The parents of the user's own Locations (its groups' Locations), for `Group`
+    /// limitations.
+    pub parents: Vec<i64>,
+    /// The group of every Object state that a `State` limitation names.
+    pub state_groups: HashMap<i64, i64>,
+}
+
+impl Grants {
+    /// The reference's `hasAccess`: a `*` module or function, or a Policy without
+    /// limitations in an assignment without one, gives everything.
+    pub(crate) fn has_access(&self, module: &str, function: &str) -> Access<'_> {
+        let mut out = Vec::new();
+        for set in &self.sets {
+            let mut grants = Vec::new();
+            for g in &set.grants {
+                if g.module == "*" && set.limitation.is_none() {
+                    return Access::All;
+                }
+                if g.module != module && g.module != "*" {
+                    continue;
+                }
+                if g.function == "*" && set.limitation.is_none() {
+                    return Access::All;
+                }
+                if g.function != function && g.function != "*" {
+                    continue;
+                }
+                if g.limitations.is_empty() && set.limitation.is_none() {
+                    return Access::All;
+                }
+                grants.push(g);
+            }
+            if !grants.is_empty() {
+                out.push((set.limitation.as_ref(), grants));
+            }
+        }
+        if out.is_empty() {
+            Access::Nothing
+        } else {
+            Access::Limited(out)
+        }
+    }
+
+    /// Whether the user may use `module`/`function` on at least some objects.
+    pub(crate) fn may(&self, module: &str, function: &str) -> bool {
+        !matches!(self.has_access(module, function), Access::Nothing)
+    }
+
+    /// Whether the user may use `module`/`function` on everything.
+    pub(crate) fn may_all(&self, module: &str, function: &str) -> bool {
+        matches!(self.has_access(module, function), Access::All)
+    }
+
+    /// Loads the Policies of `user_id` (a fixed number of statements).
+    pub(crate) async fn load(db: &impl ConnectionTrait, user_id: i64) -> Result<Grants> {
+        let places = places_of(db, user_id).await?;
+        let assignments = assignments_under(db, user_id, &ancestors(&places)).await?;
+        let mut role_ids: Vec<i64> = assignments.iter().map(|a| a.role_id).collect();
+        role_ids.sort_unstable();
+        role_ids.dedup();
+        // Only published Roles count (a draft's rows have ids of their own).
+        let published: Vec<i64> = if role_ids.is_empty() {
+            vec![]
+        } else {
+            role::Entity::find()
+                .filter(role::Column::Id.is_in(role_ids))
+                .filter(role::Column::Status.eq(PUBLISHED))
+                .all(db)
+                .await?
+                .into_iter()
+                .map(|r| r.id)
+                .collect()
+        };
+        let policies = policies_of(db, &published).await?;
+        let mut sets = Vec::new();
+        for a in assignments
+            .iter()
+            .filter(|a| published.contains(&a.role_id))
+        {
+            let limitation = match (&a.limitation_identifier, &a.limitation_values) {
+                (Some(identifier), Some(values)) => Some(Lim {
+                    identifier: identifier.clone(),
+                    values: decode_values(values)?,
+                }),
+                _ => None,
+            };
+            let grants = policies
+                .iter()
+                .filter(|p| p.p.role_id == a.role_id)
+                .map(|p| Grant {
+                    module: p.p.module.clone(),
+                    function: p.p.function.clone(),
+                    limitations: p.lims.clone(),
+                })
+                .collect();
+            sets.push(GrantSet { limitation, grants });
+        }
+        let named_states: Vec<i64> = sets
+            .iter()
+            .flat_map(|s| s.grants.iter())
+            .flat_map(|g| g.limitations.iter())
+            .filter(|l| l.identifier == "State" || l.identifier == "NewState")
+            .flat_map(|l| l.values.iter().filter_map(|v| v.parse::<i64>().ok()))
+            .collect();
+        let state_groups = if named_states.is_empty() {
+            HashMap::new()
+        } else {
+            object_state::Entity::find()
+                .filter(object_state::Column::Id.is_in(named_states))
+                .all(db)
+                .await?
+                .into_iter()
+                .map(|s| (s.id, s.group_id))
+                .collect()
+        };
+        Ok(Grants {
+            user_id,
+            sets,
+            parents: places.iter().map(|l| l.parent_id).collect(),
+            state_groups,
+        })
+    }
+}
+
+const CACHE_SIZE: usize = 10_000;
+
+/// The Policies of recent users. Any change to Roles, Policies, assignments or the tree of
+/// users bumps the generation ([`PermissionCache::invalidate`]); an entry loaded under an
+/// older generation is never used again, also one whose load raced with the change.
+#[derive(Default)]
+pub(crate) struct PermissionCache {
+    generation: AtomicU64,
+    entries: Mutex<HashMap<i64, (u64, Arc<Grants>)>>,
+}
+
+impl PermissionCache {
+    /// The user's Policies: from the cache, or loaded (and kept).
+    pub(crate) async fn get(&self, db: &impl ConnectionTrait, user_id: i64) -> Result<Arc<Grants>> {
+        let generation = self.generation.load(Ordering::Acquire);
+        if let Some((g, grants)) = self.lock().get(&user_id)
+            && *g == generation
+        {
+            return Ok(grants.clone());
+        }
+        let grants = Arc::new(Grants::load(db, user_id).await?);
+        let mut entries = self.lock();
+        if self.generation.load(Ordering::Acquire) == generation {
+            if entries.len() >= CACHE_SIZE {
+                entries.clear();
+            }
+            entries.insert(user_id, (generation, grants.clone()));
+        }
+        Ok(grants)
+    }
+
+    /// Forgets every user's Policies.
+    pub(crate) fn invalidate(&self) {
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        self.lock().clear();
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<i64, (u64, Arc<Grants>)>> {
+        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
