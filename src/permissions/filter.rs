@@ -4,8 +4,8 @@
 
 use super::grants::{Access, Grants};
 use crate::roles::limitations::Lim;
-use sea_orm::Value;
 use sea_orm::sea_query::{Expr, SimpleExpr};
+use sea_orm::{DbBackend, Value};
 
 /// Where the rows of a list are: the SQL names of its content row and, for a list of
 /// Locations (or Trash items), of its Location row.
@@ -54,9 +54,11 @@ impl Sql {
         out
     }
 
-    /// The condition for the query builder.
-    pub(crate) fn expr(&self) -> SimpleExpr {
-        Expr::cust_with_values(self.sql.clone(), self.values.clone())
+    /// The condition for the query builder of `backend` (whose custom expressions take
+    /// PostgreSQL's numbered placeholders there).
+    pub(crate) fn expr(&self, backend: DbBackend) -> SimpleExpr {
+        let sql = cairn_store::sql::placeholders(backend, &self.sql);
+        Expr::cust_with_values(sql, self.values.clone())
     }
 
     /// ` AND <condition>`, to append to a WHERE clause.
@@ -83,9 +85,9 @@ impl Filter {
         }
     }
 
-    /// The condition for the query builder.
-    pub(crate) fn expr(&self) -> SimpleExpr {
-        self.sql().expr()
+    /// The condition for the query builder of `backend`.
+    pub(crate) fn expr(&self, backend: DbBackend) -> SimpleExpr {
+        self.sql().expr(backend)
     }
 }
 

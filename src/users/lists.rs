@@ -102,7 +102,7 @@ impl Service {
             });
         };
         let found = content::Entity::find()
-            .filter(self.readable(cx).expr())
+            .filter(self.readable(cx).expr(db.get_database_backend()))
             .filter(content::Column::Id.is_in(candidates))
             .filter(content::Column::Status.eq(content::PUBLISHED))
             .filter(
@@ -133,7 +133,7 @@ impl Service {
         ids: Vec<i64>,
     ) -> Result<Vec<(content::Model, location::Model)>> {
         let cs = content::Entity::find()
-            .filter(self.readable(cx).expr())
+            .filter(self.readable(cx).expr(db.get_database_backend()))
             .filter(content::Column::Id.is_in(ids))
             .filter(content::Column::Status.eq(content::PUBLISHED))
             .filter(content::Column::ContentTypeId.is_in(self.group_types(db).await?))
@@ -209,7 +209,7 @@ impl Service {
             .all(db)
             .await?;
         let groups: HashMap<i64, content::Model> = content::Entity::find()
-            .filter(self.readable(cx).expr())
+            .filter(self.readable(cx).expr(db.get_database_backend()))
             .filter(content::Column::Id.is_in(ls.iter().map(|l| l.content_id)))
             .filter(content::Column::Status.eq(content::PUBLISHED))
             .filter(content::Column::ContentTypeId.is_in(self.group_types(db).await?))
@@ -247,7 +247,7 @@ impl Service {
                     Query::select()
                         .column(content::Column::Id)
                         .from(content::Entity)
-                        .and_where(self.readable(cx).expr())
+                        .and_where(self.readable(cx).expr(db.get_database_backend()))
                         .to_owned(),
                 ),
             )

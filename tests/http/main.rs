@@ -9,6 +9,7 @@ mod content;
 mod content_types;
 mod locations;
 mod object_states;
+mod permissions;
 mod protocol;
 mod roles;
 mod root;

@@ -28,7 +28,9 @@ pub struct TestApp {
     endpoint: poem::endpoint::BoxEndpoint<'static, poem::Response>,
     /// The service under the app, for tests that set up or inspect data directly.
     pub service: std::sync::Arc<cairn::service::Service>,
-    _db: ScratchDb,
+    /// The scratch database, owned by the first instance over it.
+    db: Option<ScratchDb>,
+    url: String,
 }
 
 pub use cairn_store::scratch::backend;
@@ -41,14 +43,18 @@ impl TestApp {
     /// The app with extra `cairn serve` options.
     pub async fn with_args(extra: &[&str]) -> TestApp {
         let db = ScratchDb::new().await;
-        let mut args = vec![
-            "cairn",
-            "serve",
-            "--database-url",
-            &db.url,
-            "--db-pool",
-            "4",
-        ];
+        let mut app = Self::over(&db.url, extra).await;
+        app.db = Some(db);
+        app
+    }
+
+    /// A second server instance over the same database (as behind a load balancer).
+    pub async fn another_instance(&self) -> TestApp {
+        Self::over(&self.url, &[]).await
+    }
+
+    async fn over(url: &str, extra: &[&str]) -> TestApp {
+        let mut args = vec!["cairn", "serve", "--database-url", url, "--db-pool", "4"];
         args.extend_from_slice(extra);
         let Command::Serve(serve) = Cli::parse_from(args).command else {
             unreachable!()
@@ -57,7 +63,8 @@ impl TestApp {
         TestApp {
             endpoint: cairn::app::app(service.clone(), settings).boxed(),
             service,
-            _db: db,
+            db: None,
+            url: url.to_string(),
         }
     }
 

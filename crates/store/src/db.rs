@@ -20,6 +20,10 @@ pub struct Db {
     /// of polling in SQLite's busy handler (whose sleeps grow to hundreds of milliseconds).
     /// The busy timeout still covers writers of other processes.
     write_queue: Option<Arc<tokio::sync::Mutex<()>>>,
+    /// This instance and the schema it works in, as notifications to the other instances
+    /// name them (see `notify.rs`).
+    pub(crate) instance: Arc<str>,
+    pub(crate) schema: Arc<str>,
 }
 
 /// How to open the database.
@@ -60,10 +64,13 @@ impl Db {
         crate::migration::Migrator::up(&conn, None).await?;
         let write_queue = (conn.get_database_backend() == DbBackend::Sqlite)
             .then(|| Arc::new(tokio::sync::Mutex::new(())));
+        let schema = crate::notify::schema_of(&conn).await?;
         Ok(Db {
             conn,
             statements,
             write_queue,
+            instance: format!("{:016x}", rand::random::<u64>()).into(),
+            schema: schema.into(),
         })
     }
 

@@ -6,7 +6,12 @@ use sea_orm::{ConnectionTrait, DbBackend, DbErr, Statement, Value};
 
 /// A statement for `backend` from SQL with `?` placeholders (none inside string literals).
 pub fn stmt(backend: DbBackend, sql: &str, values: impl IntoIterator<Item = Value>) -> Statement {
-    let sql = match backend {
+    Statement::from_sql_and_values(backend, placeholders(backend, sql), values)
+}
+
+/// SQL with `?` placeholders as `backend` takes them: `$1, $2, ...` for PostgreSQL.
+pub fn placeholders(backend: DbBackend, sql: &str) -> String {
+    match backend {
         DbBackend::Postgres => {
             let mut out = String::with_capacity(sql.len() + 8);
             let mut n = 0;
@@ -22,8 +27,7 @@ pub fn stmt(backend: DbBackend, sql: &str, values: impl IntoIterator<Item = Valu
             out
         }
         _ => sql.to_string(),
-    };
-    Statement::from_sql_and_values(backend, sql, values)
+    }
 }
 
 /// Serialises writers that check-then-insert under the same `key` (a uniqueness rule the
