@@ -16,7 +16,7 @@ use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::locations::tree;
 use crate::permissions::subject::location_facts_of;
-use crate::permissions::{ContentFacts, Subject, Target, denied};
+use crate::permissions::{ContentFacts, Filter, READ, Scope, Subject, Target, denied};
 use crate::service::Service;
 use crate::stored;
 use cairn_runtime::{ETag, Timestamp};
@@ -29,7 +29,7 @@ use render::{content_href, version_href};
 use rows::TypeInfo;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
-    QueryFilter,
+    QueryFilter, QuerySelect,
 };
 
 fn random_remote_id() -> String {
@@ -920,7 +920,26 @@ impl ContentApi for Service {
         let c = self.visible_content(db, cx, req.content_id).await?;
         let v = self.visible_version(db, cx, &c, req.version_no).await?;
         let ty = rows::type_info(db, c.content_type_id).await?;
-        let all = rows::relations(db, c.id, v.version_no).await?;
+        let mut all = rows::relations(db, c.id, v.version_no).await?;
+        // Relations to content the caller may not read are left out (before the window).
+        let scope = Scope {
+            content: "contents",
+            location: None,
+        };
+        let filter = self.visible(cx, READ, scope);
+        if filter != Filter::All && !all.is_empty() {
+            let readable: std::collections::HashSet<i64> = content::Entity::find()
+                .select_only()
+                .column(content::Column::Id)
+                .filter(content::Column::Id.is_in(all.iter().map(|r| r.destination_content_id)))
+                .filter(filter.expr(db.get_database_backend()))
+                .into_tuple::<i64>()
+                .all(db)
+                .await?
+                .into_iter()
+                .collect();
+            all.retain(|r| readable.contains(&r.destination_content_id));
+        }
         let window: Vec<content_relation::Model> = all
             .into_iter()
             .skip(req.offset.max(0) as usize)

@@ -424,7 +424,36 @@ impl LocationsApi for Service {
     ) -> Result<LoadLocationsForContentResponse> {
         let db = self.db.conn();
         let c = self.visible_content(db, cx, req.content_id).await?;
-        let locations = tree::of_content(db, &c).await?;
+        let mut locations = tree::of_content(db, &c).await?;
+        // Only the Locations the caller may read the content at.
+        let scope = Scope {
+            content: "pc",
+            location: Some("locations"),
+        };
+        let filter = self.visible(cx, READ, scope);
+        if filter != Filter::All {
+            let only = filter.sql();
+            let readable: std::collections::HashSet<i64> = location::Entity::find()
+                .select_only()
+                .column(location::Column::Id)
+                .filter(location::Column::ContentId.eq(c.id))
+                .filter(
+                    Sql {
+                        sql: format!(
+                            "EXISTS (SELECT 1 FROM contents pc WHERE pc.id = locations.content_id AND {})",
+                            only.sql
+                        ),
+                        values: only.values,
+                    }
+                    .expr(db.get_database_backend()),
+                )
+                .into_tuple::<i64>()
+                .all(db)
+                .await?
+                .into_iter()
+                .collect();
+            locations.retain(|l| readable.contains(&l.id));
+        }
         Ok(LoadLocationsForContentResponse::Ok {
             body: self.location_list(format!("/content/objects/{}/locations", c.id), &locations),
         })
