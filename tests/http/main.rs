@@ -7,6 +7,7 @@ mod bookmarks;
 mod codecs;
 mod content;
 mod content_types;
+mod fuzz;
 mod locations;
 mod object_states;
 mod permissions;
