@@ -1,14 +1,15 @@
 //! The HTTP application: the generated routes under the prefix, the OpenAPI document, method
-//! overrides, request logs with a request id, and `ErrorMessage` bodies for unknown routes and
-//! panics (which are logged, never shown).
+//! overrides, request logs with a request id, metrics, `ErrorMessage` bodies for unknown routes
+//! and panics (which are logged, never shown), and the operator's `/health`, `/ready` and
+//! `/metrics` outside the prefix.
 
 use crate::api::routes::{render_error, routes};
 use crate::service::Service;
-use cairn_runtime::http::{Settings, method_override};
+use cairn_runtime::http::{Called, Settings, method_override};
 use cairn_runtime::media::Wire;
 use cairn_runtime::{HttpError, Negotiation};
 use futures_util::FutureExt;
-use poem::http::HeaderValue;
+use poem::http::{HeaderValue, StatusCode};
 use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route};
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -36,7 +37,7 @@ pub fn app(service: Arc<Service>, settings: Arc<Settings>) -> impl Endpoint<Outp
         service.settings.storage_uri.clone(),
     );
     let openapi = Arc::new(openapi_document(&wire.vendor, &wire.prefix));
-    let api = routes(service, settings.clone()).at(
+    let api = routes(service.clone(), settings.clone()).at(
         "/openapi.json",
         poem::endpoint::make_sync(move |_| {
             Response::builder()
@@ -52,7 +53,7 @@ pub fn app(service: Arc<Service>, settings: Arc<Settings>) -> impl Endpoint<Outp
             "public, max-age=31536000, immutable",
         ),
     );
-    let app = Route::new()
+    let mut app = Route::new()
         .nest(
             if prefix.is_empty() {
                 "/".to_string()
@@ -61,7 +62,12 @@ pub fn app(service: Arc<Service>, settings: Arc<Settings>) -> impl Endpoint<Outp
             },
             api,
         )
-        .nest(service_storage.1, files);
+        .nest(service_storage.1, files)
+        .at("/health", poem::endpoint::make_sync(|_| health()))
+        .at("/ready", ready(service.clone()));
+    if service.settings.metrics_here {
+        app = app.at("/metrics", metrics(service.clone()));
+    }
     let wire = Arc::new(wire);
     let next_id = Arc::new(AtomicU64::new(1));
     app.before(method_override).around(move |ep, req| {
@@ -71,13 +77,54 @@ pub fn app(service: Arc<Service>, settings: Arc<Settings>) -> impl Endpoint<Outp
     })
 }
 
-/// Runs one request: logs it, turns unknown routes and panics into `ErrorMessage` bodies.
+/// `GET /health`: the process answers (liveness).
+fn health() -> Response {
+    Response::builder()
+        .content_type("application/json")
+        .body(r#"{"status":"ok"}"#)
+}
+
+/// `GET /ready`: the database answers and every migration is applied (503 otherwise).
+pub fn ready(service: Arc<Service>) -> impl Endpoint<Output = Response> {
+    poem::endpoint::make(move |_| {
+        let service = service.clone();
+        async move {
+            let (status, body) = match service.db.ready().await {
+                Ok(()) => (StatusCode::OK, serde_json::json!({"status": "ready"})),
+                Err(why) => (
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    serde_json::json!({"status": "unavailable", "reason": why}),
+                ),
+            };
+            Response::builder()
+                .status(status)
+                .content_type("application/json")
+                .body(body.to_string())
+        }
+    })
+}
+
+/// `GET /metrics`: every metric in the Prometheus text format.
+pub fn metrics(service: Arc<Service>) -> impl Endpoint<Output = Response> {
+    poem::endpoint::make_sync(move |_| match crate::metrics::install() {
+        Some(handle) => Response::builder()
+            .content_type("text/plain; version=0.0.4")
+            .body(crate::metrics::render(handle, &service.db)),
+        None => Response::builder()
+            .status(StatusCode::NOT_FOUND)
+            .body("metrics are off"),
+    })
+}
+
+/// Runs one request: logs and measures it, turns unknown routes and panics into
+/// `ErrorMessage` bodies.
 async fn serve<E: Endpoint>(ep: Arc<E>, req: Request, wire: &Wire, id: u64) -> Response {
     let start = Instant::now();
     let method = req.method().clone();
     let path = req.uri().path().to_string();
     let format = Negotiation::from_accept(req.header("accept"), &wire.vendor).format;
-    let outcome = AssertUnwindSafe(ep.call(req)).catch_unwind().await;
+    let (outcome, statements) =
+        cairn_store::count_statements(AssertUnwindSafe(ep.call(req)).catch_unwind()).await;
     let mut resp = match outcome {
         Ok(Ok(r)) => r.into_response(),
         Ok(Err(e)) if e.status() == poem::http::StatusCode::NOT_FOUND => {
@@ -97,12 +144,22 @@ async fn serve<E: Endpoint>(ep: Arc<E>, req: Request, wire: &Wire, id: u64) -> R
     if let Ok(v) = HeaderValue::from_str(&id.to_string()) {
         resp.headers_mut().insert("x-request-id", v);
     }
+    let operation = resp.extensions().get::<Called>().map_or("-", |c| c.0.id);
+    let elapsed = start.elapsed();
+    crate::metrics::request(
+        operation,
+        resp.status().as_u16(),
+        elapsed.as_secs_f64(),
+        statements,
+    );
     tracing::info!(
         request_id = id,
         %method,
         %path,
+        operation,
         status = resp.status().as_u16(),
-        micros = start.elapsed().as_micros() as u64,
+        statements,
+        micros = elapsed.as_micros() as u64,
         "request"
     );
     resp

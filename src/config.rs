@@ -1,5 +1,5 @@
-//! The command line: `cairn serve` and `cairn openapi`, every option also an environment
-//! variable.
+//! The command line: `cairn serve`, `cairn openapi` and the operator's commands, every option
+//! also an environment variable.
 
 use clap::{Args, Parser, Subcommand};
 use std::net::SocketAddr;
@@ -22,9 +22,73 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Runs the server.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Prints the OpenAPI 3.1 document of the API.
     Openapi(ApiArgs),
+    /// Manages user accounts.
+    #[command(subcommand)]
+    User(UserCommand),
+    /// Adds or lists the languages content may be translated into.
+    #[command(subcommand)]
+    Language(LanguageCommand),
+    /// Checks the tree of Locations, its URL aliases and dangling rows; exits with 1 and a
+    /// report when anything is off.
+    Check(DbArgs),
+    /// Writes a consistent copy of the SQLite database to FILE, also while the server runs
+    /// (for PostgreSQL, use pg_dump).
+    Backup {
+        /// Where the copy goes (must not exist).
+        file: std::path::PathBuf,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UserCommand {
+    /// Sets the password of the user LOGIN (read from the terminal, or the first line of
+    /// standard input) and ends its sessions.
+    Password {
+        login: String,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LanguageCommand {
+    /// Adds the language CODE (`pol-PL`) named NAME.
+    Add {
+        code: String,
+        name: String,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+    /// Lists the languages.
+    List(DbArgs),
+}
+
+/// The database the server or a command works on.
+#[derive(Debug, Clone, Args)]
+pub struct DbArgs {
+    /// Database: `sqlite://<file>` (created when missing) or `postgres://user@host/db`.
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://cairn.db")]
+    pub database_url: String,
+    /// Database pool size.
+    #[arg(long, env = "CAIRN_DB_POOL", default_value_t = 16)]
+    pub db_pool: u32,
+}
+
+impl DbArgs {
+    /// Opens (and migrates) the database.
+    pub async fn open(&self) -> anyhow::Result<cairn_store::Db> {
+        cairn_store::Db::open(&cairn_store::DbOptions {
+            url: self.database_url.clone(),
+            max_connections: self.db_pool,
+        })
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", self.database_url))
+    }
 }
 
 /// Where the API lives: vendor, prefix and sub-folder.
@@ -66,12 +130,11 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "CAIRN_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
-    /// Database: `sqlite://<file>` (created when missing) or `postgres://user@host/db`.
-    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://cairn.db")]
-    pub database_url: String,
-    /// Database pool size.
-    #[arg(long, env = "CAIRN_DB_POOL", default_value_t = 16)]
-    pub db_pool: u32,
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Seconds to let requests in flight finish on SIGTERM or SIGINT.
+    #[arg(long, env = "CAIRN_SHUTDOWN_GRACE", default_value_t = 10)]
+    pub shutdown_grace: u64,
     #[command(flatten)]
     pub api: ApiArgs,
     /// Log filter (tracing `EnvFilter` syntax: `info`, `cairn=debug,sqlx=warn`, ...).
@@ -110,6 +173,32 @@ pub struct ServeArgs {
     /// Largest request body accepted, in MiB (content with base64 files can be large).
     #[arg(long, env = "CAIRN_MAX_BODY_MIB", default_value_t = 64)]
     pub max_body_mib: usize,
+    /// Prometheus metrics at `/metrics`: `on` (on the API's listener), `off`, or an address
+    /// to serve them on alone (`127.0.0.1:9100`).
+    #[arg(long, env = "CAIRN_METRICS", default_value = "on")]
+    pub metrics: Metrics,
+}
+
+/// Where `/metrics` is served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metrics {
+    On,
+    Off,
+    At(SocketAddr),
+}
+
+impl std::str::FromStr for Metrics {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Metrics, String> {
+        match s {
+            "on" => Ok(Metrics::On),
+            "off" => Ok(Metrics::Off),
+            addr => addr.parse().map(Metrics::At).map_err(|_| {
+                format!("'{addr}' is not on, off or an address such as 127.0.0.1:9100")
+            }),
+        }
+    }
 }
 
 impl ServeArgs {

@@ -3,12 +3,14 @@
 //! `api` is generated from `spec/`; the other modules are the hand-written services that
 //! implement it (one module per resource family), authentication, errors and the app.
 
+pub mod admin;
 pub mod api;
 pub mod app;
 pub mod auth;
 pub mod config;
 pub mod error;
 pub mod field_types;
+pub mod metrics;
 pub mod service;
 
 mod bookmarks;
@@ -32,19 +34,16 @@ mod views;
 
 use cairn_runtime::http::Settings;
 use cairn_runtime::media::Wire;
-use cairn_store::{Db, DbOptions};
 use config::ServeArgs;
 use service::{Service, ServiceSettings};
 use std::sync::Arc;
 
 /// Opens the database and builds the service and HTTP settings for `args`.
 pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settings>)> {
-    let db = Db::open(&DbOptions {
-        url: args.database_url.clone(),
-        max_connections: args.db_pool,
-    })
-    .await
-    .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", args.database_url))?;
+    let db = args.db.open().await?;
+    if args.metrics != config::Metrics::Off {
+        metrics::install();
+    }
     let mut languages = Vec::new();
     for l in &args.languages {
         let (code, name) = l.split_once('=').ok_or_else(|| {
@@ -77,6 +76,7 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settin
             archived_versions: usize::from(args.archived_versions),
             storage_dir: args.storage_dir.clone(),
             storage_uri: storage_uri.clone(),
+            metrics_here: args.metrics == config::Metrics::On,
         },
         field_types::Registry::new(&args.api.field_type_prefix),
         Arc::new(field_types::files::DiskFiles::new(

@@ -1,7 +1,10 @@
-//! The `cairn` command: `cairn serve`, `cairn openapi`.
+//! The `cairn` command: `cairn serve`, `cairn openapi`, and the operator's commands
+//! (`user password`, `language add|list`, `check`, `backup`).
 
-use cairn::config::{Cli, Command};
+use cairn::config::{Cli, Command, LanguageCommand, Metrics, ServeArgs, UserCommand};
 use clap::Parser;
+use std::io::IsTerminal;
+use std::time::Duration;
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -13,31 +16,121 @@ async fn main() -> anyhow::Result<()> {
             print!("{}", cairn::app::openapi_document(&api.vendor, &prefix));
             Ok(())
         }
-        Command::Serve(args) => {
-            let filter = EnvFilter::try_new(&args.log)
-                .map_err(|e| anyhow::anyhow!("bad --log filter '{}': {e}", args.log))?;
-            if args.log_json {
-                tracing_subscriber::fmt()
-                    .json()
-                    .with_env_filter(filter)
-                    .init();
-            } else {
-                tracing_subscriber::fmt().with_env_filter(filter).init();
+        Command::Serve(args) => serve(*args).await,
+        Command::User(UserCommand::Password { login, db }) => {
+            let password = read_password(&login)?;
+            cairn::admin::set_password(&db.open().await?, &login, &password).await?;
+            eprintln!("The password of '{login}' is set; its sessions have ended.");
+            Ok(())
+        }
+        Command::Language(LanguageCommand::Add { code, name, db }) => {
+            cairn::admin::add_language(&db.open().await?, &code, &name).await?;
+            eprintln!("Added {code} ({name}).");
+            Ok(())
+        }
+        Command::Language(LanguageCommand::List(db)) => {
+            for (code, name, enabled) in cairn::admin::languages(&db.open().await?).await? {
+                let off = if enabled { "" } else { " (disabled)" };
+                println!("{code}\t{name}{off}");
             }
-            let (service, settings) = cairn::setup(&args).await?;
-            let prefix = settings.wire.prefix.clone();
-            let app = cairn::app::app(service, settings);
-            tracing::info!(listen = %args.listen, %prefix, database = %args.database_url, "cairn is serving");
-            poem::Server::new(poem::listener::TcpListener::bind(args.listen))
-                .run_with_graceful_shutdown(
-                    app,
-                    async {
-                        let _ = tokio::signal::ctrl_c().await;
-                    },
-                    Some(std::time::Duration::from_secs(10)),
-                )
-                .await?;
+            Ok(())
+        }
+        Command::Check(db) => {
+            let problems = cairn::admin::check(&db.open().await?).await?;
+            if problems.is_empty() {
+                println!("The database is consistent.");
+                return Ok(());
+            }
+            for p in &problems {
+                println!(
+                    "FAILED {}: {} rows, e.g. {}",
+                    p.check,
+                    p.count,
+                    p.first.join(", ")
+                );
+            }
+            std::process::exit(1);
+        }
+        Command::Backup { file, db } => {
+            cairn::admin::backup(&db.open().await?, &file).await?;
+            eprintln!("Wrote {}.", file.display());
             Ok(())
         }
     }
+}
+
+/// The new password: asked on the terminal (twice, not echoed), or the first line of
+/// standard input.
+fn read_password(login: &str) -> anyhow::Result<String> {
+    if std::io::stdin().is_terminal() {
+        let first = rpassword::prompt_password(format!("New password for {login}: "))?;
+        let again = rpassword::prompt_password("Again: ")?;
+        if first != again {
+            anyhow::bail!("the passwords differ");
+        }
+        return Ok(first);
+    }
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line)?;
+    Ok(line.trim_end_matches(['\r', '\n']).to_string())
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let filter = EnvFilter::try_new(&args.log)
+        .map_err(|e| anyhow::anyhow!("bad --log filter '{}': {e}", args.log))?;
+    if args.log_json {
+        tracing_subscriber::fmt()
+            .json()
+            .with_env_filter(filter)
+            .init();
+    } else {
+        tracing_subscriber::fmt().with_env_filter(filter).init();
+    }
+    let (service, settings) = cairn::setup(&args).await?;
+    let prefix = settings.wire.prefix.clone();
+    let db = service.db.clone();
+    let app = cairn::app::app(service.clone(), settings);
+    let grace = Some(Duration::from_secs(args.shutdown_grace));
+    if let Metrics::At(addr) = args.metrics {
+        let metrics = cairn::app::metrics(service.clone());
+        let route = poem::Route::new().at("/metrics", metrics);
+        tokio::spawn(async move {
+            let listener = poem::listener::TcpListener::bind(addr);
+            if let Err(e) = poem::Server::new(listener)
+                .run_with_graceful_shutdown(route, stopping(), grace)
+                .await
+            {
+                tracing::error!(error = %e, %addr, "the metrics listener failed");
+            }
+        });
+    }
+    tracing::info!(listen = %args.listen, %prefix, database = %args.db.database_url, "cairn is serving");
+    poem::Server::new(poem::listener::TcpListener::bind(args.listen))
+        .run_with_graceful_shutdown(app, stopping(), grace)
+        .await?;
+    db.conn().clone().close().await?;
+    tracing::info!("cairn stopped");
+    Ok(())
+}
+
+/// Resolves on SIGTERM or SIGINT: the server stops accepting and lets requests in flight
+/// finish (for the grace period).
+async fn stopping() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = interrupt => {}
+        _ = terminate => {}
+    }
+    tracing::info!("stopping: finishing the requests in flight");
 }

@@ -30,6 +30,8 @@ pub struct ServiceSettings {
     /// Where uploaded files are kept, and the path they are served from (`/var/storage`).
     pub storage_dir: std::path::PathBuf,
     pub storage_uri: String,
+    /// Serve `/metrics` on the API's own listener.
+    pub metrics_here: bool,
 }
 
 /// Implements every operation of the API over the database.

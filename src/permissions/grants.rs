@@ -185,8 +185,10 @@ impl PermissionCache {
         if let Some((g, grants)) = self.lock().get(&user_id)
             && *g == generation
         {
+            metrics::counter!("cairn_permission_cache_total", "result" => "hit").increment(1);
             return Ok(grants.clone());
         }
+        metrics::counter!("cairn_permission_cache_total", "result" => "miss").increment(1);
         let grants = Arc::new(Grants::load(db, user_id).await?);
         let mut entries = self.lock();
         if self.generation.load(Ordering::Acquire) == generation {

@@ -6,77 +6,11 @@ use crate::content::{location, published_folder};
 use crate::support::*;
 use serde_json::json;
 
-/// Every Location's path, depth and visibility follow from its parent's: checked in SQL over
-/// the whole tree.
+/// Every Location's path, depth and visibility follow from its parent's, aliases follow the
+/// tree, and no row dangles: `cairn check`, over the whole database.
 pub async fn assert_tree_consistent(app: &TestApp) {
-    let bad = app
-        .query(
-            "SELECT l.id AS id, l.path_string AS path, p.path_string AS parent_path, l.depth AS depth, p.depth AS parent_depth \
-             FROM locations l JOIN locations p ON p.id = l.parent_id \
-             WHERE l.id <> 1 AND (l.path_string <> p.path_string || CAST(l.id AS TEXT) || '/' OR l.depth <> p.depth + 1)",
-            vec![],
-        )
-        .await;
-    assert!(
-        bad.is_empty(),
-        "{} paths or depths out of step, first {:?}",
-        bad.len(),
-        bad.first()
-    );
-    let bad = app
-        .query(
-            "SELECT l.id AS id FROM locations l JOIN locations p ON p.id = l.parent_id LEFT JOIN contents c ON c.id = l.content_id \
-             WHERE l.id <> 1 AND l.is_invisible <> (l.is_hidden OR COALESCE(c.is_hidden, FALSE) OR p.is_invisible)",
-            vec![],
-        )
-        .await;
-    assert!(
-        bad.is_empty(),
-        "{} visibilities out of step, first {:?}",
-        bad.len(),
-        bad.first()
-    );
-    let orphans = app
-        .query("SELECT l.id AS id FROM locations l WHERE l.parent_id NOT IN (SELECT id FROM locations)", vec![])
-        .await;
-    assert!(
-        orphans.is_empty(),
-        "Locations without a parent: {orphans:?}"
-    );
-    // Every Location of published content has its current system alias element, hanging below
-    // its parent's element (first-level elements below the site root hang at 0).
-    let bad = app
-        .query(
-            "SELECT l.id AS id FROM locations l JOIN contents c ON c.id = l.content_id \
-             WHERE l.id NOT IN (1, 2) AND c.status = 1 AND NOT EXISTS ( \
-               SELECT 1 FROM url_aliases a WHERE a.action = 'eznode:' || CAST(l.id AS TEXT) \
-               AND a.is_original AND NOT a.is_alias AND a.parent = CASE WHEN l.parent_id IN (1, 2) THEN 0 ELSE \
-                 COALESCE((SELECT MIN(pa.id) FROM url_aliases pa WHERE pa.action = 'eznode:' || CAST(l.parent_id AS TEXT) \
-                   AND pa.is_original AND NOT pa.is_alias), -1) END)",
-            vec![],
-        )
-        .await;
-    assert!(
-        bad.is_empty(),
-        "{} Locations without a current alias below their parent's, first {:?}",
-        bad.len(),
-        bad.first()
-    );
-    // No current alias names a Location that is gone (a trashed one's stay, dormant).
-    let bad = app
-        .query(
-            "SELECT a.action AS action FROM url_aliases a WHERE a.action LIKE 'eznode:%' AND a.is_original \
-             AND a.action NOT IN (SELECT 'eznode:' || CAST(id AS TEXT) FROM locations) \
-             AND a.action NOT IN (SELECT 'eznode:' || CAST(id AS TEXT) FROM trash)",
-            vec![],
-        )
-        .await;
-    assert!(
-        bad.is_empty(),
-        "{} aliases of removed Locations, first {:?}",
-        bad.len(),
-        bad.first()
-    );
+    let problems = cairn::admin::check(&app.service.db).await.unwrap();
+    assert!(problems.is_empty(), "{problems:#?}");
 }
 
 fn children_ids(v: &serde_json::Value) -> Vec<i64> {

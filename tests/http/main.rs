@@ -10,6 +10,7 @@ mod content_types;
 mod fuzz;
 mod locations;
 mod object_states;
+mod operating;
 mod permissions;
 mod protocol;
 mod roles;

@@ -43,6 +43,10 @@ pub struct Operation {
     pub inputs: &'static [&'static str],
 }
 
+/// The operation a response answered (a response extension, for logs and metrics).
+#[derive(Debug, Clone, Copy)]
+pub struct Called(pub &'static Operation);
+
 /// The policy map: each module with its functions, each with the limitations it takes.
 pub type PolicyMap = &'static [(
     &'static str,
@@ -438,7 +442,8 @@ impl Endpoint for PathEndpoint {
                 .with_header("allow", self.allow.clone());
                 (self.render_error)(&err, neg.format, &self.settings.wire)
             }
-            Some((_, _, handler)) => {
+            Some((_, op, handler)) => {
+                let op: &'static Operation = op;
                 let body = match req
                     .take_body()
                     .into_bytes_limit(self.settings.max_body)
@@ -468,10 +473,12 @@ impl Endpoint for PathEndpoint {
                     }
                     Err(e) => Err(e),
                 };
-                match result {
+                let mut resp = match result {
                     Ok(r) => r,
                     Err(e) => (self.render_error)(&e, format, &self.settings.wire),
-                }
+                };
+                resp.extensions_mut().insert(Called(op));
+                resp
             }
         };
         if head {

@@ -26,6 +26,21 @@ pub struct Db {
     pub(crate) schema: Arc<str>,
 }
 
+tokio::task_local! {
+    /// Statements run by the task of one request (see [`count_statements`]).
+    static REQUEST_STATEMENTS: std::cell::Cell<u64>;
+}
+
+/// Runs `f` and counts the statements it runs on any [`Db`] (a request's cost).
+pub async fn count_statements<F: std::future::Future>(f: F) -> (F::Output, u64) {
+    REQUEST_STATEMENTS
+        .scope(std::cell::Cell::new(0), async {
+            let out = f.await;
+            (out, REQUEST_STATEMENTS.with(std::cell::Cell::get))
+        })
+        .await
+}
+
 /// How to open the database.
 #[derive(Clone, Debug)]
 pub struct DbOptions {
@@ -60,6 +75,7 @@ impl Db {
         let counter = statements.clone();
         conn.set_metric_callback(move |_| {
             counter.fetch_add(1, Ordering::Relaxed);
+            let _ = REQUEST_STATEMENTS.try_with(|n| n.set(n.get() + 1));
         });
         crate::migration::Migrator::up(&conn, None).await?;
         let write_queue = (conn.get_database_backend() == DbBackend::Sqlite)
@@ -105,6 +121,20 @@ impl Db {
         Ok(())
     }
 
+    /// Connections of the pool: (open, idle).
+    pub fn pool_use(&self) -> (u32, usize) {
+        match self.backend() {
+            DbBackend::Postgres => {
+                let p = self.conn.get_postgres_connection_pool();
+                (p.size(), p.num_idle())
+            }
+            _ => {
+                let p = self.conn.get_sqlite_connection_pool();
+                (p.size(), p.num_idle())
+            }
+        }
+    }
+
     /// How many statements have run so far.
     pub fn statements(&self) -> u64 {
         self.statements.load(Ordering::Relaxed)
@@ -126,10 +156,13 @@ impl Db {
         F: AsyncFnOnce(&DatabaseTransaction) -> Result<T, E>,
         E: From<DbErr>,
     {
+        let waiting = std::time::Instant::now();
         let _turn = match &self.write_queue {
             Some(q) => Some(q.lock().await),
             None => None,
         };
+        metrics::histogram!("cairn_db_write_queue_wait_seconds")
+            .record(waiting.elapsed().as_secs_f64());
         let tx = self.begin_write().await?;
         match f(&tx).await {
             Ok(v) => {
@@ -160,5 +193,23 @@ impl Db {
             }
             _ => self.conn.begin().await,
         }
+    }
+}
+
+impl Db {
+    /// Whether the database answers and every migration is applied (readiness).
+    pub async fn ready(&self) -> Result<(), String> {
+        use sea_orm::ConnectionTrait;
+        self.conn
+            .execute_unprepared("SELECT 1")
+            .await
+            .map_err(|e| format!("the database does not answer: {e}"))?;
+        let pending = crate::migration::Migrator::get_pending_migrations(&self.conn)
+            .await
+            .map_err(|e| format!("cannot read the applied migrations: {e}"))?;
+        if !pending.is_empty() {
+            return Err(format!("{} migrations are not applied", pending.len()));
+        }
+        Ok(())
     }
 }

@@ -14,4 +14,4 @@ pub mod password;
 pub mod scratch;
 pub mod sql;
 
-pub use db::{Db, DbOptions};
+pub use db::{Db, DbOptions, count_statements};

@@ -1,0 +1,98 @@
+//! The operator's commands (`cairn user password`, `cairn language add|list`, `cairn check`,
+//! `cairn backup`): each works on the configured database, with the server stopped or
+//! running.
+
+mod check;
+
+pub use check::{Problem, check};
+
+use cairn_store::Db;
+use cairn_store::entity::{language, user, user_session};
+use cairn_store::sql::stmt;
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait,
+    IntoActiveModel, QueryFilter, QueryOrder,
+};
+
+/// Sets the password of the user `login` and ends its sessions.
+pub async fn set_password(db: &Db, login: &str, password: &str) -> anyhow::Result<()> {
+    if password.chars().count() < 8 {
+        anyhow::bail!("the password needs at least 8 characters");
+    }
+    let hash = crate::users::account::hash_password(password.to_string())
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    db.write(async |tx| {
+        let u = user::Entity::find()
+            .filter(user::Column::Login.eq(login))
+            .one(tx)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("there is no user with the login '{login}'"))?;
+        let id = u.id;
+        let mut active = u.into_active_model();
+        active.password_hash = Set(hash);
+        active.password_updated_at = Set(Some(chrono::Utc::now().timestamp()));
+        active.update(tx).await?;
+        user_session::Entity::delete_many()
+            .filter(user_session::Column::UserId.eq(id))
+            .exec(tx)
+            .await?;
+        Ok::<_, anyhow::Error>(())
+    })
+    .await
+}
+
+/// Adds the language `code` (`pol-PL`) named `name`; an existing code is an error.
+pub async fn add_language(db: &Db, code: &str, name: &str) -> anyhow::Result<()> {
+    let valid = code.len() == 6
+        && code.as_bytes()[3] == b'-'
+        && code[..3].chars().all(|c| c.is_ascii_lowercase())
+        && code[4..].chars().all(|c| c.is_ascii_uppercase());
+    if !valid {
+        anyhow::bail!("'{code}' is not a language code such as pol-PL");
+    }
+    if name.trim().is_empty() {
+        anyhow::bail!("the language needs a name");
+    }
+    if language::Entity::find()
+        .filter(language::Column::LanguageCode.eq(code))
+        .one(db.conn())
+        .await?
+        .is_some()
+    {
+        anyhow::bail!("the language {code} exists already");
+    }
+    db.ensure_languages(&[(code.to_string(), name.trim().to_string())])
+        .await?;
+    Ok(())
+}
+
+/// The languages: (code, name, enabled), by id.
+pub async fn languages(db: &Db) -> anyhow::Result<Vec<(String, String, bool)>> {
+    Ok(language::Entity::find()
+        .order_by_asc(language::Column::Id)
+        .all(db.conn())
+        .await?
+        .into_iter()
+        .map(|l| (l.language_code, l.name, l.enabled))
+        .collect())
+}
+
+/// Writes a consistent copy of the SQLite database to `file` while it may be in use.
+pub async fn backup(db: &Db, file: &std::path::Path) -> anyhow::Result<()> {
+    if db.backend() != DbBackend::Sqlite {
+        anyhow::bail!(
+            "cairn backup copies SQLite databases; back a PostgreSQL database up with pg_dump"
+        );
+    }
+    if file.exists() {
+        anyhow::bail!("{} exists already", file.display());
+    }
+    let path = file
+        .to_str()
+        .ok_or_else(|| anyhow::anyhow!("the backup path is not UTF-8"))?;
+    db.conn()
+        .execute_raw(stmt(DbBackend::Sqlite, "VACUUM INTO ?", [path.into()]))
+        .await?;
+    Ok(())
+}

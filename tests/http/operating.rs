@@ -1,0 +1,356 @@
+//! Operating cairn (issue 15): `/health`, `/ready`, `/metrics`, and the operator's commands on
+//! the test database (`cairn user password`, `language`, `check`, `backup`), in-process and
+//! through the binary.
+
+use crate::support::*;
+use serde_json::json;
+
+#[tokio::test]
+async fn health_ready_and_metrics_answer_outside_the_prefix() {
+    let app = TestApp::new().await;
+    let r = app.abs("GET", "/health").send().await;
+    r.assert(200);
+    assert_eq!(r.json()["status"], "ok");
+    let r = app.abs("GET", "/ready").send().await;
+    r.assert(200);
+    assert_eq!(r.json()["status"], "ready");
+    app.get("/content/sections/1")
+        .admin()
+        .send()
+        .await
+        .assert(200);
+    app.get("/content/sections/999")
+        .admin()
+        .send()
+        .await
+        .assert_error(404);
+    let r = app.abs("GET", "/metrics").send().await;
+    r.assert(200);
+    let text = r.body;
+    for want in [
+        r#"cairn_http_requests_total{operation="loadSection",status="200"}"#,
+        r#"cairn_http_requests_total{operation="loadSection",status="404"}"#,
+        "cairn_http_request_duration_seconds",
+        "cairn_db_statements_per_request",
+        "cairn_db_pool_connections",
+        "cairn_permission_cache_total",
+    ] {
+        assert!(text.contains(want), "{want} missing from:\n{text}");
+    }
+}
+
+#[tokio::test]
+async fn metrics_can_be_turned_off_here() {
+    let app = TestApp::with_args(&["--metrics", "off"]).await;
+    app.abs("GET", "/metrics").send().await.assert_error(404);
+    app.abs("GET", "/health").send().await.assert(200);
+}
+
+#[tokio::test]
+async fn a_new_password_works_at_once_and_ends_the_sessions() {
+    let app = TestApp::new().await;
+    let (cookie, token) = app.login().await;
+    cairn::admin::set_password(&app.service.db, "admin", "Recovered-123")
+        .await
+        .unwrap();
+    app.get("/user/current")
+        .admin()
+        .send()
+        .await
+        .assert_error(401);
+    app.get("/user/current")
+        .basic("admin", "Recovered-123")
+        .send()
+        .await
+        .assert(307);
+    // The admin's session is gone.
+    app.req("POST", "/content/sections")
+        .header("cookie", &cookie)
+        .header("x-csrf-token", &token)
+        .json_body("SectionInput", json!({"identifier": "s", "name": "S"}))
+        .send()
+        .await
+        .assert_error(401);
+    let e = cairn::admin::set_password(&app.service.db, "nobody", "Whatever-123").await;
+    assert!(e.unwrap_err().to_string().contains("no user"));
+    let e = cairn::admin::set_password(&app.service.db, "admin", "short").await;
+    assert!(e.unwrap_err().to_string().contains("8 characters"));
+}
+
+#[tokio::test]
+async fn languages_are_added_and_listed() {
+    let app = TestApp::new().await;
+    cairn::admin::add_language(&app.service.db, "pol-PL", "Polish")
+        .await
+        .unwrap();
+    let all = cairn::admin::languages(&app.service.db).await.unwrap();
+    assert!(
+        all.iter()
+            .any(|(c, n, on)| c == "pol-PL" && n == "Polish" && *on)
+    );
+    assert!(
+        cairn::admin::add_language(&app.service.db, "pol-PL", "Polish")
+            .await
+            .is_err()
+    );
+    assert!(
+        cairn::admin::add_language(&app.service.db, "polish", "Polish")
+            .await
+            .is_err()
+    );
+    // The API sees it at once.
+    app.get("/languages/pol-PL").send().await.assert(200);
+}
+
+#[tokio::test]
+async fn check_reports_what_is_out_of_step() {
+    let app = TestApp::new().await;
+    assert_eq!(cairn::admin::check(&app.service.db).await.unwrap(), vec![]);
+    app.sql("UPDATE locations SET depth = 7 WHERE id = 43", vec![])
+        .await;
+    app.sql(
+        "INSERT INTO bookmarks (user_id, location_id, created) VALUES (14, 999, 0)",
+        vec![],
+    )
+    .await;
+    let problems = cairn::admin::check(&app.service.db).await.unwrap();
+    let checks: Vec<&str> = problems.iter().map(|p| p.check).collect();
+    assert!(checks.iter().any(|c| c.contains("depths")), "{problems:?}");
+    assert!(
+        checks.iter().any(|c| c.contains("bookmarks")),
+        "{problems:?}"
+    );
+    assert!(
+        problems.iter().any(|p| p.first.contains(&"43".to_string())),
+        "{problems:?}"
+    );
+}
+
+#[tokio::test]
+async fn backup_copies_sqlite_and_names_pg_dump_for_postgresql() {
+    let app = TestApp::new().await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("backup.db");
+    let r = cairn::admin::backup(&app.service.db, &file).await;
+    if backend() == "postgres" {
+        assert!(r.unwrap_err().to_string().contains("pg_dump"));
+        return;
+    }
+    r.unwrap();
+    // The copy opens as a cairn database with the same content.
+    let copy = cairn_store::Db::open(&cairn_store::DbOptions {
+        url: format!("sqlite://{}", file.display()),
+        max_connections: 1,
+    })
+    .await
+    .unwrap();
+    assert!(cairn::admin::check(&copy).await.unwrap().is_empty());
+    let n: i64 = {
+        use sea_orm::ConnectionTrait;
+        copy.conn()
+            .query_one_raw(cairn_store::sql::stmt(
+                copy.backend(),
+                "SELECT COUNT(*) FROM locations",
+                [],
+            ))
+            .await
+            .unwrap()
+            .unwrap()
+            .try_get_by_index(0)
+            .unwrap()
+    };
+    assert!(n > 10);
+    // An existing file is never overwritten.
+    assert!(cairn::admin::backup(&app.service.db, &file).await.is_err());
+}
+
+/// The binary's commands, with their exit codes, on a SQLite file.
+#[test]
+fn the_commands_run_from_the_command_line() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("c.db").display());
+    let cairn = env!("CARGO_BIN_EXE_cairn");
+    let run = |args: &[&str]| {
+        Command::new(cairn)
+            .args(args)
+            .args(["--database-url", &url])
+            .output()
+            .unwrap()
+    };
+    let out = run(&["check"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(&["language", "add", "ger-DE", "German"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(&["language", "list"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ger-DE\tGerman"));
+    let mut child = Command::new(cairn)
+        .args(["user", "password", "admin", "--database-url", &url])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"From-stdin-123\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let backup = dir.path().join("b.db");
+    let out = run(&["backup", backup.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(backup.exists());
+    for help in [
+        &["user", "password", "--help"][..],
+        &["check", "--help"],
+        &["backup", "--help"],
+    ] {
+        assert!(
+            Command::new(cairn)
+                .args(help)
+                .output()
+                .unwrap()
+                .status
+                .success()
+        );
+    }
+}
+
+/// SIGTERM under load: the server stops accepting, every request it had started gets its
+/// whole response, and the process exits 0.
+#[test]
+fn sigterm_under_load_cuts_no_request() {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    use std::process::{Command, Stdio};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().unwrap();
+    let port = 20000 + (std::process::id() % 20000) as u16;
+    let addr = format!("127.0.0.1:{port}");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args([
+            "serve",
+            "--listen",
+            &addr,
+            "--log",
+            "warn",
+            "--database-url",
+        ])
+        .arg(format!("sqlite://{}", dir.path().join("c.db").display()))
+        .arg("--storage-dir")
+        .arg(dir.path().join("storage"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while TcpStream::connect(&addr).is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the server did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // When SIGTERM was sent (ms after `started`; 0 while not yet).
+    let signalled = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    // One request on its own connection: the status, or None when the connection was
+    // refused or closed, without an answer, after the signal; a request sent well before the
+    // signal that gets no whole answer panics.
+    let request = move |addr: &str,
+                        login: bool,
+                        signalled: &std::sync::atomic::AtomicU64|
+          -> Option<u16> {
+        let mut s = TcpStream::connect(addr).ok()?;
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let body = r#"{"SessionInput": {"login": "admin", "password": "publish"}}"#;
+        let text = if login {
+            format!(
+                "POST /api/ibexa/v2/user/sessions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
+                 Content-Type: application/vnd.ibexa.api.SessionInput+json\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            )
+        } else {
+            "GET /api/ibexa/v2/content/locations/1/2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_string()
+        };
+        s.write_all(text.as_bytes()).ok()?;
+        let sent = started.elapsed().as_millis() as u64;
+        let mut answer = Vec::new();
+        let _ = s.read_to_end(&mut answer);
+        if answer.is_empty() {
+            let at = signalled.load(Ordering::SeqCst);
+            assert!(
+                at != 0 && sent + 50 > at,
+                "a request sent at {sent} ms was dropped (signal at {at} ms)"
+            );
+            return None;
+        }
+        let text = String::from_utf8_lossy(&answer);
+        let (head, body) = text.split_once("\r\n\r\n").expect("a whole head");
+        let length: usize = head
+            .lines()
+            .find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("content-length:")
+                    .map(|v| v.trim().parse().unwrap())
+            })
+            .expect("a Content-Length");
+        assert_eq!(body.len(), length, "a cut answer: {text}");
+        Some(head[9..12].parse().unwrap())
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let answered = Arc::new(AtomicUsize::new(0));
+    let workers: Vec<_> = (0..8)
+        .map(|i| {
+            let (stop, answered, addr) = (stop.clone(), answered.clone(), addr.clone());
+            let signalled = signalled.clone();
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    match request(&addr, i % 2 == 0, &signalled) {
+                        Some(status) => {
+                            assert!(status < 500, "status {status}");
+                            answered.fetch_add(1, Ordering::Relaxed);
+                        }
+                        None => break,
+                    }
+                }
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(700));
+    signalled.store(started.elapsed().as_millis() as u64, Ordering::SeqCst);
+    Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    stop.store(true, Ordering::Relaxed);
+    for w in workers {
+        w.join().expect("no request was cut");
+    }
+    assert!(answered.load(Ordering::Relaxed) > 0);
+    let status = server.wait().unwrap();
+    assert!(status.success(), "{status}");
+}
