@@ -91,9 +91,12 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settin
     };
     let service = Arc::new(service);
     let listening = service.clone();
-    service.db.listen(PERMISSIONS_CHANNEL, move || {
-        listening.permissions.invalidate()
-    });
+    service
+        .db
+        .listen(PERMISSIONS_CHANNEL, move || {
+            listening.permissions.invalidate()
+        })
+        .await?;
     Ok((service, Arc::new(settings)))
 }
 

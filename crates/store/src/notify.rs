@@ -47,44 +47,59 @@ impl Db {
 
     /// Calls `on_change` for every notification on `channel` from another instance, and
     /// whenever the listening connection was lost (notifications may have been missed),
-    /// until the process ends.
-    pub fn listen(&self, channel: &'static str, on_change: impl Fn() + Send + Sync + 'static) {
+    /// until the process ends. The first connection is made before this returns, so that no
+    /// change is missed from the start.
+    pub async fn listen(
+        &self,
+        channel: &'static str,
+        on_change: impl Fn() + Send + Sync + 'static,
+    ) -> Result<(), DbErr> {
         if self.backend() != DbBackend::Postgres {
-            return;
+            return Ok(());
         }
         let pool = self.conn().get_postgres_connection_pool().clone();
         let (channel, instance) = (self.channel(channel), self.instance.clone());
+        let mut listener = listener_on(&pool, &channel)
+            .await
+            .map_err(|e| DbErr::Custom(format!("cannot listen on {channel}: {e}")))?;
         tokio::spawn(async move {
-            use sea_orm::sqlx::postgres::PgListener;
             loop {
-                let listener = async {
-                    let mut l = PgListener::connect_with(&pool).await?;
-                    l.listen(&channel).await?;
-                    Ok::<_, sea_orm::sqlx::Error>(l)
-                };
-                let mut listener = match listener.await {
-                    Ok(l) => l,
+                match listener.try_recv().await {
+                    Ok(Some(n)) if n.payload() == &*instance => {}
+                    Ok(Some(_)) => on_change(),
+                    // The connection was lost (and is made again): what was sent meanwhile
+                    // is gone.
+                    Ok(None) => on_change(),
                     Err(e) => {
-                        tracing::warn!(error = %e, %channel, "cannot listen for changes; retrying");
-                        tokio::time::sleep(Duration::from_secs(1)).await;
-                        continue;
-                    }
-                };
-                on_change();
-                loop {
-                    match listener.try_recv().await {
-                        Ok(Some(n)) if n.payload() == &*instance => {}
-                        Ok(Some(_)) => on_change(),
-                        // The connection was lost: what was sent meanwhile is gone.
-                        Ok(None) => on_change(),
-                        Err(e) => {
-                            tracing::warn!(error = %e, %channel, "listening for changes failed");
-                            on_change();
-                            break;
+                        tracing::warn!(error = %e, %channel, "listening for changes failed; listening again");
+                        on_change();
+                        loop {
+                            match listener_on(&pool, &channel).await {
+                                Ok(l) => {
+                                    listener = l;
+                                    break;
+                                }
+                                Err(e) => {
+                                    tracing::warn!(error = %e, %channel, "cannot listen for changes; retrying");
+                                    tokio::time::sleep(Duration::from_secs(1)).await;
+                                }
+                            }
                         }
+                        on_change();
                     }
                 }
             }
         });
+        Ok(())
     }
+}
+
+/// A connection listening on `channel`.
+async fn listener_on(
+    pool: &sea_orm::sqlx::PgPool,
+    channel: &str,
+) -> Result<sea_orm::sqlx::postgres::PgListener, sea_orm::sqlx::Error> {
+    let mut l = sea_orm::sqlx::postgres::PgListener::connect_with(pool).await?;
+    l.listen(channel).await?;
+    Ok(l)
 }
