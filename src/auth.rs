@@ -133,7 +133,7 @@ pub fn cookie<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
         .filter_map(|kv| kv.trim().split_once('='))
         .find(|(k, _)| *k == name)
         .map(|(_, v)| v.trim())
-        .filter(|v| !v.is_empty())
+        .filter(|v| !v.is_empty() && !v.contains('\0'))
 }
 
 impl Service {
@@ -290,6 +290,9 @@ fn basic_credentials(headers: &HeaderMap) -> Result<Option<(String, String)>> {
         .and_then(|b| String::from_utf8(b).ok())
         .ok_or_else(invalid_login)?;
     let (login, password) = decoded.split_once(':').ok_or_else(invalid_login)?;
+    if decoded.contains('\0') {
+        return Err(invalid_login());
+    }
     Ok(Some((login.to_string(), password.to_string())))
 }
 

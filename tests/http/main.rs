@@ -17,6 +17,7 @@ mod roles;
 mod root;
 mod sections;
 mod sessions;
+mod storable;
 mod trash;
 mod url_aliases;
 mod users;

@@ -43,6 +43,30 @@ pub struct Operation {
     pub inputs: &'static [&'static str],
 }
 
+/// 400 for text no database stores: a NUL character (U+0000).
+pub fn storable<'a>(text: &'a str, what: &str) -> Result<&'a str, HttpError> {
+    if text.contains('\0') {
+        return Err(nul_in(what));
+    }
+    Ok(text)
+}
+
+fn nul_in(what: &str) -> HttpError {
+    HttpError::bad_request(format!(
+        "{what} contains a NUL character (U+0000), which cannot be stored"
+    ))
+}
+
+/// Whether any string (or key) of a JSON value holds a NUL character.
+fn json_has_nul(v: &serde_json::Value) -> bool {
+    match v {
+        serde_json::Value::String(s) => s.contains('\0'),
+        serde_json::Value::Array(a) => a.iter().any(json_has_nul),
+        serde_json::Value::Object(o) => o.iter().any(|(k, v)| k.contains('\0') || json_has_nul(v)),
+        _ => false,
+    }
+}
+
 /// The operation a response answered (a response extension, for logs and metrics).
 #[derive(Debug, Clone, Copy)]
 pub struct Called(pub &'static Operation);
@@ -167,17 +191,24 @@ impl Rq {
 
     /// A path parameter; the route's pattern guarantees its shape, so a bad one is a 404.
     pub fn path<T: FromScalar>(&self, name: &str) -> Result<T, HttpError> {
-        self.http
+        let v = self
+            .http
             .raw_path_param(name)
-            .and_then(|v| T::from_scalar(&Scalar::Str(v)))
-            .ok_or_else(|| HttpError::not_found("No such route"))
+            .ok_or_else(|| HttpError::not_found("No such route"))?;
+        storable(v, &format!("The path parameter '{name}'"))?;
+        T::from_scalar(&Scalar::Str(v)).ok_or_else(|| HttpError::not_found("No such route"))
     }
 
     /// A query parameter; `None` when absent, 400 when it does not parse.
     pub fn query<T: FromScalar>(&self, name: &str) -> Result<Option<T>, HttpError> {
         match self.query.iter().find(|(k, _)| k == name) {
             None => Ok(None),
-            Some((_, v)) => T::from_scalar(&Scalar::Str(v)).map(Some).ok_or_else(|| {
+            Some((_, v)) => T::from_scalar(&Scalar::Str(storable(
+                v,
+                &format!("The query parameter '{name}'"),
+            )?))
+            .map(Some)
+            .ok_or_else(|| {
                 HttpError::bad_request(format!(
                     "Query parameter '{name}' is '{v}', expected {}",
                     T::EXPECTED
@@ -196,7 +227,7 @@ impl Rq {
             None => Ok(None),
             Some(d) => self
                 .wire()
-                .strip_prefix(d.trim())
+                .strip_prefix(storable(d, "The Destination header")?.trim())
                 .map(|p| Some(p.to_string()))
                 .ok_or_else(|| {
                     HttpError::bad_request(format!(
@@ -241,11 +272,17 @@ impl Rq {
         match input.format {
             Format::Xml => {
                 let root = XmlElement::parse(text).map_err(HttpError::bad_request)?;
+                if root.any_text(&|t| t.contains('\0')) {
+                    return Err(nul_in("The request body"));
+                }
                 Ok(T::decode(&root, &mut path)?)
             }
             Format::Json => {
                 let value: serde_json::Value = serde_json::from_str(text)
                     .map_err(|e| HttpError::bad_request(format!("Malformed JSON: {e}")))?;
+                if json_has_nul(&value) {
+                    return Err(nul_in("The request body"));
+                }
                 // Like the reference, read the first property whatever its name.
                 let root = match &value {
                     serde_json::Value::Object(o) if !o.is_empty() => {

@@ -244,6 +244,17 @@ pub struct XmlElement {
     pub text: String,
 }
 
+impl XmlElement {
+    /// Whether `test` holds for the text, an attribute name or value, or an element name
+    /// anywhere in the tree.
+    pub fn any_text(&self, test: &dyn Fn(&str) -> bool) -> bool {
+        test(&self.name)
+            || test(&self.text)
+            || self.attrs.iter().any(|(k, v)| test(k) || test(v))
+            || self.children.iter().any(|c| c.any_text(test))
+    }
+}
+
 /// Elements nested deeper than this are refused (a request body is never that deep).
 const MAX_DEPTH: usize = 128;
 
