@@ -43,17 +43,6 @@ impl Caller {
     }
 }
 
-/// Whether a successful `op` may have changed someone's Policies: it wrote Roles, Policies,
-/// assignments, users or groups, Object states, or the tree that places users in groups.
-pub(crate) fn changes_permissions(op: &Operation) -> bool {
-    let write = !matches!(op.method, "GET" | "HEAD" | "OPTIONS");
-    write
-        && (matches!(
-            op.family,
-            "roles" | "users" | "locations" | "trash" | "object_states"
-        ) || (op.family == "content" && op.method == "DELETE"))
-}
-
 /// The siteaccess target of a request: the CRC-32 of its name, as the reference stores
 /// `SiteAccess` limitation values.
 fn siteaccess(headers: &HeaderMap) -> Target {
@@ -170,7 +159,7 @@ impl Service {
         } else {
             (ANONYMOUS_USER_ID, None)
         };
-        let grants = self.permissions.get(self.db.conn(), user_id).await?;
+        let grants = self.grants_of(user_id).await?;
         let caller = Caller {
             user_id,
             session,

@@ -7,6 +7,8 @@ pub mod admin;
 pub mod api;
 pub mod app;
 pub mod auth;
+mod cache;
+mod changes;
 pub mod config;
 pub mod error;
 pub mod field_types;
@@ -93,13 +95,7 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settin
     let listening = service.clone();
     service
         .db
-        .listen(PERMISSIONS_CHANNEL, move || {
-            listening.permissions.invalidate()
-        })
+        .listen(changes::CHANNEL, move || listening.changed_elsewhere())
         .await?;
     Ok((service, Arc::new(settings)))
 }
-
-/// The channel on which instances sharing a PostgreSQL database tell each other that Roles,
-/// Policies, assignments or the tree of users changed.
-pub(crate) const PERMISSIONS_CHANNEL: &str = "cairn_permissions";

@@ -45,6 +45,8 @@ pub struct Service {
     pub(crate) credentials: CredentialCache,
     /// The Policies of recent callers.
     pub(crate) permissions: PermissionCache,
+    /// Defined content types with their Field definitions, by id.
+    pub(crate) types: crate::cache::Cache<i64, crate::content::rows::TypeInfo>,
     /// The Root resource never changes: built once.
     pub(crate) root: (Root, ETag),
     pub(crate) countries: (CountryList, ETag),
@@ -65,7 +67,8 @@ impl Service {
             field_types,
             files,
             credentials: CredentialCache::default(),
-            permissions: PermissionCache::default(),
+            permissions: PermissionCache::new("permissions", 10_000),
+            types: crate::cache::Cache::new("content_types", 1_000),
             root: (root.clone(), ETag::of(&root)),
             countries: (countries.clone(), ETag::of(&countries)),
         }
@@ -73,6 +76,31 @@ impl Service {
 }
 
 impl Service {
+    /// The Policies of the user `user_id` (kept until they change).
+    pub(crate) async fn grants_of(
+        &self,
+        user_id: i64,
+    ) -> crate::error::Result<Arc<crate::permissions::Grants>> {
+        let db = self.db.conn();
+        self.permissions
+            .get(user_id, async || {
+                crate::permissions::Grants::load(db, user_id).await
+            })
+            .await
+    }
+
+    /// The defined content type `id` with its Field definitions (kept until a content type
+    /// changes).
+    pub(crate) async fn defined_type(
+        &self,
+        db: &impl sea_orm::ConnectionTrait,
+        id: i64,
+    ) -> crate::error::Result<Arc<crate::content::rows::TypeInfo>> {
+        self.types
+            .get(id, async || crate::content::rows::type_info(db, id).await)
+            .await
+    }
+
     /// The field type of a stored bare name (`string`).
     pub fn field_type(&self, bare: &str) -> Option<&dyn FieldType> {
         self.field_types.get(&self.field_types.identifier(bare))
@@ -101,8 +129,6 @@ impl ApiBase for Service {
     }
 
     async fn completed(&self, _cx: &Caller, op: &'static Operation) {
-        if crate::auth::changes_permissions(op) {
-            self.permissions_changed().await;
-        }
+        self.written(op).await;
     }
 }

@@ -74,7 +74,7 @@ impl SessionsApi for Service {
         let user = self
             .verify_password(&req.body.login, &req.body.password)
             .await?;
-        let grants = self.permissions.get(self.db.conn(), user.id).await?;
+        let grants = self.grants_of(user.id).await?;
         if !self.may_log_in(&grants, &cx.siteaccess) {
             return Err(Error::Unauthorized(
                 "The User does not have the 'login' 'user' permission for this siteaccess".into(),

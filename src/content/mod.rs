@@ -160,7 +160,7 @@ impl Service {
         v: &content_version::Model,
         languages: Option<&[String]>,
     ) -> Result<Version> {
-        let ty = rows::type_info(db, c.content_type_id).await?;
+        let ty = self.defined_type(db, c.content_type_id).await?;
         let fields = rows::fields(db, c.id, v.version_no).await?;
         let relations = rows::relations(db, c.id, v.version_no).await?;
         Ok(self.version(c, v, &ty, &fields, &relations, languages))
@@ -183,10 +183,11 @@ impl Service {
             .into_iter()
             .map(|l| (l.id, tree::href_path(&l.path_string)))
             .collect();
-        let mut types: std::collections::HashMap<i64, TypeInfo> = Default::default();
+        let mut types: std::collections::HashMap<i64, std::sync::Arc<TypeInfo>> =
+            Default::default();
         for c in cs {
             if let std::collections::hash_map::Entry::Vacant(e) = types.entry(c.content_type_id) {
-                e.insert(rows::type_info(db, c.content_type_id).await?);
+                e.insert(self.defined_type(db, c.content_type_id).await?);
             }
         }
         let mut out = Vec::with_capacity(cs.len());
@@ -255,7 +256,7 @@ impl Service {
                 "Only versions with DRAFT status can be published".into(),
             ));
         }
-        let ty = rows::type_info(tx, c.content_type_id).await?;
+        let ty = self.defined_type(tx, c.content_type_id).await?;
         // The type may have changed since the draft was written: fill and check again.
         let mut set = FieldSet::from_rows(&rows::fields(tx, c.id, no).await?);
         let saved = set.entries.clone();
@@ -501,7 +502,7 @@ impl Service {
         publish: bool,
     ) -> Result<content::Model> {
         let db = self.db.conn();
-        let ty = rows::type_info(db, b.content_type).await?;
+        let ty = self.defined_type(db, b.content_type).await?;
         self.check_language(db, &b.main_language_code).await?;
         let parent_path = b.location_create.parent_location.clone();
         let parent = tree::find_by_path(db, &parent_path).await?;
@@ -919,7 +920,7 @@ impl ContentApi for Service {
         let db = self.db.conn();
         let c = self.visible_content(db, cx, req.content_id).await?;
         let v = self.visible_version(db, cx, &c, req.version_no).await?;
-        let ty = rows::type_info(db, c.content_type_id).await?;
+        let ty = self.defined_type(db, c.content_type_id).await?;
         let mut all = rows::relations(db, c.id, v.version_no).await?;
         // Relations to content the caller may not read are left out (before the window).
         let scope = Scope {
@@ -1019,7 +1020,7 @@ impl ContentApi for Service {
             .into_iter()
             .find(|r| r.id == req.relation_id)
             .ok_or_else(|| Error::not_found("Relation", req.relation_id))?;
-        let ty = rows::type_info(db, c.content_type_id).await?;
+        let ty = self.defined_type(db, c.content_type_id).await?;
         let body = self.relation(&r, Some(&ty));
         Ok(LoadVersionRelationResponse::Ok {
             etag: ETag::of(&body),
@@ -1043,7 +1044,7 @@ impl ContentApi for Service {
                     .find(|r| r.id == req.relation_id)
                     .ok_or_else(|| Error::not_found("Relation", req.relation_id))?;
                 if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&self.relation(&r, Some(&rows::type_info(tx, c.content_type_id).await?))))?;
+                    m.check(&ETag::of(&self.relation(&r, Some(&*self.defined_type(tx, c.content_type_id).await?))))?;
                 }
                 if v.status != content_version::DRAFT {
                     return Err(Error::Forbidden("Relations can only be removed from drafts".into()));

@@ -171,7 +171,7 @@ impl Service {
         initial: String,
         modification: Option<Timestamp>,
     ) -> Result<content_version::Model> {
-        let ty = rows::type_info(tx, c.content_type_id).await?;
+        let ty = self.defined_type(tx, c.content_type_id).await?;
         let existing = rows::fields(tx, c.id, v.version_no).await?;
         let mut set = FieldSet::from_rows(&existing);
         self.check_language(tx, &initial).await?;
@@ -390,7 +390,7 @@ impl Service {
                     self.authorize_content(tx, cx, &c, &[at]).await?;
                 }
                 let copy = self.copy_published(tx, cx, &c).await?;
-                let ty = rows::type_info(tx, c.content_type_id).await?;
+                let ty = self.defined_type(tx, c.content_type_id).await?;
                 let l = tree::create(
                     tx,
                     &parent,
@@ -537,7 +537,7 @@ impl Service {
             .await?
             .filter(|f| f.content_id == content_id)
             .ok_or_else(missing)?;
-        let ty = rows::type_info(db, c.content_type_id).await?;
+        let ty = self.defined_type(db, c.content_type_id).await?;
         let def = ty.field(f.field_definition_id).ok_or_else(missing)?;
         if def.field_type != "image" || !crate::field_types::image_aliases().contains(&alias) {
             return Err(missing());

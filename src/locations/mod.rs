@@ -8,7 +8,6 @@ pub(crate) mod tree;
 use crate::api::model::*;
 use crate::api::traits::LocationsApi;
 use crate::auth::Caller;
-use crate::content::rows as content_rows;
 use crate::error::{Error, Result};
 use crate::permissions::filter::Sql;
 use crate::permissions::subject::location_facts_of;
@@ -515,7 +514,7 @@ impl Service {
                 "A content item cannot be placed below one of its own Locations".into(),
             ));
         }
-        let ty = content_rows::type_info(tx, c.content_type_id).await?;
+        let ty = self.defined_type(tx, c.content_type_id).await?;
         let l = tree::create(
             tx,
             &parent,

@@ -61,14 +61,6 @@ impl Service {
     ) -> Filter {
         filter(&cx.grants, module, function, scope)
     }
-
-    /// Forgets every user's Policies, here and in the other instances on the same database.
-    pub(crate) async fn permissions_changed(&self) {
-        self.permissions.invalidate();
-        if let Err(e) = self.db.notify(crate::PERMISSIONS_CHANNEL).await {
-            tracing::error!(error = %e, "cannot tell the other instances that permissions changed");
-        }
-    }
 }
 
 impl Service {

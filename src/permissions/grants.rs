@@ -9,8 +9,6 @@ use crate::roles::store::{PUBLISHED, policies_of};
 use cairn_store::entity::{object_state, role};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 
 /// A Policy as a check sees it.
 #[derive(Debug, Clone)]
@@ -167,46 +165,6 @@ impl Grants {
     }
 }
 
-const CACHE_SIZE: usize = 10_000;
-
-/// The Policies of recent users. Any change to Roles, Policies, assignments or the tree of
-/// users bumps the generation ([`PermissionCache::invalidate`]); an entry loaded under an
-/// older generation is never used again, also one whose load raced with the change.
-#[derive(Default)]
-pub(crate) struct PermissionCache {
-    generation: AtomicU64,
-    entries: Mutex<HashMap<i64, (u64, Arc<Grants>)>>,
-}
-
-impl PermissionCache {
-    /// The user's Policies: from the cache, or loaded (and kept).
-    pub(crate) async fn get(&self, db: &impl ConnectionTrait, user_id: i64) -> Result<Arc<Grants>> {
-        let generation = self.generation.load(Ordering::Acquire);
-        if let Some((g, grants)) = self.lock().get(&user_id)
-            && *g == generation
-        {
-            metrics::counter!("cairn_permission_cache_total", "result" => "hit").increment(1);
-            return Ok(grants.clone());
-        }
-        metrics::counter!("cairn_permission_cache_total", "result" => "miss").increment(1);
-        let grants = Arc::new(Grants::load(db, user_id).await?);
-        let mut entries = self.lock();
-        if self.generation.load(Ordering::Acquire) == generation {
-            if entries.len() >= CACHE_SIZE {
-                entries.clear();
-            }
-            entries.insert(user_id, (generation, grants.clone()));
-        }
-        Ok(grants)
-    }
-
-    /// Forgets every user's Policies.
-    pub(crate) fn invalidate(&self) {
-        self.generation.fetch_add(1, Ordering::AcqRel);
-        self.lock().clear();
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<i64, (u64, Arc<Grants>)>> {
-        self.entries.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
+/// The Policies of recent users, dropped when Roles, Policies, assignments or the tree of
+/// users change.
+pub(crate) type PermissionCache = crate::cache::Cache<i64, Grants>;

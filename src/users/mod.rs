@@ -175,7 +175,7 @@ impl Service {
         db: &impl ConnectionTrait,
         given: Option<i64>,
         identifier: &str,
-    ) -> Result<rows::TypeInfo> {
+    ) -> Result<std::sync::Arc<rows::TypeInfo>> {
         let id = match given {
             Some(id) => id,
             None => content_type::Entity::find()
@@ -188,7 +188,7 @@ impl Service {
                     Error::BadRequest(format!("There is no content type '{identifier}'"))
                 })?,
         };
-        rows::type_info(db, id)
+        self.defined_type(db, id)
             .await
             .map_err(|_| Error::BadRequest(format!("Content type {id} does not exist")))
     }
@@ -355,7 +355,7 @@ impl UsersApi for Service {
                 }
                 let mut fields = field_inputs(b.fields.as_ref());
                 if b.email.is_some() || b.enabled.is_some() || b.password.is_some() {
-                    let ty = rows::type_info(tx, c.content_type_id).await?;
+                    let ty = self.defined_type(tx, c.content_type_id).await?;
                     fields.retain(|f| {
                         ty.field_by_identifier(&f.field_definition_identifier)
                             .is_none_or(|d| d.field_type != "user")

@@ -1434,3 +1434,76 @@ async fn every_field_types_settings_and_validators_round_trip() {
         25
     );
 }
+
+/// Content types are kept in memory: a published change is what the next content write and
+/// read see (and a warm read of content loads no type).
+#[tokio::test]
+async fn content_sees_a_published_type_change_at_once() {
+    let app = TestApp::new().await;
+    let create = |name: &str, extra: bool| {
+        let mut fields = vec![json!({"fieldDefinitionIdentifier": "name", "fieldValue": name})];
+        if extra {
+            fields.push(json!({"fieldDefinitionIdentifier": "tags", "fieldValue": "a, b"}));
+        }
+        json!({"ContentType": {"_href": "/api/ibexa/v2/content/types/1"}, "mainLanguageCode": "eng-GB",
+            "LocationCreate": {"ParentLocation": {"_href": "/api/ibexa/v2/content/locations/1/2"}},
+            "fields": {"field": fields}})
+    };
+    // Warm: the folder type is loaded once.
+    app.req("POST", "/content/objects")
+        .admin()
+        .json_body("ContentCreate", create("Before", false))
+        .send()
+        .await
+        .assert(201);
+    app.req("POST", "/content/objects")
+        .admin()
+        .json_body("ContentCreate", create("Tagged too early", true))
+        .send()
+        .await
+        .assert_error(400);
+    // The folder type gains a field.
+    app.req("POST", "/content/types/1")
+        .admin()
+        .json_body("ContentTypeUpdate", json!({}))
+        .send()
+        .await
+        .assert(201);
+    app.req("POST", "/content/types/1/draft/fieldDefinitions")
+        .admin()
+        .json_body("FieldDefinitionCreate", field("tags", "ezkeyword", 9))
+        .send()
+        .await
+        .assert(201);
+    app.req("PUBLISH", "/content/types/1/draft")
+        .admin()
+        .send()
+        .await
+        .assert(200);
+    let r = app
+        .req("POST", "/content/objects")
+        .admin()
+        .accept("Content+json")
+        .json_body("ContentCreate", create("Tagged", true))
+        .send()
+        .await;
+    r.assert(201);
+    let id = r.json()["Content"]["_id"].as_i64().unwrap();
+    let read = app
+        .get(&format!("/content/objects/{id}"))
+        .admin()
+        .accept("Content+json")
+        .send()
+        .await
+        .json();
+    let fields = read["Content"]["CurrentVersion"]["Version"]["Fields"]["field"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(
+        fields
+            .iter()
+            .any(|f| f["fieldDefinitionIdentifier"] == "tags"),
+        "{fields:?}"
+    );
+}

@@ -33,7 +33,7 @@ async fn health_ready_and_metrics_answer_outside_the_prefix() {
         "cairn_http_request_duration_seconds",
         "cairn_db_statements_per_request",
         "cairn_db_pool_connections",
-        "cairn_permission_cache_total",
+        r#"cairn_cache_total{cache="permissions",result="hit"}"#,
     ] {
         assert!(text.contains(want), "{want} missing from:\n{text}");
     }
