@@ -6,7 +6,7 @@ use cairn_runtime::http::{
     Access, Handler, Operation, PathEndpoint, PolicyMap, Rq, Settings, encode_document,
 };
 use cairn_runtime::media::{MediaTypeInfo, Wire};
-use cairn_runtime::{Format, HttpError};
+use cairn_runtime::{Format, HttpError, Limit, Offset};
 use std::sync::Arc;
 /// Every operation of the spec, in spec order.
 pub static OPERATIONS: &[Operation] = &[
@@ -3380,8 +3380,8 @@ fn h_load_bookmarks<A: Api>(api: Arc<A>) -> Handler {
             let op = &OPERATIONS[0];
             let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
             let req = LoadBookmarksRequest {
-                offset: rq.query::<i64>("offset")?.unwrap_or(0),
-                limit: rq.query::<i64>("limit")?.unwrap_or(25),
+                offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
+                limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(Some(25))),
             };
             let resp = api.load_bookmarks(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -3925,8 +3925,8 @@ fn h_load_version_relations<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadVersionRelationsRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
-                offset: rq.query::<i64>("offset")?.unwrap_or(0),
-                limit: rq.query::<i64>("limit")?,
+                offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
+                limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(None)),
             };
             let resp = api.load_version_relations(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -4319,8 +4319,8 @@ fn h_list_content_types<A: Api>(api: Arc<A>) -> Handler {
             let req = ListContentTypesRequest {
                 identifier: rq.query::<String>("identifier")?,
                 remote_id: rq.query::<String>("remoteId")?,
-                limit: rq.query::<i64>("limit")?,
-                offset: rq.query::<i64>("offset")?.unwrap_or(0),
+                limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(None)),
+                offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
                 orderby: rq.query::<String>("orderby")?,
                 sort: rq.query::<String>("sort")?.unwrap_or_else(|| "asc".to_string()),
                 accept: if rq.neg.names("ContentTypeList") {
@@ -5077,8 +5077,8 @@ fn h_load_location_children<A: Api>(api: Arc<A>) -> Handler {
             let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
             let req = LoadLocationChildrenRequest {
                 location_path: rq.path("locationPath")?,
-                offset: rq.query::<i64>("offset")?.unwrap_or(0),
-                limit: rq.query::<i64>("limit")?.unwrap_or(10),
+                offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
+                limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(Some(10))),
             };
             let resp = api.load_location_children(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -5397,8 +5397,8 @@ fn h_list_roles<A: Api>(api: Arc<A>) -> Handler {
             let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
             let req = ListRolesRequest {
                 identifier: rq.query::<String>("identifier")?,
-                offset: rq.query::<i64>("offset")?.unwrap_or(0),
-                limit: rq.query::<i64>("limit")?,
+                offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
+                limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(None)),
             };
             let resp = api.list_roles(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -6228,8 +6228,8 @@ fn h_load_trash_items<A: Api>(api: Arc<A>) -> Handler {
             let op = &OPERATIONS[117];
             let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
             let req = LoadTrashItemsRequest {
-                offset: rq.query::<i64>("offset")?.unwrap_or(0),
-                limit: rq.query::<i64>("limit")?.unwrap_or(-1),
+                offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
+                limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(None)),
             };
             let resp = api.load_trash_items(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -6663,8 +6663,8 @@ fn h_load_user_groups_of_user<A: Api>(api: Arc<A>) -> Handler {
             let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
             let req = LoadUserGroupsOfUserRequest {
                 user_id: rq.path("userId")?,
-                offset: rq.query::<i64>("offset")?.unwrap_or(0),
-                limit: rq.query::<i64>("limit")?.unwrap_or(25),
+                offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
+                limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(Some(25))),
             };
             let resp = api.load_user_groups_of_user(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -6926,8 +6926,8 @@ fn h_load_sub_user_groups<A: Api>(api: Arc<A>) -> Handler {
             let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
             let req = LoadSubUserGroupsRequest {
                 group_path: rq.path("groupPath")?,
-                offset: rq.query::<i64>("offset")?.unwrap_or(0),
-                limit: rq.query::<i64>("limit")?.unwrap_or(25),
+                offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
+                limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(Some(25))),
                 accept: if rq.neg.names("UserGroupList") {
                     LoadSubUserGroupsAccept::UserGroupList
                 } else {
@@ -6983,8 +6983,8 @@ fn h_load_users_from_group<A: Api>(api: Arc<A>) -> Handler {
             let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
             let req = LoadUsersFromGroupRequest {
                 group_path: rq.path("groupPath")?,
-                offset: rq.query::<i64>("offset")?.unwrap_or(0),
-                limit: rq.query::<i64>("limit")?.unwrap_or(25),
+                offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
+                limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(Some(25))),
                 accept: if rq.neg.names("UserList") {
                     LoadUsersFromGroupAccept::UserList
                 } else {

@@ -113,9 +113,7 @@ impl BookmarksApi for Service {
             values.splice(1..1, only.values.iter().cloned());
             values
         };
-        let offset = req.offset.max(0);
-        // A negative limit is the reference's "no limit" (-1).
-        let limit = if req.limit < 0 { i64::MAX } else { req.limit };
+        let (offset, limit) = (req.offset.sql(), req.limit.sql());
         let count: i64 = db
             .query_one_raw(stmt(
                 backend,

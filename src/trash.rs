@@ -221,11 +221,7 @@ impl TrashApi for Service {
     ) -> Result<LoadTrashItemsResponse> {
         let db = self.db.conn();
         // SQLite has no OFFSET without a LIMIT.
-        let limit = if req.limit >= 0 {
-            req.limit as u64
-        } else {
-            i64::MAX as u64
-        };
+        let limit = req.limit.sql() as u64;
         let scope = Scope {
             content: "tc",
             location: Some("trash"),
@@ -241,7 +237,7 @@ impl TrashApi for Service {
         let q = trash::Entity::find()
             .filter(readable.expr(db.get_database_backend()))
             .order_by_asc(trash::Column::PathString)
-            .offset(req.offset.max(0) as u64)
+            .offset(req.offset.0)
             .limit(limit);
         let items = self.trash_items(db, &q.all(db).await?).await?;
         Ok(LoadTrashItemsResponse::Ok {

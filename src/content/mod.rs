@@ -941,16 +941,7 @@ impl ContentApi for Service {
                 .collect();
             all.retain(|r| readable.contains(&r.destination_content_id));
         }
-        let window: Vec<content_relation::Model> = all
-            .into_iter()
-            .skip(req.offset.max(0) as usize)
-            .take(
-                req.limit
-                    .filter(|l| *l >= 0)
-                    .map(|l| l as usize)
-                    .unwrap_or(usize::MAX),
-            )
-            .collect();
+        let window: Vec<content_relation::Model> = req.limit.window(all, req.offset);
         Ok(LoadVersionRelationsResponse::Ok {
             body: self.relation_list(c.id, v.version_no, &window, Some(&ty)),
         })

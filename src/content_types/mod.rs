@@ -14,7 +14,7 @@ use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::service::Service;
 use crate::stored;
-use cairn_runtime::{ETag, LangMap, Timestamp};
+use cairn_runtime::{ETag, LangMap, Limit, Timestamp};
 use cairn_store::entity::{
     content_type, content_type_group, content_type_group_link, field_definition,
 };
@@ -586,14 +586,6 @@ impl ContentTypesApi for Service {
                 )));
             }
         };
-        if let Some(limit) = req.limit
-            && limit <= 0
-        {
-            return Err(Error::BadRequest("limit must be a positive integer".into()));
-        }
-        if req.offset < 0 {
-            return Err(Error::BadRequest("offset must not be negative".into()));
-        }
         let mut types = q.all(db).await?;
         if req
             .orderby
@@ -618,11 +610,7 @@ impl ContentTypesApi for Service {
                 req.identifier.or(req.remote_id).unwrap_or_default(),
             ));
         }
-        let types: Vec<content_type::Model> = types
-            .into_iter()
-            .skip(req.offset as usize)
-            .take(req.limit.map(|l| l as usize).unwrap_or(usize::MAX))
-            .collect();
+        let types = req.limit.window(types, req.offset);
         Ok(match req.accept {
             ListContentTypesAccept::ContentTypeList => {
                 let types = self.defined_types(db, types).await?;
@@ -729,15 +717,8 @@ impl ContentTypesApi for Service {
             }
         }
         query = query.order_by_asc(content_type::Column::Id);
-        let limit = q.limit.unwrap_or(25).max(0) as usize;
-        let offset = q.offset.unwrap_or(0).max(0) as usize;
-        let types: Vec<content_type::Model> = query
-            .all(db)
-            .await?
-            .into_iter()
-            .skip(offset)
-            .take(limit)
-            .collect();
+        let limit = q.limit.unwrap_or(Limit(Some(25)));
+        let types = limit.window(query.all(db).await?, q.offset.unwrap_or_default());
         let types = self.defined_types(db, types).await?;
         Ok(CreateContentTypeViewResponse::Ok {
             body: self.full_list("/content/types", &types),

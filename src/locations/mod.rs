@@ -393,8 +393,7 @@ impl LocationsApi for Service {
                 f.sql().and_prefix(),
             ),
         };
-        let offset = req.offset.max(0);
-        let limit = if req.limit < 0 { 25 } else { req.limit };
+        let (offset, limit) = (req.offset.sql(), req.limit.sql());
         let (joins, order) = order_by(&parent.sort_field, parent.sort_order == "DESC");
         // The page's ids first, from the index alone: the rows skipped by OFFSET are never read.
         let sql = format!(

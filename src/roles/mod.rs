@@ -141,9 +141,6 @@ impl Service {
 
 impl RolesApi for Service {
     async fn list_roles(&self, cx: &Caller, req: ListRolesRequest) -> Result<ListRolesResponse> {
-        if req.offset < 0 {
-            return Err(Error::BadRequest("offset: must not be negative".into()));
-        }
         let mut q = role::Entity::find()
             .filter(role::Column::Status.eq(PUBLISHED))
             .order_by_asc(role::Column::Id);
@@ -154,12 +151,9 @@ impl RolesApi for Service {
         if let Some(identifier) = &req.identifier {
             q = q.filter(role::Column::Identifier.eq(identifier.as_str()));
         }
-        let limit = req.limit.filter(|l| *l >= 0);
-        if req.offset > 0 || limit.is_some() {
+        if req.offset.0 > 0 || req.limit.0.is_some() {
             // SQLite takes no OFFSET without a LIMIT.
-            q = q
-                .offset(req.offset as u64)
-                .limit(limit.unwrap_or(i64::MAX) as u64);
+            q = q.offset(req.offset.0).limit(req.limit.sql() as u64);
         }
         let roles = q.all(self.db.conn()).await?;
         Ok(ListRolesResponse::Ok {

@@ -6,6 +6,7 @@ use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::permissions::{Filter, Scope};
 use crate::service::Service;
+use cairn_runtime::{Limit, Offset};
 use cairn_store::entity::{content, content_version, location, user};
 use cairn_store::sql::stmt;
 use sea_orm::sea_query::Query;
@@ -32,17 +33,6 @@ fn trailing_id(href: &str, what: &str) -> Result<i64> {
         .next()
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| Error::BadRequest(format!("'{href}' is not the href of a {what}")))
-}
-
-/// `offset`/`limit` over a list already read; a negative limit means all.
-fn page<T>(items: Vec<T>, offset: i64, limit: i64) -> Vec<T> {
-    let skip = offset.max(0) as usize;
-    let take = if limit < 0 {
-        usize::MAX
-    } else {
-        limit as usize
-    };
-    items.into_iter().skip(skip).take(take).collect()
 }
 
 impl Service {
@@ -193,8 +183,8 @@ impl Service {
         db: &impl ConnectionTrait,
         cx: &Caller,
         c: &content::Model,
-        offset: i64,
-        limit: i64,
+        offset: Offset,
+        limit: Limit,
     ) -> Result<UserGroupRefList> {
         let parents: Vec<i64> = location::Entity::find()
             .select_only()
@@ -224,7 +214,7 @@ impl Service {
             .collect();
         let href = format!("/user/users/{}/groups", c.id);
         let mut list = self.group_ref_list(href, &all, Some(c.id));
-        list.user_group = page(list.user_group, offset, limit);
+        list.user_group = limit.window(list.user_group, offset);
         Ok(list)
     }
 
@@ -235,10 +225,10 @@ impl Service {
         cx: &Caller,
         parent: &location::Model,
         content_ids: sea_orm::sea_query::SelectStatement,
-        offset: i64,
-        limit: i64,
+        offset: Offset,
+        limit: Limit,
     ) -> Result<Vec<(content::Model, location::Model)>> {
-        let mut q = location::Entity::find()
+        let q = location::Entity::find()
             .filter(location::Column::ParentId.eq(parent.id))
             .filter(location::Column::Id.ne(parent.id))
             .filter(location::Column::ContentId.in_subquery(content_ids))
@@ -252,10 +242,9 @@ impl Service {
                 ),
             )
             .order_by_asc(location::Column::Id)
-            .offset(offset.max(0) as u64);
-        if limit >= 0 {
-            q = q.limit(limit as u64);
-        }
+            // SQLite takes no OFFSET without a LIMIT.
+            .offset(offset.0)
+            .limit(limit.sql() as u64);
         let ls = q.all(db).await?;
         let mut cs: HashMap<i64, content::Model> = content::Entity::find()
             .filter(content::Column::Id.is_in(ls.iter().map(|l| l.content_id)))
@@ -276,8 +265,8 @@ impl Service {
         db: &impl ConnectionTrait,
         cx: &Caller,
         parent: &location::Model,
-        offset: i64,
-        limit: i64,
+        offset: Offset,
+        limit: Limit,
     ) -> Result<Vec<(content::Model, location::Model)>> {
         let groups = Query::select()
             .column(content::Column::Id)
@@ -293,8 +282,8 @@ impl Service {
         db: &impl ConnectionTrait,
         cx: &Caller,
         parent: &location::Model,
-        offset: i64,
-        limit: i64,
+        offset: Offset,
+        limit: Limit,
     ) -> Result<Vec<content::Model>> {
         let accounts = Query::select()
             .column(user::Column::Id)

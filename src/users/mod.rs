@@ -19,6 +19,7 @@ use crate::permissions::subject::location_facts_of;
 use crate::permissions::{ContentFacts, READ, Subject, Target, denied};
 use crate::service::Service;
 use cairn_runtime::{ETag, HashValue};
+use cairn_runtime::{Limit, Offset};
 use cairn_store::entity::{content, content_type, location, user, user_session};
 use cairn_store::sql::stmt;
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
@@ -487,7 +488,7 @@ impl UsersApi for Service {
             })
             .await?;
         let body = self
-            .group_refs_of_user(self.db.conn(), cx, &c, 0, -1)
+            .group_refs_of_user(self.db.conn(), cx, &c, Offset(0), Limit(None))
             .await?;
         Ok(AssignUserToUserGroupResponse::Ok { body })
     }
@@ -530,7 +531,7 @@ impl UsersApi for Service {
             })
             .await?;
         let body = self
-            .group_refs_of_user(self.db.conn(), cx, &c, 0, -1)
+            .group_refs_of_user(self.db.conn(), cx, &c, Offset(0), Limit(None))
             .await?;
         Ok(UnassignUserFromUserGroupResponse::Ok { body })
     }

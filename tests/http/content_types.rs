@@ -998,7 +998,11 @@ async fn type_lists_lookups_and_field_definition_reads() {
     assert_eq!(ids(list("?orderby=name").await.json()), [2, 12, 1, 5, 4, 3]);
     list("?orderby=size").await.assert_error(400);
     list("?sort=up").await.assert_error(400);
-    list("?limit=0").await.assert_error(400);
+    // The window follows the one rule of every list: 0 or more, -1 for all.
+    assert!(ids(list("?limit=0").await.json()).is_empty());
+    assert_eq!(ids(list("?limit=-1&offset=4").await.json()).len(), 2);
+    list("?limit=-2").await.assert_error(400);
+    list("?offset=-1").await.assert_error(400);
     list("?limit=x").await.assert_error(400);
     let full = app
         .get("/content/types?identifier=file")

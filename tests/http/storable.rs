@@ -92,3 +92,48 @@ async fn a_nul_character_is_a_400_everywhere_and_writes_nothing() {
         .await
         .assert(200);
 }
+
+/// One rule for the window of every list (issue 10): `offset` 0 or more, `limit` 0 or more or
+/// -1 for all; anything else is a 400 that says so.
+#[tokio::test]
+async fn every_list_takes_offset_and_limit_by_one_rule() {
+    let app = TestApp::new().await;
+    for list in [
+        "/content/locations/1/children",
+        "/user/roles",
+        "/content/trash",
+        "/bookmark",
+        "/content/types",
+        "/user/groups/1/5/subgroups",
+        "/user/groups/1/5/13/users",
+        "/user/users/14/groups",
+        "/content/objects/1/versions/9/relations",
+    ] {
+        for bad in ["offset=-5", "limit=-2", "offset=x", "limit=1.5"] {
+            let r = app.get(&format!("{list}?{bad}")).admin().send().await;
+            let why = r.assert_error(400);
+            assert!(why.contains("0 or more"), "{list}?{bad}: {why}");
+        }
+        for good in ["offset=0&limit=-1", "limit=0", "offset=100&limit=5"] {
+            let r = app.get(&format!("{list}?{good}")).admin().send().await;
+            assert_eq!(r.status.as_u16(), 200, "{list}?{good}: {}", r.body);
+        }
+    }
+    // -1 is all: the children of the root, every one of them.
+    let all = app
+        .get("/content/locations/1/children?limit=-1")
+        .admin()
+        .accept("LocationList+json")
+        .send()
+        .await
+        .json();
+    assert_eq!(all["LocationList"]["Location"].as_array().unwrap().len(), 3);
+    let one = app
+        .get("/content/locations/1/children?limit=1&offset=2")
+        .admin()
+        .accept("LocationList+json")
+        .send()
+        .await
+        .json();
+    assert_eq!(one["LocationList"]["Location"].as_array().unwrap().len(), 1);
+}

@@ -106,6 +106,8 @@ fn scalar_rust(ty: &Ty) -> &'static str {
         Ty::Bool => "bool",
         Ty::String => "String",
         Ty::DateTime => "Timestamp",
+        Ty::Offset => "Offset",
+        Ty::Limit => "Limit",
         _ => "",
     }
 }
@@ -251,6 +253,9 @@ fn default_expr(ty: &Ty, d: &str) -> String {
         Ty::String => format!("{d:?}.to_string()"),
         Ty::Float => format!("Float({d}_f64)"),
         Ty::DateTime => format!("Timestamp({d})"),
+        Ty::Offset => format!("Offset({d})"),
+        Ty::Limit if d == "-1" => "Limit(None)".to_string(),
+        Ty::Limit => format!("Limit(Some({d}))"),
         _ => d.to_string(),
     }
 }

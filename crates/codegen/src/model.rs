@@ -13,7 +13,9 @@ pub const CUSTOM_METHODS: &[&str] = &["COPY", "MOVE", "SWAP", "PUBLISH"];
 const STANDARD_METHODS: &[&str] = &["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 /// Request headers an operation may receive.
 const REQUEST_HEADERS: &[&str] = &["If-Match", "Destination"];
-const SCALARS: &[&str] = &["int", "float", "bool", "string", "datetime"];
+const SCALARS: &[&str] = &[
+    "int", "float", "bool", "string", "datetime", "offset", "limit",
+];
 
 #[derive(Debug, Clone)]
 pub struct Api {
@@ -99,6 +101,10 @@ pub enum Ty {
     Bool,
     String,
     DateTime,
+    /// The start of a list's window (`offset`: 0 or more).
+    Offset,
+    /// The size of a list's window (`limit`: 0 or more, -1 for all).
+    Limit,
     /// A free key/value tree (`fieldValue`, `fieldSettings`, ...).
     Hash,
     /// `value` entries keyed by `languageCode`.
@@ -129,7 +135,7 @@ impl Ty {
     pub fn is_scalar(&self) -> bool {
         matches!(
             self,
-            Ty::Int | Ty::Float | Ty::Bool | Ty::String | Ty::DateTime
+            Ty::Int | Ty::Float | Ty::Bool | Ty::String | Ty::DateTime | Ty::Offset | Ty::Limit
         )
     }
 }
@@ -651,6 +657,8 @@ fn parse_ty(
         "bool" => Ty::Bool,
         "string" => Ty::String,
         "datetime" => Ty::DateTime,
+        "offset" => Ty::Offset,
+        "limit" => Ty::Limit,
         "hash" => Ty::Hash,
         "langmap" => Ty::LangMap,
         name if types.contains_key(name) => Ty::Named(name.to_string()),
@@ -931,6 +939,8 @@ fn default_fits(ty: &Ty, d: &str) -> bool {
         Ty::Int => d.parse::<i64>().is_ok(),
         Ty::Float => d.parse::<f64>().is_ok(),
         Ty::Bool => d == "true" || d == "false",
+        Ty::Offset => d.parse::<u64>().is_ok(),
+        Ty::Limit => d == "-1" || d.parse::<u64>().is_ok(),
         _ => true,
     }
 }

@@ -384,6 +384,10 @@ fn scalar_schema(ty: &Ty) -> Value {
         Ty::Float => json!({"type": "number"}),
         Ty::Bool => json!({"type": "boolean"}),
         Ty::DateTime => json!({"type": "string", "format": "date-time"}),
+        Ty::Offset => json!({"type": "integer", "minimum": 0}),
+        Ty::Limit => {
+            json!({"type": "integer", "minimum": -1, "description": "At most this many items; -1 for all."})
+        }
         _ => json!({"type": "string"}),
     }
 }

@@ -9,6 +9,7 @@ pub mod error;
 pub mod http;
 pub mod json;
 pub mod media;
+pub mod page;
 pub mod values;
 pub mod xml;
 
@@ -17,5 +18,6 @@ pub use error::{FieldErrors, HttpError};
 pub use http::{Access, ETag, Encode, IfMatch, Operation, Reply, Rq};
 pub use json::JsonWriter;
 pub use media::{Format, Negotiation};
+pub use page::{Limit, Offset};
 pub use values::{Float, HashValue, LangMap, Timestamp};
 pub use xml::XmlWriter;

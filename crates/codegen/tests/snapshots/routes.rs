@@ -6,7 +6,7 @@ use cairn_runtime::http::{
     Access, Handler, Operation, PathEndpoint, PolicyMap, Rq, Settings, encode_document,
 };
 use cairn_runtime::media::{MediaTypeInfo, Wire};
-use cairn_runtime::{Format, HttpError};
+use cairn_runtime::{Format, HttpError, Limit, Offset};
 use std::sync::Arc;
 /// Every operation of the spec, in spec order.
 pub static OPERATIONS: &[Operation] = &[
