@@ -47,12 +47,12 @@ pub fn app(service: Arc<Service>, settings: Arc<Settings>) -> impl Endpoint<Outp
     );
     let prefix = wire.prefix.clone();
     // Uploaded files are content-addressed: a path never changes content.
-    let files = poem::endpoint::StaticFilesEndpoint::new(&service_storage.0).with(
-        poem::middleware::SetHeader::new().overriding(
+    let files = poem::endpoint::StaticFilesEndpoint::new(&service_storage.0)
+        .with(poem::middleware::SetHeader::new().overriding(
             poem::http::header::CACHE_CONTROL,
             "public, max-age=31536000, immutable",
-        ),
-    );
+        ))
+        .after(|r: poem::Result<Response>| async move { r.map(stored_file_headers) });
     let mut app = Route::new()
         .nest(
             if prefix.is_empty() {
@@ -71,10 +71,57 @@ pub fn app(service: Arc<Service>, settings: Arc<Settings>) -> impl Endpoint<Outp
     let wire = Arc::new(wire);
     let next_id = Arc::new(AtomicU64::new(1));
     app.before(method_override).around(move |ep, req| {
-        let wire = wire.clone();
+        let (wire, service) = (wire.clone(), service.clone());
         let id = next_id.fetch_add(1, Ordering::Relaxed);
-        async move { Ok(serve(ep, req, &wire, id).await) }
+        async move {
+            let (resp, created) =
+                crate::field_types::files::tracking(serve(ep, req, &wire, id)).await;
+            if !created.is_empty() && !resp.status().is_success() && !resp.status().is_redirection()
+            {
+                let files = service.files.as_ref();
+                crate::field_types::files::remove_unreferenced(service.db.conn(), files, &created)
+                    .await;
+            }
+            Ok(resp)
+        }
     })
+}
+
+/// Uploaded files come from anyone who may write content: a browser must never run them in
+/// the API's origin. No type sniffing, a sandbox, and a download unless the type is an
+/// image, audio or video type browsers show safely (not SVG, which holds scripts).
+fn stored_file_headers(mut r: Response) -> Response {
+    let shown_inline = r
+        .headers()
+        .get(poem::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|t| {
+            t.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .is_some_and(|t| {
+            (t.starts_with("image/") || t.starts_with("audio/") || t.starts_with("video/"))
+                && !t.contains("svg")
+        });
+    let h = r.headers_mut();
+    h.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        "content-security-policy",
+        HeaderValue::from_static("sandbox; default-src 'none'"),
+    );
+    if !shown_inline {
+        h.insert(
+            poem::http::header::CONTENT_DISPOSITION,
+            HeaderValue::from_static("attachment"),
+        );
+    }
+    r
 }
 
 /// `GET /health`: the process answers (liveness).

@@ -98,7 +98,14 @@ impl FileStore for DiskFiles {
             let _ = std::fs::remove_file(&tmp);
             format!("cannot store {}: {e}", target.display())
         })?;
+        note_created(&rel);
         Ok(rel)
+    }
+
+    fn remove(&self, path: &str) {
+        if let Some(rel) = safe_relative(path) {
+            let _ = std::fs::remove_file(self.root.join(rel));
+        }
     }
 
     /// Streams into a temporary file while hashing, then renames it to its content path.
@@ -140,6 +147,7 @@ impl FileStore for DiskFiles {
                     .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
                 std::fs::rename(&tmp, &target)
                     .map_err(|e| format!("cannot store {}: {e}", target.display()))?;
+                note_created(&rel);
             }
             Ok(Stored {
                 path: rel,
@@ -158,6 +166,58 @@ impl FileStore for DiskFiles {
     fn read(&self, path: &str) -> Option<Vec<u8>> {
         std::fs::read(self.root.join(safe_relative(path)?)).ok()
     }
+}
+
+tokio::task_local! {
+    /// The files a request stored for the first time (see [`tracking`]).
+    static CREATED: std::cell::RefCell<Vec<String>>;
+}
+
+/// Runs `f` (a request) noting the files it stores for the first time: a request that fails
+/// removes them again (what no committed version references).
+pub async fn tracking<F: std::future::Future>(f: F) -> (F::Output, Vec<String>) {
+    CREATED
+        .scope(std::cell::RefCell::new(Vec::new()), async {
+            let out = f.await;
+            (out, CREATED.with(|c| c.take()))
+        })
+        .await
+}
+
+/// Removes the files of `paths` that no stored field value references (the files of a
+/// request that failed, or whose transaction rolled back).
+pub async fn remove_unreferenced(
+    db: &impl sea_orm::ConnectionTrait,
+    store: &dyn FileStore,
+    paths: &[String],
+) {
+    for path in paths {
+        let pattern = format!(
+            "%{}%",
+            path.replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_")
+        );
+        let referenced = db
+            .query_one_raw(cairn_store::sql::stmt(
+                db.get_database_backend(),
+                "SELECT 1 FROM content_fields WHERE value LIKE ? ESCAPE '\\'",
+                [pattern.into()],
+            ))
+            .await;
+        match referenced {
+            Ok(None) => store.remove(path),
+            Ok(Some(_)) => {}
+            Err(e) => {
+                tracing::warn!(error = %e, %path, "cannot tell whether an upload is used; kept")
+            }
+        }
+    }
+}
+
+/// Notes a file stored for the first time by the current request.
+pub fn note_created(path: &str) {
+    let _ = CREATED.try_with(|c| c.borrow_mut().push(path.to_string()));
 }
 
 /// Files in memory (tests), served from `uri_prefix`.
@@ -194,8 +254,17 @@ impl FileStore for MemoryFiles {
     fn put(&self, data: &[u8], file_name: &str) -> Result<String, String> {
         let rel = content_path(data, file_name);
         let mut files = self.files.lock().map_err(|_| "file store poisoned")?;
-        files.entry(rel.clone()).or_insert_with(|| data.to_vec());
+        if !files.contains_key(&rel) {
+            files.insert(rel.clone(), data.to_vec());
+            note_created(&rel);
+        }
         Ok(rel)
+    }
+
+    fn remove(&self, path: &str) {
+        if let Ok(mut files) = self.files.lock() {
+            files.remove(path.trim_start_matches('/'));
+        }
     }
 
     fn uri(&self, path: &str) -> String {

@@ -106,7 +106,10 @@ pub struct Stored {
 pub trait FileStore: Send + Sync {
     /// Stores `data` under a path derived from its content and `file_name`; returns the
     /// path (relative, without a leading slash). Storing the same bytes twice is one file.
+    /// A file stored for the first time is noted ([`files::note_created`]).
     fn put(&self, data: &[u8], file_name: &str) -> Result<String, String>;
+    /// Removes the file at `path` (nothing when there is none).
+    fn remove(&self, path: &str);
     /// Stores what `reader` yields, like [`FileStore::put`], without holding it all in memory;
     /// returns the path, the size and the first bytes (for sniffing the type).
     fn put_reader(

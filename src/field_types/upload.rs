@@ -41,6 +41,10 @@ pub(crate) fn read(
     let stored = match data {
         Some(data) => {
             let file_name = given_name.clone().unwrap_or_else(|| "file".to_string());
+            // A name refused is refused before any byte is stored.
+            if let Some(refused) = check_file_name(&file_name) {
+                return Err(refused);
+            }
             let cleaned: String;
             let encoded = if data.bytes().any(|b| b.is_ascii_whitespace()) {
                 cleaned = data.chars().filter(|c| !c.is_ascii_whitespace()).collect();
@@ -119,10 +123,12 @@ pub(crate) const EXTENSION_BLACKLIST: &[&str] =
     &["php", "php3", "phar", "phpt", "pht", "phtml", "pgif"];
 
 /// The reference's `FileExtensionBlackListValidator`: a file name with a path or a
-/// blacklisted extension is refused.
+/// blacklisted extension (in any case, also behind trailing dots or spaces, which some
+/// servers drop: `evil.php.`) is refused.
 pub(crate) fn check_file_name(file_name: &str) -> Option<ValueError> {
     let base = file_name.rsplit(['/', '\\']).next().unwrap_or("");
     let ext = base
+        .trim_end_matches(['.', ' '])
         .rsplit_once('.')
         .map(|(_, e)| e.to_ascii_lowercase())
         .unwrap_or_default();

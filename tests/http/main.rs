@@ -19,6 +19,7 @@ mod sections;
 mod sessions;
 mod storable;
 mod trash;
+mod uploads;
 mod url_aliases;
 mod users;
 mod views;

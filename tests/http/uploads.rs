@@ -1,0 +1,149 @@
+//! Uploads (issue 10): a refused file is never stored, a failed request leaves no file behind,
+//! and stored files are served so that a browser never runs them in the API's origin.
+
+use crate::support::*;
+use base64::Engine;
+use serde_json::{Value, json};
+
+/// Every file under `dir` (the storage directory), but the temporary ones.
+fn stored(dir: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p.display().to_string());
+            }
+        }
+    }
+    out
+}
+
+/// A `file` content item (type 12) with `file_name` holding `bytes`, and its name `name`.
+fn file_create(name: &str, file_name: &str, bytes: &[u8]) -> Value {
+    let data = base64::engine::general_purpose::STANDARD.encode(bytes);
+    json!({"ContentType": {"_href": "/api/ibexa/v2/content/types/12"}, "mainLanguageCode": "eng-GB",
+        "LocationCreate": {"ParentLocation": {"_href": "/api/ibexa/v2/content/locations/1/43/52"}},
+        "fields": {"field": [
+            {"fieldDefinitionIdentifier": "name", "fieldValue": name},
+            {"fieldDefinitionIdentifier": "file", "fieldValue": {"fileName": file_name, "data": data}}]}})
+}
+
+#[tokio::test]
+async fn refused_and_failed_uploads_leave_no_file() {
+    let storage = tempfile::tempdir().unwrap();
+    let dir = storage.path().to_str().unwrap().to_string();
+    let app = TestApp::with_args(&["--storage-dir", &dir]).await;
+    for name in ["x.php", "evil.php.", "EVIL.PHP", "a.phtml ", "b.Phar"] {
+        let r = app
+            .req("POST", "/content/objects")
+            .admin()
+            .json_body("ContentCreate", file_create("Evil", name, b"<?php echo 1;"))
+            .send()
+            .await;
+        r.assert_error(400);
+        assert!(
+            stored(storage.path()).is_empty(),
+            "{name}: {:?}",
+            stored(storage.path())
+        );
+    }
+    // A valid file in a request that fails on another field: the file goes again.
+    let mut body = file_create("", "ok.txt", b"fine");
+    body["fields"]["field"][0]["fieldValue"] = json!("");
+    let r = app
+        .req("POST", "/content/objects")
+        .admin()
+        .json_body("ContentCreate", body)
+        .send()
+        .await;
+    r.assert_error(400);
+    assert!(
+        stored(storage.path()).is_empty(),
+        "{:?}",
+        stored(storage.path())
+    );
+    // A successful one keeps its file; the same bytes refused later keep it too.
+    app.req("POST", "/content/objects")
+        .admin()
+        .json_body("ContentCreate", file_create("Kept", "ok.txt", b"fine"))
+        .send()
+        .await
+        .assert(201);
+    assert_eq!(stored(storage.path()).len(), 1);
+    let mut body = file_create("", "ok.txt", b"fine");
+    body["fields"]["field"][0]["fieldValue"] = json!("");
+    app.req("POST", "/content/objects")
+        .admin()
+        .json_body("ContentCreate", body)
+        .send()
+        .await
+        .assert_error(400);
+    assert_eq!(stored(storage.path()).len(), 1);
+}
+
+#[tokio::test]
+async fn stored_files_are_never_run_in_the_apis_origin() {
+    let storage = tempfile::tempdir().unwrap();
+    let dir = storage.path().to_str().unwrap().to_string();
+    let app = TestApp::with_args(&["--storage-dir", &dir]).await;
+    let uri_of = async |name: &str, bytes: &[u8]| {
+        let r = app
+            .req("POST", "/content/objects")
+            .admin()
+            .accept("Content+json")
+            .json_body("ContentCreate", file_create(name, name, bytes))
+            .send()
+            .await;
+        r.assert(201);
+        r.json()["Content"]["CurrentVersion"]["Version"]["Fields"]["field"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["fieldDefinitionIdentifier"] == "file")
+            .unwrap()["fieldValue"]["uri"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let html = uri_of("evil.html", b"<script>alert(document.cookie)</script>").await;
+    let r = app.abs("GET", &html).send().await;
+    r.assert(200);
+    assert_eq!(
+        r.header("x-content-type-options").as_deref(),
+        Some("nosniff")
+    );
+    assert!(
+        r.header("content-security-policy")
+            .unwrap()
+            .starts_with("sandbox")
+    );
+    assert_eq!(
+        r.header("content-disposition").as_deref(),
+        Some("attachment")
+    );
+    let svg = uri_of(
+        "i.svg",
+        b"<svg xmlns=\"http://www.w3.org/2000/svg\"><script>1</script></svg>",
+    )
+    .await;
+    let r = app.abs("GET", &svg).send().await;
+    assert_eq!(
+        r.header("content-disposition").as_deref(),
+        Some("attachment")
+    );
+    let png = base64::engine::general_purpose::STANDARD
+        .decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
+        .unwrap();
+    let png = uri_of("pixel.png", &png).await;
+    let r = app.abs("GET", &png).send().await;
+    r.assert(200);
+    assert_eq!(
+        r.header("x-content-type-options").as_deref(),
+        Some("nosniff")
+    );
+    assert_eq!(r.header("content-disposition"), None);
+}
