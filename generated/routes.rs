@@ -3378,7 +3378,7 @@ fn h_load_bookmarks<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[0];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadBookmarksRequest {
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
                 limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(Some(25))),
@@ -3400,7 +3400,7 @@ fn h_create_bookmark<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[1];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateBookmarkRequest {
                 location_id: rq.path("locationId")?,
             };
@@ -3421,7 +3421,7 @@ fn h_is_bookmarked<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[2];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = IsBookmarkedRequest {
                 location_id: rq.path("locationId")?,
             };
@@ -3440,7 +3440,7 @@ fn h_is_bookmarked_get<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[3];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = IsBookmarkedGetRequest {
                 location_id: rq.path("locationId")?,
             };
@@ -3459,7 +3459,7 @@ fn h_delete_bookmark<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[4];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteBookmarkRequest {
                 location_id: rq.path("locationId")?,
             };
@@ -3478,7 +3478,7 @@ fn h_redirect_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[5];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = RedirectContentRequest {
                 remote_id: rq.query::<String>("remoteId")?,
             };
@@ -3499,7 +3499,7 @@ fn h_create_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[6];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateContentRequest {
                 body: rq.input(op.inputs)?,
                 accept: if rq.neg.names("Content") {
@@ -3536,7 +3536,7 @@ fn h_load_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[7];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadContentRequest {
                 content_id: rq.path("contentId")?,
                 languages: rq.query::<String>("languages")?,
@@ -3574,7 +3574,7 @@ fn h_update_content_metadata<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[8];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = UpdateContentMetadataRequest {
                 content_id: rq.path("contentId")?,
                 if_match: rq.if_match(),
@@ -3601,7 +3601,7 @@ fn h_delete_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[9];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteContentRequest {
                 content_id: rq.path("contentId")?,
                 if_match: rq.if_match(),
@@ -3621,7 +3621,7 @@ fn h_copy_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[10];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CopyContentRequest {
                 content_id: rq.path("contentId")?,
                 destination: rq.required_destination()?,
@@ -3643,7 +3643,7 @@ fn h_delete_content_translation<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[11];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteContentTranslationRequest {
                 content_id: rq.path("contentId")?,
                 language_code: rq.path("languageCode")?,
@@ -3666,7 +3666,7 @@ fn h_redirect_current_version<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[12];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = RedirectCurrentVersionRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -3694,7 +3694,7 @@ fn h_create_draft_from_current_version<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[13];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateDraftFromCurrentVersionRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -3722,7 +3722,7 @@ fn h_load_content_versions<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[14];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadContentVersionsRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -3743,7 +3743,7 @@ fn h_load_content_in_version<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[15];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadContentInVersionRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3772,7 +3772,7 @@ fn h_update_version<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[16];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = UpdateVersionRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3801,7 +3801,7 @@ fn h_delete_content_version<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[17];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteContentVersionRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3822,7 +3822,7 @@ fn h_create_draft_from_version<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[18];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateDraftFromVersionRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3851,7 +3851,7 @@ fn h_publish_version<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[19];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = PublishVersionRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3871,7 +3871,7 @@ fn h_delete_translation_from_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[20];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteTranslationFromDraftRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3897,7 +3897,7 @@ fn h_redirect_current_version_relations<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[21];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = RedirectCurrentVersionRelationsRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -3921,7 +3921,7 @@ fn h_load_version_relations<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[22];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadVersionRelationsRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3945,7 +3945,7 @@ fn h_create_relation<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[23];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateRelationRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3968,7 +3968,7 @@ fn h_load_version_relation<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[24];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadVersionRelationRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3991,7 +3991,7 @@ fn h_remove_relation<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[25];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = RemoveRelationRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -4013,7 +4013,7 @@ fn h_hide_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[26];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = HideContentRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -4032,7 +4032,7 @@ fn h_reveal_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[27];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = RevealContentRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -4051,7 +4051,7 @@ fn h_get_object_states_for_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[28];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = GetObjectStatesForContentRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -4075,7 +4075,7 @@ fn h_set_object_states_for_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[29];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = SetObjectStatesForContentRequest {
                 content_id: rq.path("contentId")?,
                 if_match: rq.if_match(),
@@ -4101,7 +4101,7 @@ fn h_get_image_variation<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[30];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = GetImageVariationRequest {
                 image_id: rq.path("imageId")?,
                 variation_identifier: rq.path("variationIdentifier")?,
@@ -4123,7 +4123,7 @@ fn h_load_content_type_group_list<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[31];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadContentTypeGroupListRequest {
                 identifier: rq.query::<String>("identifier")?,
             };
@@ -4150,7 +4150,7 @@ fn h_create_content_type_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[32];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateContentTypeGroupRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -4178,7 +4178,7 @@ fn h_load_content_type_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[33];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadContentTypeGroupRequest {
                 content_type_group_id: rq.path("contentTypeGroupId")?,
             };
@@ -4203,7 +4203,7 @@ fn h_update_content_type_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[34];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = UpdateContentTypeGroupRequest {
                 content_type_group_id: rq.path("contentTypeGroupId")?,
                 if_match: rq.if_match(),
@@ -4233,7 +4233,7 @@ fn h_delete_content_type_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[35];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteContentTypeGroupRequest {
                 content_type_group_id: rq.path("contentTypeGroupId")?,
                 if_match: rq.if_match(),
@@ -4256,7 +4256,7 @@ fn h_list_content_types_for_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[36];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = ListContentTypesForGroupRequest {
                 content_type_group_id: rq.path("contentTypeGroupId")?,
                 accept: if rq.neg.names("ContentTypeList") {
@@ -4288,7 +4288,7 @@ fn h_create_content_type<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[37];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateContentTypeRequest {
                 content_type_group_id: rq.path("contentTypeGroupId")?,
                 publish: rq.query::<bool>("publish")?.unwrap_or(false),
@@ -4315,7 +4315,7 @@ fn h_list_content_types<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[38];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = ListContentTypesRequest {
                 identifier: rq.query::<String>("identifier")?,
                 remote_id: rq.query::<String>("remoteId")?,
@@ -4349,7 +4349,7 @@ fn h_create_content_type_view<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[39];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateContentTypeViewRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -4370,7 +4370,7 @@ fn h_copy_content_type<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[40];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CopyContentTypeRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
@@ -4391,7 +4391,7 @@ fn h_load_content_type<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[41];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadContentTypeRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
@@ -4412,7 +4412,7 @@ fn h_create_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[42];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateContentTypeDraftRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 body: rq.input(op.inputs)?,
@@ -4441,7 +4441,7 @@ fn h_delete_content_type<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[43];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteContentTypeRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 if_match: rq.if_match(),
@@ -4461,7 +4461,7 @@ fn h_load_content_type_field_definition_list<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[44];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadContentTypeFieldDefinitionListRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
@@ -4485,7 +4485,7 @@ fn h_load_content_type_field_definition<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[45];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadContentTypeFieldDefinitionRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 field_definition_id: rq.path("fieldDefinitionId")?,
@@ -4510,7 +4510,7 @@ fn h_load_content_type_field_definition_by_identifier<A: Api>(api: Arc<A>) -> Ha
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[46];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadContentTypeFieldDefinitionByIdentifierRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 field_definition_identifier: rq.path("fieldDefinitionIdentifier")?,
@@ -4536,7 +4536,7 @@ fn h_load_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[47];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadContentTypeDraftRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
@@ -4561,7 +4561,7 @@ fn h_update_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[48];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = UpdateContentTypeDraftRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 if_match: rq.if_match(),
@@ -4591,7 +4591,7 @@ fn h_publish_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[49];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = PublishContentTypeDraftRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
@@ -4615,7 +4615,7 @@ fn h_delete_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[50];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteContentTypeDraftRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 if_match: rq.if_match(),
@@ -4638,7 +4638,7 @@ fn h_load_content_type_draft_field_definition_list<A: Api>(api: Arc<A>) -> Handl
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[51];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadContentTypeDraftFieldDefinitionListRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
@@ -4662,7 +4662,7 @@ fn h_add_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[52];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = AddContentTypeDraftFieldDefinitionRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 body: rq.input(op.inputs)?,
@@ -4691,7 +4691,7 @@ fn h_load_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[53];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadContentTypeDraftFieldDefinitionRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 field_definition_id: rq.path("fieldDefinitionId")?,
@@ -4720,7 +4720,7 @@ fn h_update_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler 
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[54];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = UpdateContentTypeDraftFieldDefinitionRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 field_definition_id: rq.path("fieldDefinitionId")?,
@@ -4751,7 +4751,7 @@ fn h_remove_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler 
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[55];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = RemoveContentTypeDraftFieldDefinitionRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 field_definition_id: rq.path("fieldDefinitionId")?,
@@ -4777,7 +4777,7 @@ fn h_load_groups_of_content_type<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[56];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadGroupsOfContentTypeRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
@@ -4801,7 +4801,7 @@ fn h_link_content_type_to_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[57];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LinkContentTypeToGroupRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 group: rq.query::<String>("group")?,
@@ -4826,7 +4826,7 @@ fn h_unlink_content_type_from_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[58];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = UnlinkContentTypeFromGroupRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 content_type_group_id: rq.path("contentTypeGroupId")?,
@@ -4851,7 +4851,7 @@ fn h_load_country_list<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[59];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadCountryListRequest {};
             let resp = api.load_country_list(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -4870,7 +4870,7 @@ fn h_list_languages<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[60];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = ListLanguagesRequest {};
             let resp = api.list_languages(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -4889,7 +4889,7 @@ fn h_load_language<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[61];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadLanguageRequest {
                 language_code: rq.path("languageCode")?,
             };
@@ -4910,7 +4910,7 @@ fn h_redirect_location<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[62];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = RedirectLocationRequest {
                 id: rq.query::<String>("id")?,
                 remote_id: rq.query::<String>("remoteId")?,
@@ -4937,7 +4937,7 @@ fn h_load_location<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[63];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadLocationRequest {
                 location_path: rq.path("locationPath")?,
             };
@@ -4962,7 +4962,7 @@ fn h_update_location<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[64];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = UpdateLocationRequest {
                 location_path: rq.path("locationPath")?,
                 if_match: rq.if_match(),
@@ -4989,7 +4989,7 @@ fn h_delete_subtree<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[65];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteSubtreeRequest {
                 location_path: rq.path("locationPath")?,
                 if_match: rq.if_match(),
@@ -5009,7 +5009,7 @@ fn h_copy_subtree<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[66];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CopySubtreeRequest {
                 location_path: rq.path("locationPath")?,
                 destination: rq.required_destination()?,
@@ -5031,7 +5031,7 @@ fn h_move_subtree<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[67];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = MoveSubtreeRequest {
                 location_path: rq.path("locationPath")?,
                 destination: rq.required_destination()?,
@@ -5054,7 +5054,7 @@ fn h_swap_location<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[68];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = SwapLocationRequest {
                 location_path: rq.path("locationPath")?,
                 destination: rq.required_destination()?,
@@ -5074,7 +5074,7 @@ fn h_load_location_children<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[69];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadLocationChildrenRequest {
                 location_path: rq.path("locationPath")?,
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
@@ -5097,7 +5097,7 @@ fn h_load_locations_for_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[70];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadLocationsForContentRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -5121,7 +5121,7 @@ fn h_create_location<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[71];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateLocationRequest {
                 content_id: rq.path("contentId")?,
                 body: rq.input(op.inputs)?,
@@ -5147,7 +5147,7 @@ fn h_load_object_state_groups<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[72];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadObjectStateGroupsRequest {};
             let resp = api.load_object_state_groups(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -5166,7 +5166,7 @@ fn h_create_object_state_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[73];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateObjectStateGroupRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -5194,7 +5194,7 @@ fn h_load_object_state_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[74];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadObjectStateGroupRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
             };
@@ -5219,7 +5219,7 @@ fn h_update_object_state_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[75];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = UpdateObjectStateGroupRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
                 if_match: rq.if_match(),
@@ -5249,7 +5249,7 @@ fn h_delete_object_state_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[76];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteObjectStateGroupRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
                 if_match: rq.if_match(),
@@ -5272,7 +5272,7 @@ fn h_load_object_states<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[77];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadObjectStatesRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
             };
@@ -5293,7 +5293,7 @@ fn h_create_object_state<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[78];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateObjectStateRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
                 body: rq.input(op.inputs)?,
@@ -5319,7 +5319,7 @@ fn h_load_object_state<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[79];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadObjectStateRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
                 object_state_id: rq.path("objectStateId")?,
@@ -5345,7 +5345,7 @@ fn h_update_object_state<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[80];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = UpdateObjectStateRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
                 object_state_id: rq.path("objectStateId")?,
@@ -5373,7 +5373,7 @@ fn h_delete_object_state<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[81];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteObjectStateRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
                 object_state_id: rq.path("objectStateId")?,
@@ -5394,7 +5394,7 @@ fn h_list_roles<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[82];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = ListRolesRequest {
                 identifier: rq.query::<String>("identifier")?,
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
@@ -5415,7 +5415,7 @@ fn h_create_role<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[83];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateRoleRequest {
                 publish: rq.query::<bool>("publish")?.unwrap_or(true),
                 body: rq.input(op.inputs)?,
@@ -5453,7 +5453,7 @@ fn h_load_role<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[84];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadRoleRequest {
                 role_id: rq.path("roleId")?,
             };
@@ -5478,7 +5478,7 @@ fn h_create_role_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[85];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateRoleDraftRequest {
                 role_id: rq.path("roleId")?,
             };
@@ -5503,7 +5503,7 @@ fn h_update_role<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[86];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = UpdateRoleRequest {
                 role_id: rq.path("roleId")?,
                 if_match: rq.if_match(),
@@ -5530,7 +5530,7 @@ fn h_delete_role<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[87];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteRoleRequest {
                 role_id: rq.path("roleId")?,
                 if_match: rq.if_match(),
@@ -5550,7 +5550,7 @@ fn h_load_role_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[88];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadRoleDraftRequest {
                 role_id: rq.path("roleId")?,
             };
@@ -5575,7 +5575,7 @@ fn h_update_role_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[89];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = UpdateRoleDraftRequest {
                 role_id: rq.path("roleId")?,
                 if_match: rq.if_match(),
@@ -5602,7 +5602,7 @@ fn h_publish_role_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[90];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = PublishRoleDraftRequest {
                 role_id: rq.path("roleId")?,
             };
@@ -5623,7 +5623,7 @@ fn h_delete_role_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[91];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteRoleDraftRequest {
                 role_id: rq.path("roleId")?,
                 if_match: rq.if_match(),
@@ -5643,7 +5643,7 @@ fn h_load_policies<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[92];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadPoliciesRequest {
                 role_id: rq.path("roleId")?,
             };
@@ -5664,7 +5664,7 @@ fn h_add_policy<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[93];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = AddPolicyRequest {
                 role_id: rq.path("roleId")?,
                 body: rq.input(op.inputs)?,
@@ -5690,7 +5690,7 @@ fn h_delete_policies<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[94];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeletePoliciesRequest {
                 role_id: rq.path("roleId")?,
             };
@@ -5709,7 +5709,7 @@ fn h_load_policy<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[95];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadPolicyRequest {
                 role_id: rq.path("roleId")?,
                 policy_id: rq.path("policyId")?,
@@ -5735,7 +5735,7 @@ fn h_update_policy<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[96];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = UpdatePolicyRequest {
                 role_id: rq.path("roleId")?,
                 policy_id: rq.path("policyId")?,
@@ -5763,7 +5763,7 @@ fn h_delete_policy<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[97];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeletePolicyRequest {
                 role_id: rq.path("roleId")?,
                 policy_id: rq.path("policyId")?,
@@ -5784,7 +5784,7 @@ fn h_list_policies_for_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[98];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = ListPoliciesForUserRequest {
                 user_id: rq.query::<i64>("userId")?,
             };
@@ -5805,7 +5805,7 @@ fn h_load_role_assignments_for_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[99];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadRoleAssignmentsForUserRequest {
                 user_id: rq.path("userId")?,
             };
@@ -5829,7 +5829,7 @@ fn h_assign_role_to_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[100];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = AssignRoleToUserRequest {
                 user_id: rq.path("userId")?,
                 body: rq.input(op.inputs)?,
@@ -5851,7 +5851,7 @@ fn h_load_role_assignment_for_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[101];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadRoleAssignmentForUserRequest {
                 user_id: rq.path("userId")?,
                 role_id: rq.path("roleId")?,
@@ -5876,7 +5876,7 @@ fn h_unassign_role_from_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[102];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = UnassignRoleFromUserRequest {
                 user_id: rq.path("userId")?,
                 role_id: rq.path("roleId")?,
@@ -5899,7 +5899,7 @@ fn h_load_role_assignments_for_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[103];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadRoleAssignmentsForUserGroupRequest {
                 group_path: rq.path("groupPath")?,
             };
@@ -5923,7 +5923,7 @@ fn h_assign_role_to_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[104];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = AssignRoleToUserGroupRequest {
                 group_path: rq.path("groupPath")?,
                 body: rq.input(op.inputs)?,
@@ -5948,7 +5948,7 @@ fn h_load_role_assignment_for_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[105];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadRoleAssignmentForUserGroupRequest {
                 group_path: rq.path("groupPath")?,
                 role_id: rq.path("roleId")?,
@@ -5973,7 +5973,7 @@ fn h_unassign_role_from_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[106];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = UnassignRoleFromUserGroupRequest {
                 group_path: rq.path("groupPath")?,
                 role_id: rq.path("roleId")?,
@@ -5999,7 +5999,7 @@ fn h_load_root_resource<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[107];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadRootResourceRequest {};
             let resp = api.load_root_resource(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -6018,7 +6018,7 @@ fn h_list_sections<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[108];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = ListSectionsRequest {
                 identifer: rq.query::<String>("identifer")?,
                 identifier: rq.query::<String>("identifier")?,
@@ -6040,7 +6040,7 @@ fn h_create_section<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[109];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateSectionRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -6065,7 +6065,7 @@ fn h_load_section<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[110];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadSectionRequest {
                 section_id: rq.path("sectionId")?,
             };
@@ -6090,7 +6090,7 @@ fn h_update_section<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[111];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = UpdateSectionRequest {
                 section_id: rq.path("sectionId")?,
                 if_match: rq.if_match(),
@@ -6117,7 +6117,7 @@ fn h_delete_section<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[112];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteSectionRequest {
                 section_id: rq.path("sectionId")?,
                 if_match: rq.if_match(),
@@ -6137,7 +6137,7 @@ fn h_create_session<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[113];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateSessionRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -6165,7 +6165,7 @@ fn h_check_session<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[114];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CheckSessionRequest {};
             let resp = api.check_session(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -6184,7 +6184,7 @@ fn h_refresh_session<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[115];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = RefreshSessionRequest {
                 session_id: rq.path("sessionId")?,
             };
@@ -6205,7 +6205,7 @@ fn h_delete_session<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[116];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteSessionRequest {
                 session_id: rq.path("sessionId")?,
             };
@@ -6226,7 +6226,7 @@ fn h_load_trash_items<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[117];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadTrashItemsRequest {
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
                 limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(None)),
@@ -6248,7 +6248,7 @@ fn h_empty_trash<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[118];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = EmptyTrashRequest {};
             let resp = api.empty_trash(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -6265,7 +6265,7 @@ fn h_load_trash_item<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[119];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadTrashItemRequest {
                 trash_item_id: rq.path("trashItemId")?,
             };
@@ -6286,7 +6286,7 @@ fn h_restore_trash_item<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[120];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = RestoreTrashItemRequest {
                 trash_item_id: rq.path("trashItemId")?,
                 destination: rq.destination()?,
@@ -6308,7 +6308,7 @@ fn h_delete_trash_item<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[121];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteTrashItemRequest {
                 trash_item_id: rq.path("trashItemId")?,
                 if_match: rq.if_match(),
@@ -6328,7 +6328,7 @@ fn h_list_global_url_aliases<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[122];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = ListGlobalUrlAliasesRequest {};
             let resp = api.list_global_url_aliases(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -6347,7 +6347,7 @@ fn h_list_location_url_aliases<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[123];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = ListLocationUrlAliasesRequest {
                 location_path: rq.path("locationPath")?,
                 custom: rq.query::<bool>("custom")?.unwrap_or(true),
@@ -6372,7 +6372,7 @@ fn h_create_url_alias<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[124];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateUrlAliasRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -6393,7 +6393,7 @@ fn h_load_url_alias<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[125];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadUrlAliasRequest {
                 url_alias_id: rq.path("urlAliasId")?,
             };
@@ -6414,7 +6414,7 @@ fn h_delete_url_alias<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[126];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteUrlAliasRequest {
                 url_alias_id: rq.path("urlAliasId")?,
                 if_match: rq.if_match(),
@@ -6434,7 +6434,7 @@ fn h_list_url_wildcards<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[127];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = ListUrlWildcardsRequest {};
             let resp = api.list_url_wildcards(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -6453,7 +6453,7 @@ fn h_create_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[128];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateUrlWildcardRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -6474,7 +6474,7 @@ fn h_load_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[129];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadUrlWildcardRequest {
                 url_wildcard_id: rq.path("urlWildcardId")?,
             };
@@ -6495,7 +6495,7 @@ fn h_delete_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[130];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteUrlWildcardRequest {
                 url_wildcard_id: rq.path("urlWildcardId")?,
                 if_match: rq.if_match(),
@@ -6515,7 +6515,7 @@ fn h_load_users<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[131];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadUsersRequest {
                 role_id: rq.query::<String>("roleId")?,
                 remote_id: rq.query::<String>("remoteId")?,
@@ -6547,7 +6547,7 @@ fn h_verify_users<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[132];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = VerifyUsersRequest {
                 role_id: rq.query::<String>("roleId")?,
                 remote_id: rq.query::<String>("remoteId")?,
@@ -6569,7 +6569,7 @@ fn h_load_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[133];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadUserRequest {
                 user_id: rq.path("userId")?,
             };
@@ -6594,7 +6594,7 @@ fn h_update_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[134];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = UpdateUserRequest {
                 user_id: rq.path("userId")?,
                 if_match: rq.if_match(),
@@ -6621,7 +6621,7 @@ fn h_delete_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[135];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteUserRequest {
                 user_id: rq.path("userId")?,
                 if_match: rq.if_match(),
@@ -6641,7 +6641,7 @@ fn h_redirect_to_current_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[136];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = RedirectToCurrentUserRequest {};
             let resp = api.redirect_to_current_user(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -6660,7 +6660,7 @@ fn h_load_user_groups_of_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[137];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadUserGroupsOfUserRequest {
                 user_id: rq.path("userId")?,
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
@@ -6683,7 +6683,7 @@ fn h_assign_user_to_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[138];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = AssignUserToUserGroupRequest {
                 user_id: rq.path("userId")?,
                 group: rq.query::<String>("group")?,
@@ -6708,7 +6708,7 @@ fn h_unassign_user_from_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[139];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = UnassignUserFromUserGroupRequest {
                 user_id: rq.path("userId")?,
                 group_path: rq.path("groupPath")?,
@@ -6733,7 +6733,7 @@ fn h_load_user_drafts<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[140];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadUserDraftsRequest {
                 user_id: rq.path("userId")?,
             };
@@ -6754,7 +6754,7 @@ fn h_load_user_groups<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[141];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadUserGroupsRequest {
                 id: rq.query::<i64>("id")?,
                 role_id: rq.query::<i64>("roleId")?,
@@ -6785,7 +6785,7 @@ fn h_load_root_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[142];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadRootUserGroupRequest {};
             let resp = api.load_root_user_group(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -6804,7 +6804,7 @@ fn h_create_root_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[143];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateRootUserGroupRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -6829,7 +6829,7 @@ fn h_load_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[144];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadUserGroupRequest {
                 group_path: rq.path("groupPath")?,
             };
@@ -6854,7 +6854,7 @@ fn h_update_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[145];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = UpdateUserGroupRequest {
                 group_path: rq.path("groupPath")?,
                 if_match: rq.if_match(),
@@ -6881,7 +6881,7 @@ fn h_delete_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[146];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = DeleteUserGroupRequest {
                 group_path: rq.path("groupPath")?,
                 if_match: rq.if_match(),
@@ -6901,7 +6901,7 @@ fn h_move_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[147];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = MoveUserGroupRequest {
                 group_path: rq.path("groupPath")?,
                 destination: rq.required_destination()?,
@@ -6923,7 +6923,7 @@ fn h_load_sub_user_groups<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[148];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadSubUserGroupsRequest {
                 group_path: rq.path("groupPath")?,
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
@@ -6954,7 +6954,7 @@ fn h_create_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[149];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateUserGroupRequest {
                 group_path: rq.path("groupPath")?,
                 body: rq.input(op.inputs)?,
@@ -6980,7 +6980,7 @@ fn h_load_users_from_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[150];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadUsersFromGroupRequest {
                 group_path: rq.path("groupPath")?,
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
@@ -7011,7 +7011,7 @@ fn h_create_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[151];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateUserRequest {
                 group_path: rq.path("groupPath")?,
                 body: rq.input(op.inputs)?,
@@ -7037,7 +7037,7 @@ fn h_create_view<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[152];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateViewRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -7056,7 +7056,7 @@ fn h_list_view<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[153];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = ListViewRequest {};
             let resp = api.list_view(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -7073,7 +7073,7 @@ fn h_get_view<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[154];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = GetViewRequest {
                 view_id: rq.path("viewId")?,
             };
@@ -7092,7 +7092,7 @@ fn h_load_view_results<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[155];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = LoadViewResultsRequest {
                 view_id: rq.path("viewId")?,
             };
@@ -7111,7 +7111,7 @@ fn h_create_content_view<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[156];
-            let cx = api.context(rq.http.headers(), op).await.map_err(Into::into)?;
+            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
             let req = CreateContentViewRequest {
                 body: rq.input(op.inputs)?,
             };

@@ -35,6 +35,8 @@ pub struct Caller {
     pub op: &'static Operation,
     /// The siteaccess the request names (`X-Siteaccess`), as `SiteAccess` limitations see it.
     pub(crate) siteaccess: Target,
+    /// The client's address, when known (failed logins are counted per address too).
+    pub peer: Option<std::net::IpAddr>,
 }
 
 impl Caller {
@@ -132,11 +134,15 @@ impl Service {
     pub async fn authenticate(
         &self,
         headers: &HeaderMap,
+        peer: Option<std::net::IpAddr>,
         op: &'static Operation,
     ) -> Result<Caller> {
         let siteaccess = siteaccess(headers);
         let (user_id, session) = if let Some((login, password)) = basic_credentials(headers)? {
-            (self.verify_password(&login, &password).await?.id, None)
+            (
+                self.verify_password(&login, &password, peer).await?.id,
+                None,
+            )
         } else if let Some(sid) = cookie(headers, &self.settings.session_cookie) {
             match self.live_session(sid).await? {
                 Some(session) => {
@@ -166,6 +172,7 @@ impl Service {
             grants,
             op,
             siteaccess,
+            peer,
         };
         if !caller.is_anonymous() && !self.may_log_in(&caller.grants, &caller.siteaccess) {
             return Err(Error::Unauthorized(
@@ -200,8 +207,29 @@ impl Service {
         ) == Vote::Granted
     }
 
-    /// The enabled user with this login and password, or 401.
-    pub async fn verify_password(&self, login: &str, password: &str) -> Result<user::Model> {
+    /// The enabled user with this login and password, or 401; 429 while failed logins for
+    /// this login or address make the caller wait.
+    pub async fn verify_password(
+        &self,
+        login: &str,
+        password: &str,
+        peer: Option<std::net::IpAddr>,
+    ) -> Result<user::Model> {
+        if let Some(wait) = self.throttle.wait(login, peer) {
+            return Err(Error::TooManyRequests {
+                retry_after: wait.as_secs() + 1,
+            });
+        }
+        let checked = self.check_password(login, password).await;
+        match &checked {
+            Ok(_) => self.throttle.succeeded(login, peer),
+            Err(Error::Unauthorized(_)) => self.throttle.failed(login, peer),
+            Err(_) => {}
+        }
+        checked
+    }
+
+    async fn check_password(&self, login: &str, password: &str) -> Result<user::Model> {
         // Only the account of a published user logs in (not a draft's, not a trashed one's):
         // one lookup by login and one by primary key, whatever the size of the repository.
         let user = user::Entity::find()

@@ -173,6 +173,16 @@ pub struct ServeArgs {
     /// Largest request body accepted, in MiB (content with base64 files can be large).
     #[arg(long, env = "CAIRN_MAX_BODY_MIB", default_value_t = 64)]
     pub max_body_mib: usize,
+    /// Failed logins (per login, and per client address) allowed before each further one
+    /// makes the next attempt wait.
+    #[arg(long, env = "CAIRN_LOGIN_FREE_ATTEMPTS", default_value_t = 5)]
+    pub login_free_attempts: u32,
+    /// The first wait after the free attempts, in milliseconds; each further failure doubles it.
+    #[arg(long, env = "CAIRN_LOGIN_DELAY_MS", default_value_t = 1000)]
+    pub login_delay_ms: u64,
+    /// The longest wait between login attempts, in seconds.
+    #[arg(long, env = "CAIRN_LOGIN_MAX_DELAY", default_value_t = 900)]
+    pub login_max_delay: u64,
     /// Prometheus metrics at `/metrics`: `on` (on the API's listener), `off`, or an address
     /// to serve them on alone (`127.0.0.1:9100`).
     #[arg(long, env = "CAIRN_METRICS", default_value = "on")]

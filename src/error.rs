@@ -27,6 +27,9 @@ pub enum Error {
     /// 409: the resource is in a state that excludes the operation.
     #[error("{0}")]
     Conflict(String),
+    /// 429: too many failed logins; try again after `retry_after` seconds.
+    #[error("Too many failed logins: try again in {retry_after} seconds")]
+    TooManyRequests { retry_after: u64 },
     /// An error already in HTTP terms (a failed `If-Match`, a bad Destination...).
     #[error("{0}")]
     Http(HttpError),
@@ -71,6 +74,10 @@ impl From<Error> for HttpError {
             Error::Forbidden(_) => HttpError::forbidden(description),
             Error::NotAcceptable(_) => HttpError::new(StatusCode::NOT_ACCEPTABLE, description),
             Error::Conflict(_) => HttpError::conflict(description),
+            Error::TooManyRequests { retry_after } => {
+                HttpError::new(StatusCode::TOO_MANY_REQUESTS, description)
+                    .with_header("retry-after", retry_after.to_string())
+            }
             Error::Http(h) => h,
             Error::NotImplemented(_) => HttpError::not_implemented(description),
             Error::Db(ref db) => {

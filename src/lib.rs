@@ -29,6 +29,7 @@ mod root;
 mod sections;
 mod sessions;
 mod stored;
+pub mod throttle;
 mod trash;
 mod url_aliases;
 mod users;
@@ -79,6 +80,11 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settin
             storage_dir: args.storage_dir.clone(),
             storage_uri: storage_uri.clone(),
             metrics_here: args.metrics == config::Metrics::On,
+            login_throttle: throttle::ThrottleSettings {
+                free_attempts: args.login_free_attempts,
+                base_delay: std::time::Duration::from_millis(args.login_delay_ms),
+                max_delay: std::time::Duration::from_secs(args.login_max_delay),
+            },
         },
         field_types::Registry::new(&args.api.field_type_prefix),
         Arc::new(field_types::files::DiskFiles::new(

@@ -32,6 +32,8 @@ pub struct ServiceSettings {
     pub storage_uri: String,
     /// Serve `/metrics` on the API's own listener.
     pub metrics_here: bool,
+    /// How failed logins slow down further attempts.
+    pub login_throttle: crate::throttle::ThrottleSettings,
 }
 
 /// Implements every operation of the API over the database.
@@ -43,6 +45,8 @@ pub struct Service {
     /// Where uploaded files are kept.
     pub files: Arc<dyn FileStore>,
     pub(crate) credentials: CredentialCache,
+    /// Failed logins, which slow down the next attempts.
+    pub(crate) throttle: crate::throttle::LoginThrottle,
     /// The Policies of recent callers.
     pub(crate) permissions: PermissionCache,
     /// Defined content types with their Field definitions, by id.
@@ -59,6 +63,7 @@ impl Service {
         field_types: Registry,
         files: Arc<dyn FileStore>,
     ) -> Service {
+        let throttle = settings.login_throttle;
         let root = crate::root::root();
         let countries = crate::countries::country_list();
         Service {
@@ -67,6 +72,7 @@ impl Service {
             field_types,
             files,
             credentials: CredentialCache::default(),
+            throttle: crate::throttle::LoginThrottle::new(throttle),
             permissions: PermissionCache::new("permissions", 10_000),
             types: crate::cache::Cache::new("content_types", 1_000),
             root: (root.clone(), ETag::of(&root)),
@@ -122,10 +128,11 @@ impl ApiBase for Service {
 
     async fn context(
         &self,
-        headers: &poem::http::HeaderMap,
+        request: &poem::Request,
         op: &'static Operation,
     ) -> Result<Caller, Error> {
-        self.authenticate(headers, op).await
+        let peer = request.remote_addr().as_socket_addr().map(|a| a.ip());
+        self.authenticate(request.headers(), peer, op).await
     }
 
     async fn completed(&self, _cx: &Caller, op: &'static Operation) {

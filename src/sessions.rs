@@ -72,7 +72,7 @@ impl SessionsApi for Service {
         req: CreateSessionRequest,
     ) -> Result<CreateSessionResponse> {
         let user = self
-            .verify_password(&req.body.login, &req.body.password)
+            .verify_password(&req.body.login, &req.body.password, cx.peer)
             .await?;
         let grants = self.grants_of(user.id).await?;
         if !self.may_log_in(&grants, &cx.siteaccess) {

@@ -246,3 +246,43 @@ async fn sessions_expire_when_idle() {
         .await
         .assert_error(404);
 }
+
+/// Failed logins slow down the next attempts for that login (issue 10): past the free ones,
+/// 429 with `Retry-After` until the wait is over; then the right password works again.
+#[tokio::test]
+async fn password_guessing_slows_down() {
+    let app = TestApp::with_args(&["--login-free-attempts", "2", "--login-delay-ms", "300"]).await;
+    let current = async |password: &str| {
+        app.get("/user/current")
+            .basic("admin", password)
+            .send()
+            .await
+    };
+    for _ in 0..3 {
+        current("wrong").await.assert_error(401);
+    }
+    // Even the right password waits now, by Basic or by session.
+    let r = current("publish").await;
+    r.assert_error(429);
+    assert!(r.header("retry-after").unwrap().parse::<u64>().unwrap() >= 1);
+    app.req("POST", "/user/sessions")
+        .json_body(
+            "SessionInput",
+            serde_json::json!({"login": "admin", "password": "publish"}),
+        )
+        .send()
+        .await
+        .assert_error(429);
+    // Other logins are not slowed down by admin's failures.
+    app.get("/user/current")
+        .basic("nobody", "x")
+        .send()
+        .await
+        .assert_error(401);
+    tokio::time::sleep(std::time::Duration::from_millis(350)).await;
+    current("publish").await.assert(307);
+    // The right password cleared the count.
+    current("wrong").await.assert_error(401);
+    current("wrong").await.assert_error(401);
+    current("publish").await.assert(307);
+}

@@ -13,7 +13,7 @@ pub trait ApiBase: Send + Sync + 'static {
     /// Authenticates the request for `op`; an error answers instead of the operation.
     fn context(
         &self,
-        headers: &poem::http::HeaderMap,
+        request: &poem::Request,
         op: &'static Operation,
     ) -> impl Future<Output = Result<Self::Context, Self::Error>> + Send;
     /// Runs after `op` succeeded, before its response is sent.
