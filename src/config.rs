@@ -77,6 +77,10 @@ pub struct DbArgs {
     /// Database pool size.
     #[arg(long, env = "CAIRN_DB_POOL", default_value_t = 16)]
     pub db_pool: u32,
+    /// The longest a statement may run on PostgreSQL, in seconds (0: no limit); a request
+    /// whose query takes longer gets a 503.
+    #[arg(long, env = "CAIRN_STATEMENT_TIMEOUT", default_value_t = 30)]
+    pub statement_timeout: u64,
 }
 
 impl DbArgs {
@@ -85,6 +89,8 @@ impl DbArgs {
         cairn_store::Db::open(&cairn_store::DbOptions {
             url: self.database_url.clone(),
             max_connections: self.db_pool,
+            statement_timeout: (self.statement_timeout > 0)
+                .then(|| std::time::Duration::from_secs(self.statement_timeout)),
         })
         .await
         .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", self.database_url))

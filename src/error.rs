@@ -81,6 +81,16 @@ impl From<Error> for HttpError {
             Error::Http(h) => h,
             Error::NotImplemented(_) => HttpError::not_implemented(description),
             Error::Db(ref db) => {
+                if db
+                    .to_string()
+                    .contains("canceling statement due to statement timeout")
+                {
+                    tracing::warn!(error = %db, "a statement ran past its time limit");
+                    return HttpError::new(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "The request took too long and was stopped: ask for less at a time",
+                    );
+                }
                 if let Some(sea_orm::SqlErr::UniqueConstraintViolation(_)) = db.sql_err() {
                     // A concurrent writer got there first.
                     return HttpError::forbidden(

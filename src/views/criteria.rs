@@ -28,22 +28,93 @@ impl Sql {
         }
     }
 
-    /// `(a) AND (b) ...`, or `1 = 1` for none.
+    /// `(a) AND (b) ...`, or `1 = 1` for none; joined as a balanced tree, so that a long list
+    /// nests log2(n) deep, not n (SQLite refuses expressions deeper than 1,000).
     pub fn all(parts: Vec<Sql>, joiner: &str) -> Sql {
         if parts.is_empty() {
             return Sql::new(if joiner == "OR" { "1 = 0" } else { "1 = 1" }, vec![]);
         }
-        let mut out = Sql::default();
-        for (i, p) in parts.into_iter().enumerate() {
-            if i > 0 {
-                out.text.push_str(&format!(" {joiner} "));
-            }
-            out.text.push('(');
-            out.text.push_str(&p.text);
-            out.text.push(')');
-            out.values.extend(p.values);
+        Self::balanced(parts, joiner)
+    }
+
+    fn balanced(mut parts: Vec<Sql>, joiner: &str) -> Sql {
+        if parts.len() == 1 {
+            let p = parts.remove(0);
+            return Sql::new(format!("({})", p.text), p.values);
         }
-        out
+        let right = parts.split_off(parts.len() / 2);
+        let (l, r) = (Self::balanced(parts, joiner), Self::balanced(right, joiner));
+        let mut values = l.values;
+        values.extend(r.values);
+        Sql::new(format!("({} {joiner} {})", l.text, r.text), values)
+    }
+}
+
+/// What one query may ask, each refused with a 400 that names it: the work a query costs
+/// grows with these.
+pub const MAX_CRITERIA: usize = 100;
+pub const MAX_DEPTH: usize = 10;
+pub const MAX_VALUES: usize = 1_000;
+pub const MAX_WORDS: usize = 32;
+
+/// Refuses criteria past the limits above: criteria in the query, nesting of AND/OR/NOT,
+/// values in one criterion, words of a full-text criterion.
+pub fn check_limits(criteria: &HashValue) -> Result<()> {
+    let mut count = 0;
+    walk(criteria, 0, &mut count)
+}
+
+fn walk(v: &HashValue, depth: usize, count: &mut usize) -> Result<()> {
+    match v {
+        HashValue::List(items) => items.iter().try_for_each(|i| walk(i, depth, count)),
+        HashValue::Map(entries) => {
+            for (name, value) in entries {
+                if matches!(name.as_str(), "AND" | "OR" | "NOT") {
+                    if depth + 1 > MAX_DEPTH {
+                        return Err(Error::BadRequest(format!(
+                            "Criteria may nest AND, OR and NOT {MAX_DEPTH} deep at most"
+                        )));
+                    }
+                    walk(value, depth + 1, count)?;
+                    continue;
+                }
+                let values = match value {
+                    HashValue::List(l) => l.len(),
+                    HashValue::String(s) => s.split(',').count(),
+                    _ => 1,
+                };
+                *count += 1;
+                if *count > MAX_CRITERIA {
+                    return Err(Error::BadRequest(format!(
+                        "A query may hold {MAX_CRITERIA} criteria at most"
+                    )));
+                }
+                if values > MAX_VALUES {
+                    return Err(bad(
+                        name,
+                        format!("{values} values; a criterion takes {MAX_VALUES} at most"),
+                    ));
+                }
+                if name == "FullTextCriterion" {
+                    let words: usize = match value {
+                        HashValue::List(l) => l
+                            .iter()
+                            .filter_map(HashValue::to_text)
+                            .map(|t| t.split_whitespace().count())
+                            .sum(),
+                        v => v.to_text().map_or(0, |t| t.split_whitespace().count()),
+                    };
+                    if words > MAX_WORDS {
+                        return Err(bad(
+                            name,
+                            format!("{words} words; a full-text query takes {MAX_WORDS} at most"),
+                        ));
+                    }
+                }
+            }
+            Ok(())
+        }
+        _ => Ok(()),
     }
 }
 

@@ -74,6 +74,7 @@ impl Service {
         }];
         for criteria in [&q.filter, &q.query].into_iter().flatten() {
             if !is_empty(criteria) {
+                criteria::check_limits(criteria)?;
                 conds.push(cx.map(criteria)?);
             }
         }

@@ -139,6 +139,7 @@ async fn backup_copies_sqlite_and_names_pg_dump_for_postgresql() {
     r.unwrap();
     // The copy opens as a cairn database with the same content.
     let copy = cairn_store::Db::open(&cairn_store::DbOptions {
+        statement_timeout: None,
         url: format!("sqlite://{}", file.display()),
         max_connections: 1,
     })

@@ -321,3 +321,49 @@ async fn a_page_of_hits_costs_a_fixed_number_of_statements() {
     };
     assert_eq!(cost(1).await, cost(10).await);
 }
+
+/// What one query may ask is bounded (issue 10), each limit named in its 400; a criterion at
+/// the limit runs on both databases.
+#[tokio::test]
+async fn queries_are_bounded_and_say_which_limit() {
+    let app = TestApp::new().await;
+    let post = async |filter: serde_json::Value| {
+        app.req("POST", "/views")
+            .admin()
+            .raw_body(
+                "application/vnd.ibexa.api.ViewInput+json; version=1.1",
+                &json!({"ViewInput": {"identifier": "b", "ContentQuery": {"Filter": filter}}})
+                    .to_string(),
+            )
+            .send()
+            .await
+    };
+    let words = vec!["word"; 1000].join(" ");
+    let why = post(json!({"FullTextCriterion": words}))
+        .await
+        .assert_error(400);
+    assert!(why.contains("32 at most"), "{why}");
+    let ids: Vec<i64> = (1..=1000).collect();
+    post(json!({"ContentIdCriterion": ids})).await.assert(200);
+    let ids: Vec<i64> = (1..=1001).collect();
+    let why = post(json!({"ContentIdCriterion": ids}))
+        .await
+        .assert_error(400);
+    assert!(why.contains("1000 at most"), "{why}");
+    for n in [33_000, 70_000] {
+        let list: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+        let why = post(json!({"ContentIdCriterion": list.join(",")}))
+            .await
+            .assert_error(400);
+        assert!(why.contains("1000 at most"), "{why}");
+    }
+    let mut deep = json!({"ContentIdCriterion": 1});
+    for _ in 0..11 {
+        deep = json!({"NOT": deep});
+    }
+    let why = post(deep).await.assert_error(400);
+    assert!(why.contains("10 deep"), "{why}");
+    let many: Vec<serde_json::Value> = (0..101).map(|i| json!({"ContentIdCriterion": i})).collect();
+    let why = post(json!({"OR": many})).await.assert_error(400);
+    assert!(why.contains("100 criteria"), "{why}");
+}

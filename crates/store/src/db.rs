@@ -48,6 +48,8 @@ pub struct DbOptions {
     pub url: String,
     /// Pool size; SQLite readers share it with the one writer at a time.
     pub max_connections: u32,
+    /// The longest a statement may run (PostgreSQL `statement_timeout`); `None`: no limit.
+    pub statement_timeout: Option<Duration>,
 }
 
 impl Db {
@@ -61,6 +63,12 @@ impl Db {
             // A ping before every checkout doubles the cost of a read.
             .test_before_acquire(false)
             .sqlx_logging(false);
+        if let Some(t) = options.statement_timeout
+            && options.url.starts_with("postgres")
+        {
+            let ms = t.as_millis().to_string();
+            co.map_sqlx_postgres_opts(move |o| o.options([("statement_timeout", ms.as_str())]));
+        }
         if options.url.starts_with("sqlite:") {
             co.map_sqlx_sqlite_opts(|o| {
                 o.create_if_missing(true)

@@ -70,6 +70,7 @@ impl ScratchDb {
     /// Opens (and migrates) it with a pool of `max_connections`.
     pub async fn open(&self, max_connections: u32) -> Db {
         Db::open(&DbOptions {
+            statement_timeout: None,
             url: self.url.clone(),
             max_connections,
         })
