@@ -158,6 +158,10 @@ async fn of_assignment(db: &impl ConnectionTrait, prefix: &str, l: Limitation) -
             "Subtree" => {
                 let p = param_of(path, "/content/locations/{path}").ok_or_else(|| bad(href))?;
                 let l: location::Model = find_by_path(db, p).await.map_err(|_| bad(href))?;
+                // The value is the subtree's path: it must be the Location's real one.
+                if crate::locations::tree::href_path(&l.path_string) != p.trim_matches('/') {
+                    return Err(bad(href));
+                }
                 l.path_string
             }
             other => {

@@ -173,3 +173,39 @@ fn lists_are_arrays_in_json_even_when_empty_and_names_are_lang_maps() {
     let xml = String::from_utf8(encode_document(&list, Format::Xml, &w)).unwrap();
     assert!(xml.ends_with("<SectionList media-type=\"application/vnd.ibexa.api.SectionList+xml\" href=\"/api/ibexa/v2/content/sections\"/>"), "{xml}");
 }
+
+/// An optional reference absent, `null`, or without an href reads the same (the eZ Platform
+/// JavaScript client always sends `"Section": null`).
+#[test]
+fn an_optional_reference_may_be_null_or_empty() {
+    let with = |section: &str| {
+        format!(
+            r#"{{"ContentCreate": {{"ContentType": {{"_href": "/api/ibexa/v2/content/types/2"}}, "mainLanguageCode": "eng-GB",
+            "LocationCreate": {{"ParentLocation": {{"_href": "/api/ibexa/v2/content/locations/1/2"}}}},
+            {section} "fields": {{"field": []}}}}}}"#
+        )
+    };
+    for section in [
+        "",
+        r#""Section": null,"#,
+        r#""Section": {},"#,
+        r#""User": null, "Section": null,"#,
+    ] {
+        let c =
+            from_json::<ContentCreate>(&with(section)).unwrap_or_else(|e| panic!("{section}: {e}"));
+        assert_eq!(c.section, None);
+    }
+    let c = from_xml::<ContentCreate>(
+        "<ContentCreate><ContentType href=\"/api/ibexa/v2/content/types/2\"/><mainLanguageCode>eng-GB</mainLanguageCode>\
+         <LocationCreate><ParentLocation href=\"/api/ibexa/v2/content/locations/1/2\"/></LocationCreate><Section/><fields><field><fieldDefinitionIdentifier>title</fieldDefinitionIdentifier><fieldValue>T</fieldValue></field></fields></ContentCreate>",
+    )
+    .unwrap();
+    assert_eq!(c.section, None);
+    // A required one is still required.
+    let err = from_json::<ContentCreate>(&with("").replace(
+        r#""ContentType": {"_href": "/api/ibexa/v2/content/types/2"}"#,
+        r#""ContentType": null"#,
+    ))
+    .unwrap_err();
+    assert_eq!(err, "ContentCreate.ContentType: is required but missing");
+}

@@ -410,10 +410,14 @@ async fn move_copy_swap_and_delete_subtrees() {
     assert_eq!(l["invisible"], true);
     assert_eq!(location(&app, &a).await["childCount"], 0);
     assert_eq!(location(&app, &b).await["childCount"], 1);
-    app.get(&format!("/content/locations/{a1}"))
+    // The href from before the move still names the Location (by its last id).
+    let old = app
+        .get(&format!("/content/locations/{a1}"))
+        .accept("Location+json")
         .send()
-        .await
-        .assert_error(404);
+        .await;
+    old.assert(200);
+    assert_ne!(old.json()["Location"]["pathString"], format!("/{a1}/"));
     assert_tree_consistent(&app).await;
     // Below itself, the root, a missing destination: refused.
     app.req("MOVE", &format!("/content/locations/{b}"))

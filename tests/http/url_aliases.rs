@@ -255,7 +255,7 @@ async fn clean_install_alias_in_xml_and_errors() {
         .send()
         .await
         .assert_error(404);
-    app.get("/content/locations/1/2/5/urlaliases")
+    app.get("/content/locations/1/2/999/urlaliases")
         .accept("UrlAliasRefList+json")
         .send()
         .await

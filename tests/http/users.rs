@@ -250,12 +250,12 @@ async fn the_clean_install_users_and_groups_load_in_both_formats() {
         [("/user/groups/1/5/13".to_string(), false)]
     );
 
-    // Not a user, not a group, not the real path.
+    // Not a user, not a group (a group path names its last id, as in the reference).
     for path in [
         "/user/users/4",
         "/user/users/999",
         "/user/groups/1/2",
-        "/user/groups/1/13",
+        "/user/groups/1/999",
     ] {
         app.get(path)
             .admin()
@@ -579,12 +579,18 @@ async fn the_life_of_a_group_and_a_user_in_json() {
         .unwrap()
         .replace(&format!("{PREFIX}/user/groups/"), "");
     assert!(moved.starts_with("1/5/14/"));
-    app.get(&format!("/user/groups/{team}"))
+    // The old href still names the group, which answers with its new one.
+    let r = app
+        .get(&format!("/user/groups/{team}"))
         .admin()
         .accept("UserGroup+json")
         .send()
-        .await
-        .assert_error(404);
+        .await;
+    r.assert(200);
+    assert_eq!(
+        r.json()["UserGroup"]["_href"],
+        format!("{PREFIX}/user/groups/{moved}")
+    );
     for destination in ["/user/groups/1/5/999", "/user/groups/1/2"] {
         app.req("MOVE", &format!("/user/groups/{staff}"))
             .admin()

@@ -341,7 +341,8 @@ fn href_of<N: Node>(n: &N, path: &Path<'_>) -> Result<String, DecodeError> {
         .ok_or_else(|| path.error(format!("`{href}` is not a resource of this API")))
 }
 
-/// A reference; its href without the API prefix.
+/// A reference; its href without the API prefix. Absent, `null`, or without an href (`{}`,
+/// `<Section/>`) are the same, as the reference's input parsers read an optional reference.
 pub fn reference<N: Node>(
     n: &N,
     name: &str,
@@ -350,6 +351,9 @@ pub fn reference<N: Node>(
     let Some(c) = n.child(name) else {
         return Ok(None);
     };
+    if optional_attr::<N, String>(c, "href", path)?.is_none() {
+        return Ok(None);
+    }
     path.push(name);
     let h = href_of(c, path)?;
     path.pop();

@@ -407,11 +407,9 @@ impl PathEndpoint {
                 (m, op, h)
             })
             .collect();
-        let mut allow: Vec<&str> = methods.iter().map(|(m, _, _)| m.as_str()).collect();
-        if allow.contains(&"GET") && !allow.contains(&"HEAD") {
-            allow.push("HEAD");
-        }
-        allow.push("OPTIONS");
+        // The route's own methods, as the reference lists them (HEAD and OPTIONS are answered
+        // all the same).
+        let allow: Vec<&str> = methods.iter().map(|(m, _, _)| m.as_str()).collect();
         PathEndpoint {
             settings,
             allow: allow.join(","),
