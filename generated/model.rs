@@ -2135,8 +2135,8 @@ pub struct SetObjectStatesForContentRequest {
 #[derive(Debug)]
 #[allow(clippy::large_enum_variant)]
 pub enum SetObjectStatesForContentResponse {
-    /// 204
-    NoContent,
+    /// 200: The content item's Object states after the change, as the reference answers.
+    Ok { body: ContentObjectStates, etag: ETag },
 }
 /// What `getImageVariation` (`GET /content/binary/images/{imageId}/variations/{variationIdentifier}`) receives.
 #[derive(Debug)]

@@ -4088,8 +4088,8 @@ fn h_set_object_states_for_content<A: Api>(api: Arc<A>) -> Handler {
             api.completed(&cx, op).await;
             Ok(
                 match resp {
-                    SetObjectStatesForContentResponse::NoContent => {
-                        rq.reply(204).finish()
+                    SetObjectStatesForContentResponse::Ok { body, etag } => {
+                        rq.reply(200).body(&body).etag(etag).finish()
                     }
                 },
             )

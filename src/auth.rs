@@ -138,11 +138,11 @@ impl Service {
         op: &'static Operation,
     ) -> Result<Caller> {
         let siteaccess = siteaccess(headers);
+        let mut basic_login = None;
         let (user_id, session) = if let Some((login, password)) = basic_credentials(headers)? {
-            (
-                self.verify_password(&login, &password, peer).await?.id,
-                None,
-            )
+            let id = self.verify_password(&login, &password, peer).await?.id;
+            basic_login = Some(login);
+            (id, None)
         } else if let Some(sid) = cookie(headers, &self.settings.session_cookie) {
             match self.live_session(sid).await? {
                 Some(session) => {
@@ -165,6 +165,10 @@ impl Service {
         } else {
             (ANONYMOUS_USER_ID, None)
         };
+        if let Some(expected) = headers.get("x-expected-user").and_then(|v| v.to_str().ok()) {
+            self.check_expected_user(user_id, basic_login.as_deref(), expected.trim())
+                .await?;
+        }
         let grants = self.grants_of(user_id).await?;
         let caller = Caller {
             user_id,
@@ -193,6 +197,30 @@ impl Service {
             return Err(denied(module, function));
         }
         Ok(caller)
+    }
+
+    /// `X-Expected-User`: a client names the login it believes it is; 401 when the request
+    /// is someone else's, as the reference answers.
+    async fn check_expected_user(
+        &self,
+        user_id: i64,
+        login: Option<&str>,
+        expected: &str,
+    ) -> Result<()> {
+        let login = match login {
+            Some(l) => l.to_string(),
+            None => user::Entity::find_by_id(user_id)
+                .one(self.db.conn())
+                .await?
+                .map(|u| u.login)
+                .unwrap_or_default(),
+        };
+        if login != expected {
+            return Err(Error::Unauthorized(format!(
+                "The request is authenticated as '{login}', not as the expected user '{expected}'"
+            )));
+        }
+        Ok(())
     }
 
     /// Whether a user with `grants` may log in through `siteaccess` (`user/login`).

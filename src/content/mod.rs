@@ -1111,7 +1111,13 @@ impl ContentApi for Service {
                 crate::object_states::assign_states(tx, c.id, &states).await
             })
             .await?;
-        Ok(SetObjectStatesForContentResponse::NoContent)
+        let body = self
+            .content_states_body(self.db.conn(), req.content_id)
+            .await?;
+        Ok(SetObjectStatesForContentResponse::Ok {
+            etag: ETag::of(&body),
+            body,
+        })
     }
 
     async fn get_image_variation(

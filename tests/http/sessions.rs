@@ -286,3 +286,39 @@ async fn password_guessing_slows_down() {
     current("wrong").await.assert_error(401);
     current("publish").await.assert(307);
 }
+
+/// `X-Expected-User` (issue 11): a request authenticated as someone else is a 401, as in the
+/// reference; the right login (or `anonymous` without credentials) goes through.
+#[tokio::test]
+async fn x_expected_user_must_be_the_caller() {
+    let app = TestApp::new().await;
+    app.get("/content/sections/1")
+        .admin()
+        .header("x-expected-user", "admin")
+        .send()
+        .await
+        .assert(200);
+    app.get("/content/sections/1")
+        .admin()
+        .header("x-expected-user", "editor")
+        .send()
+        .await
+        .assert_error(401);
+    app.get("/content/locations/1/2")
+        .header("x-expected-user", "admin")
+        .send()
+        .await
+        .assert_error(401);
+    app.get("/content/locations/1/2")
+        .header("x-expected-user", "anonymous")
+        .send()
+        .await
+        .assert(200);
+    let (cookie, _) = app.login().await;
+    app.get("/content/sections/1")
+        .header("cookie", &cookie)
+        .header("x-expected-user", "someone")
+        .send()
+        .await
+        .assert_error(401);
+}
