@@ -27,6 +27,7 @@ use cairn_store::entity::{
 use fields::{Failures, FieldSet, check_language_code};
 use render::{content_href, version_href};
 use rows::TypeInfo;
+use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
     QueryFilter, QuerySelect,
@@ -660,8 +661,12 @@ impl ContentApi for Service {
         let remote_id = req.remote_id.ok_or_else(|| {
             Error::BadRequest("The query parameter 'remoteId' is required".into())
         })?;
+        // Without regard to case, as the reference (an index on LOWER(remote_id)).
         let c = content::Entity::find()
-            .filter(content::Column::RemoteId.eq(remote_id.as_str()))
+            .filter(Expr::cust_with_values(
+                cairn_store::sql::placeholders(self.db.backend(), "LOWER(remote_id) = LOWER(?)"),
+                [remote_id.as_str()],
+            ))
             .one(self.db.conn())
             .await?
             .ok_or_else(|| Error::not_found("Content", &remote_id))?;

@@ -43,15 +43,17 @@ pub fn check_sort(field: Option<&str>, order: Option<&str>) -> Result<()> {
     Ok(())
 }
 
-/// Content type and Field definition identifiers: letters, digits and underscores.
+/// Content type and Field definition identifiers: any text that is not empty, as the
+/// reference's ContentTypeService takes them (`tags-test` included), up to 255 characters.
 pub fn check_identifier(what: &str, identifier: &str) -> Result<()> {
-    if identifier.is_empty()
-        || !identifier
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_')
-    {
+    if identifier.trim().is_empty() {
         return Err(Error::BadRequest(format!(
-            "{what} identifier '{identifier}' must be letters, digits and underscores"
+            "{what} identifier must not be empty"
+        )));
+    }
+    if identifier.chars().count() > 255 {
+        return Err(Error::BadRequest(format!(
+            "{what} identifier '{identifier}' is longer than 255 characters"
         )));
     }
     Ok(())

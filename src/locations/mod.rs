@@ -15,7 +15,8 @@ use crate::permissions::{ContentFacts, Filter, READ, Scope, Subject, Target};
 use crate::service::Service;
 use cairn_runtime::ETag;
 use cairn_store::entity::{content, location};
-use cairn_store::sql::stmt;
+use cairn_store::sql::{placeholders, stmt};
+use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
     QueryFilter, QuerySelect,
@@ -214,8 +215,12 @@ impl LocationsApi for Service {
                 .map_err(|_| Error::BadRequest(format!("id '{id}' is not a Location id")))?;
             tree::find(db, id).await?
         } else if let Some(r) = &req.remote_id {
+            // Without regard to case, as the reference (an index on LOWER(remote_id)).
             location::Entity::find()
-                .filter(location::Column::RemoteId.eq(r.as_str()))
+                .filter(Expr::cust_with_values(
+                    placeholders(db.get_database_backend(), "LOWER(remote_id) = LOWER(?)"),
+                    [r.as_str()],
+                ))
                 .one(db)
                 .await?
                 .ok_or_else(|| Error::not_found("Location", r))?

@@ -1511,3 +1511,36 @@ async fn content_sees_a_published_type_change_at_once() {
         "{fields:?}"
     );
 }
+
+/// Identifiers are any non-empty text, as the reference takes them (`tags-test`).
+#[tokio::test]
+async fn identifiers_take_what_the_reference_takes() {
+    let app = TestApp::new().await;
+    let r = app
+        .req("POST", "/content/typegroups/1/types?publish=true")
+        .admin()
+        .accept("ContentType+json")
+        .json_body(
+            "ContentTypeCreate",
+            type_create("tags-test", vec![field("tag-list", "ezstring", 1)]),
+        )
+        .send()
+        .await;
+    r.assert(201);
+    assert_eq!(r.json()["ContentType"]["identifier"], "tags-test");
+    app.get("/content/types?identifier=tags-test")
+        .admin()
+        .send()
+        .await
+        .assert(200);
+    let r = app
+        .req("POST", "/content/typegroups/1/types")
+        .admin()
+        .json_body(
+            "ContentTypeCreate",
+            type_create(" ", vec![field("a", "ezstring", 1)]),
+        )
+        .send()
+        .await;
+    r.assert_error(400);
+}

@@ -781,3 +781,29 @@ async fn moving_a_ten_thousand_node_subtree_is_a_bounded_number_of_statements() 
         .await;
     assert_eq!(children_ids(&r.json()).len(), 9);
 }
+
+/// Remote id lookups ignore case, as the reference's (issue 11).
+#[tokio::test]
+async fn remote_id_lookups_ignore_case() {
+    let app = TestApp::new().await;
+    let r = app
+        .get("/content/locations?remoteId=F3E90596361E31D496D4026EB624C983")
+        .send()
+        .await;
+    r.assert(307);
+    assert!(
+        r.header("location")
+            .unwrap()
+            .ends_with("/content/locations/1/2")
+    );
+    let r = app
+        .get("/content/objects?remoteId=9459D3C29E15006E45197295722C7ADE")
+        .send()
+        .await;
+    r.assert(307);
+    assert!(
+        r.header("location")
+            .unwrap()
+            .ends_with("/content/objects/1")
+    );
+}

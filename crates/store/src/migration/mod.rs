@@ -14,6 +14,7 @@ mod m0006_url_aliases;
 mod m0007_child_order;
 mod m0008_search;
 mod m0009_roles;
+mod m0010_case_insensitive;
 
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
 use sea_orm_migration::prelude::*;
@@ -33,6 +34,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0007_child_order::Migration),
             Box::new(m0008_search::Migration),
             Box::new(m0009_roles::Migration),
+            Box::new(m0010_case_insensitive::Migration),
         ]
     }
 }
