@@ -3371,6 +3371,9 @@ pub fn render_error(err: &HttpError, format: Format, wire: &Wire) -> poem::Respo
     for (k, v) in &err.headers {
         b = b.header(k.as_str(), v.as_str());
     }
+    if err.bare {
+        return b.header("content-length", "0").body(Vec::new());
+    }
     b.body(encode_document(&body, format, wire))
 }
 fn h_load_bookmarks<A: Api>(api: Arc<A>) -> Handler {

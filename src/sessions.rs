@@ -122,10 +122,11 @@ impl SessionsApi for Service {
         cx: &Caller,
         _req: CheckSessionRequest,
     ) -> Result<CheckSessionResponse> {
-        let s = cx
-            .session
-            .as_ref()
-            .ok_or_else(|| Error::not_found("Session", "current"))?;
+        // Without a session: a 404 without a body, as the reference answers.
+        let s = cx.session.as_ref().ok_or_else(|| {
+            let missing: cairn_runtime::HttpError = Error::not_found("Session", "current").into();
+            Error::Http(missing.without_body())
+        })?;
         let body = self.session_body(s);
         Ok(CheckSessionResponse::Ok {
             etag: ETag::of(&body),
@@ -138,7 +139,12 @@ impl SessionsApi for Service {
         cx: &Caller,
         req: RefreshSessionRequest,
     ) -> Result<RefreshSessionResponse> {
-        let s = self.own_session(cx, &req.session_id)?;
+        // A session that is gone: 404, and the cookie is cleared.
+        let clear = self.clear_cookie();
+        let s = self.own_session(cx, &req.session_id).map_err(|e| {
+            let http: cairn_runtime::HttpError = e.into();
+            Error::Http(http.with_header("set-cookie", clear.clone()))
+        })?;
         Ok(RefreshSessionResponse::Ok {
             body: self.session_body(s),
         })

@@ -17,6 +17,8 @@ pub struct HttpError {
     pub details: Vec<FieldErrors>,
     /// Headers to send with the error (`Allow` on 405, `Set-Cookie`).
     pub headers: Vec<(String, String)>,
+    /// Sent without an `ErrorMessage` body (where the reference sends none).
+    pub bare: bool,
 }
 
 /// The validation failures of one field, keyed by its Field definition id.
@@ -34,7 +36,14 @@ impl HttpError {
             description: description.into(),
             details: Vec::new(),
             headers: Vec::new(),
+            bare: false,
         }
+    }
+
+    /// The error without a body.
+    pub fn without_body(mut self) -> HttpError {
+        self.bare = true;
+        self
     }
 
     pub fn bad_request(d: impl Into<String>) -> HttpError {
