@@ -290,28 +290,30 @@ impl Context {
         };
         let mut parts = Vec::new();
         for (name, value) in entries {
-            parts.push(self.named(name, value)?);
+            parts.push(self.named(name, value, "AND")?);
         }
         Ok(Sql::all(parts, "AND"))
     }
 
-    /// One criterion name with its value; a list value means that criterion once per item
-    /// (all must hold), as the reference reads it; AND and OR also take a list of maps.
-    fn named(&self, name: &str, value: &HashValue) -> Result<Sql> {
+    /// One criterion name with its value inside a `joiner` (AND or OR); a list value is that
+    /// criterion once per item, joined as the criteria around it (two criteria of one name
+    /// under OR: either holds), as the reference reads repeated elements and JSON arrays;
+    /// AND and OR also take a list of maps.
+    fn named(&self, name: &str, value: &HashValue, joiner: &str) -> Result<Sql> {
         match name {
             "AND" | "OR" => {
-                let joiner = if name == "AND" { "AND" } else { "OR" };
+                let inner = if name == "AND" { "AND" } else { "OR" };
                 let parts = match value {
                     HashValue::List(maps) => {
                         maps.iter().map(|m| self.map(m)).collect::<Result<_>>()?
                     }
                     HashValue::Map(entries) => entries
                         .iter()
-                        .map(|(n, v)| self.named(n, v))
+                        .map(|(n, v)| self.named(n, v, inner))
                         .collect::<Result<_>>()?,
                     _ => return Err(bad(name, "expects criteria")),
                 };
-                Ok(Sql::all(parts, joiner))
+                Ok(Sql::all(parts, inner))
             }
             "NOT" => {
                 let inner = self.map(value)?;
@@ -323,7 +325,7 @@ impl Context {
                         .iter()
                         .map(|v| self.criterion(name, v))
                         .collect::<Result<_>>()?;
-                    Ok(Sql::all(parts, "AND"))
+                    Ok(Sql::all(parts, joiner))
                 }
                 v => self.criterion(name, v),
             },

@@ -84,7 +84,7 @@ pub fn order_by(clauses: Option<&HashValue>, tie: &str) -> Result<Sql> {
                             .unwrap_or_default(),
                     ),
                 };
-                let dir = direction(name, data(v, "direction"))?;
+                let dir = direction(name, data(v, "direction").or_else(|| data(v, "#text")))?;
                 for key in ["sort_key_int", "sort_key_string"] {
                     terms.push(format!(
                         "(SELECT f.{key} FROM content_fields f WHERE f.content_id = c.id AND f.version_no = c.current_version AND f.field_definition_id = (SELECT fd.id FROM field_definitions fd JOIN content_types t ON t.id = fd.content_type_id AND t.status = 0 WHERE fd.status = 0 AND t.identifier = ? AND fd.identifier = ?) ORDER BY f.language_code LIMIT 1) {dir}"

@@ -367,3 +367,39 @@ async fn queries_are_bounded_and_say_which_limit() {
     let why = post(json!({"OR": many})).await.assert_error(400);
     assert!(why.contains("100 criteria"), "{why}");
 }
+
+/// Criteria of one name repeated under OR (XML elements, or a JSON array) match either; an
+/// XML `Field` sort clause takes its identifier as an attribute (issue 11).
+#[tokio::test]
+async fn repeated_criteria_join_as_their_operator_and_field_sorts_read_attributes() {
+    let app = TestApp::new().await;
+    // Content 1 (Home) and 41 (Media) by remote id.
+    let json_or = json!({"identifier": "or", "ContentQuery": {"Filter": {"OR": {"ContentRemoteIdCriterion": [
+        "9459d3c29e15006e45197295722c7ade", "a6e35cbcb7cd6ae4b691f3eee30cd262"]}}, "limit": 10}});
+    let v = view(&app, json_or).await;
+    assert_eq!(v["Result"]["count"], 2);
+    let xml = r#"<ViewInput><identifier>or</identifier><ContentQuery><Filter><OR>
+        <ContentRemoteIdCriterion>9459d3c29e15006e45197295722c7ade</ContentRemoteIdCriterion>
+        <ContentRemoteIdCriterion>a6e35cbcb7cd6ae4b691f3eee30cd262</ContentRemoteIdCriterion>
+        </OR></Filter><limit>10</limit>
+        <SortClauses><Field identifier="folder/name">descending</Field></SortClauses></ContentQuery></ViewInput>"#;
+    let r = app
+        .req("POST", "/views")
+        .admin()
+        .raw_body("application/vnd.ibexa.api.ViewInput+xml; version=1.1", xml)
+        .accept("View+json")
+        .send()
+        .await;
+    r.assert(200);
+    let hits: Vec<String> = r.json()["View"]["Result"]["searchHits"]["searchHit"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["value"]["Content"]["Name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(hits, ["Media", "Ibexa Platform"]);
+    // Under AND (the filter's own), two remote ids match nothing.
+    let and = json!({"identifier": "and", "ContentQuery": {"Filter": {"ContentRemoteIdCriterion": [
+        "9459d3c29e15006e45197295722c7ade", "a6e35cbcb7cd6ae4b691f3eee30cd262"]}}});
+    assert_eq!(view(&app, and).await["Result"]["count"], 0);
+}

@@ -391,6 +391,20 @@ impl Node for XmlElement {
 
     fn to_hash(&self) -> HashValue {
         let values: Vec<&XmlElement> = self.children.iter().filter(|c| c.name == "value").collect();
+        // Data in attributes (`<Field identifier="folder/name">descending</Field>`): the
+        // attributes, and the text as `#text`, as the reference's XML reader gives them. A
+        // `key` is the name of a hash entry, not data.
+        let data: Vec<&(String, String)> = self.attrs.iter().filter(|(k, _)| k != "key").collect();
+        if values.is_empty() && !data.is_empty() && self.children.is_empty() {
+            let mut map: Vec<(String, HashValue)> = data
+                .iter()
+                .map(|(k, v)| (k.clone(), HashValue::String(v.clone())))
+                .collect();
+            if self.has_text() {
+                map.push(("#text".to_string(), HashValue::cast_xml_text(&self.text)));
+            }
+            return HashValue::Map(map);
+        }
         if values.is_empty() {
             if self.has_text() {
                 return HashValue::cast_xml_text(&self.text);
