@@ -226,7 +226,7 @@ impl RolesApi for Service {
             .write(async |tx| {
                 let r = store::find_role(tx, req.role_id).await?;
                 check(&req.if_match, &role_model(&r))?;
-                let mut d = store::create_draft(tx, &r).await?;
+                let mut d = store::draft_of(tx, &r).await?;
                 if let Some(identifier) = identifier {
                     store::ensure_free(tx, &identifier, Some(r.id)).await?;
                     d.identifier = identifier;

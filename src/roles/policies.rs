@@ -18,7 +18,7 @@ pub(crate) async fn on_draft<T>(
         return f(&d, false).await;
     }
     let r = store::find_role(tx, role_id).await?;
-    let d = store::create_draft(tx, &r).await?;
+    let d = store::draft_of(tx, &r).await?;
     let out = f(&d, true).await?;
     store::publish(tx, d).await?;
     Ok(out)

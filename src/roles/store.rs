@@ -56,6 +56,7 @@ pub(crate) async fn find_draft_by_id(
 pub(crate) async fn find_draft(db: &impl ConnectionTrait, id: i64) -> Result<role::Model> {
     let of_role = role::Entity::find()
         .filter(role::Column::OriginalId.eq(id))
+        .order_by_asc(role::Column::Id)
         .one(db)
         .await?;
     match of_role {
@@ -258,6 +259,12 @@ pub(crate) async fn create_draft(
             r.identifier
         )));
     }
+    draft_of(tx, r).await
+}
+
+/// A draft of `r`, also while another is open: changes made to a Role directly go through one
+/// of these, published at once (the other draft stays as it is, as in the reference).
+pub(crate) async fn draft_of(tx: &impl ConnectionTrait, r: &role::Model) -> Result<role::Model> {
     let draft = insert_role(tx, r.identifier.clone(), DRAFT, Some(r.id)).await?;
     let copies = policies_of(tx, &[r.id])
         .await?
@@ -270,10 +277,16 @@ pub(crate) async fn create_draft(
 
 /// Publishes a draft: over its Role (whose Policies it replaces), or as a new Role.
 pub(crate) async fn publish(tx: &impl ConnectionTrait, draft: role::Model) -> Result<role::Model> {
-    ensure_free(tx, &draft.identifier, draft.original_id).await?;
-    let Some(original) = draft.original_id else {
+    // The draft of a Role deleted since is published as a Role of its own.
+    let original = match draft.original_id {
+        Some(id) if role::Entity::find_by_id(id).one(tx).await?.is_some() => Some(id),
+        _ => None,
+    };
+    ensure_free(tx, &draft.identifier, original).await?;
+    let Some(original) = original else {
         let mut active: role::ActiveModel = draft.into();
         active.status = Set(PUBLISHED);
+        active.original_id = Set(None);
         return Ok(active.update(tx).await?);
     };
     delete_policies(tx, &[original], None).await?;
@@ -296,15 +309,9 @@ pub(crate) async fn delete_draft(tx: &impl ConnectionTrait, draft_id: i64) -> Re
     Ok(())
 }
 
-/// Deletes a published Role with its draft, Policies and assignments.
+/// Deletes a published Role with its Policies and assignments; a draft of it stays, and may
+/// still be published (as a Role of its own), as in the reference.
 pub(crate) async fn delete_role(tx: &impl ConnectionTrait, id: i64) -> Result<()> {
-    if let Some(d) = role::Entity::find()
-        .filter(role::Column::OriginalId.eq(id))
-        .one(tx)
-        .await?
-    {
-        delete_draft(tx, d.id).await?;
-    }
     role_assignment::Entity::delete_many()
         .filter(role_assignment::Column::RoleId.eq(id))
         .exec(tx)

@@ -590,13 +590,17 @@ async fn role_and_policy_errors() {
         .send()
         .await
         .assert_error(403);
-    // A Role with a draft cannot be changed directly (403), nor get a second draft.
-    app.req("PATCH", "/user/roles/4")
+    // A Role with a draft is still changed directly, as in the reference; the draft stays,
+    // and a second explicit draft is refused.
+    let r = app
+        .req("PATCH", "/user/roles/4")
         .admin()
+        .accept("Role+json")
         .json_body("RoleInput", json!({"identifier": "X"}))
         .send()
-        .await
-        .assert_error(403);
+        .await;
+    r.assert(200);
+    assert_eq!(r.json()["Role"]["identifier"], "X");
     app.req("POST", "/user/roles/4/policies")
         .admin()
         .json_body(
@@ -605,7 +609,41 @@ async fn role_and_policy_errors() {
         )
         .send()
         .await
+        .assert(201);
+    app.get("/user/roles/4/draft")
+        .admin()
+        .send()
+        .await
+        .assert(200);
+    app.req("POST", "/user/roles/4")
+        .admin()
+        .send()
+        .await
         .assert_error(403);
+    // Deleting the Role keeps its draft, which publishes as a Role of its own.
+    app.req("DELETE", "/user/roles/4")
+        .admin()
+        .send()
+        .await
+        .assert(204);
+    app.get("/user/roles/4/draft")
+        .admin()
+        .send()
+        .await
+        .assert(200);
+    app.req("PUBLISH", "/user/roles/4/draft")
+        .admin()
+        .send()
+        .await
+        .assert(204);
+    let r = app
+        .get("/user/roles?identifier=Member")
+        .admin()
+        .accept("RoleList+json")
+        .send()
+        .await;
+    r.assert(200);
+    assert_eq!(r.json()["RoleList"]["Role"].as_array().unwrap().len(), 1);
     // Missing identifier, bad input, anonymous.
     app.req("POST", "/user/roles")
         .admin()

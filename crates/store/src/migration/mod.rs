@@ -15,6 +15,7 @@ mod m0007_child_order;
 mod m0008_search;
 mod m0009_roles;
 mod m0010_case_insensitive;
+mod m0011_role_drafts;
 
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
 use sea_orm_migration::prelude::*;
@@ -35,6 +36,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0008_search::Migration),
             Box::new(m0009_roles::Migration),
             Box::new(m0010_case_insensitive::Migration),
+            Box::new(m0011_role_drafts::Migration),
         ]
     }
 }
