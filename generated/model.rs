@@ -229,7 +229,7 @@ pub struct Field {
     /// `fieldValue`.
     pub field_value: HashValue,
 }
-/// The thumbnail of a version (empty when the content item has none).
+/// The thumbnail of a version (the content type's icon when the content item has no image).
 #[derive(Debug, Clone, PartialEq, Hash)]
 pub struct Thumbnail {
     /// `resource`.

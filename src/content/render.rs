@@ -246,7 +246,8 @@ impl Service {
     }
 }
 
-/// The first image of a thumbnail Field definition, if the version has one.
+/// The first image of a thumbnail Field definition, if the version has one; else the icon of
+/// the content type.
 fn thumbnail(ty: &TypeInfo, fields: &[Field]) -> Thumbnail {
     let image = fields.iter().find(|f| {
         ty.field_by_identifier(&f.field_definition_identifier)
@@ -268,11 +269,15 @@ fn thumbnail(ty: &TypeInfo, fields: &[Field]) -> Thumbnail {
                 .and_then(|m| m.as_str())
                 .map(str::to_string),
         },
+        // Without an image: the content type's icon, as the reference gives it.
         None => Thumbnail {
-            resource: None,
+            resource: Some(format!(
+                "/bundles/ezplatformadminui/img/ez-icons.svg#{}",
+                ty.ty.identifier
+            )),
             width: None,
             height: None,
-            mime_type: None,
+            mime_type: Some("image/svg+xml".to_string()),
         },
     }
 }

@@ -848,7 +848,13 @@ impl ContentTypesApi for Service {
             .iter()
             .find(|f| f.identifier == req.field_definition_identifier)
             .ok_or_else(|| Error::not_found("FieldDefinition", &req.field_definition_identifier))?;
-        let (body, etag) = self.field_reply(f);
+        // Named as it was asked for, as the reference answers.
+        let mut body = self.field_definition(f);
+        body.href = format!(
+            "/content/types/{}/fieldDefinition/{}",
+            req.content_type_id, req.field_definition_identifier
+        );
+        let etag = ETag::of(&body);
         Ok(LoadContentTypeFieldDefinitionByIdentifierResponse::Ok { body, etag })
     }
 

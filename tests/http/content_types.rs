@@ -1050,6 +1050,21 @@ async fn type_lists_lookups_and_field_definition_reads() {
         .send()
         .await;
     assert_eq!(r.json()["FieldDefinition"]["id"], 148);
+    // Named as it was asked for (issue 11), in both formats.
+    assert_eq!(
+        r.json()["FieldDefinition"]["_href"],
+        "/api/ibexa/v2/content/types/12/fieldDefinition/file"
+    );
+    let x = app
+        .get("/content/types/12/fieldDefinition/file")
+        .accept("FieldDefinition+xml")
+        .send()
+        .await
+        .xml();
+    assert_eq!(
+        attr(&x, "href"),
+        "/api/ibexa/v2/content/types/12/fieldDefinition/file"
+    );
     app.get("/content/types/12/fieldDefinition/nope")
         .send()
         .await

@@ -757,3 +757,23 @@ async fn user_lists_cost_a_fixed_number_of_statements() {
     }
     assert_eq!(cost().await, one, "six users cost what one does");
 }
+
+/// A version without an image has its content type's icon as Thumbnail, as the reference's
+/// example bodies show (issue 11).
+#[tokio::test]
+async fn a_thumbnail_without_an_image_is_the_types_icon() {
+    let app = TestApp::new().await;
+    let u = app
+        .get("/user/users/14")
+        .admin()
+        .accept("User+json")
+        .send()
+        .await
+        .json();
+    let t = &u["User"]["Version"]["Thumbnail"];
+    assert_eq!(
+        t["resource"],
+        "/bundles/ezplatformadminui/img/ez-icons.svg#user"
+    );
+    assert_eq!(t["mimeType"], "image/svg+xml");
+}
