@@ -231,7 +231,7 @@ fn operation(api: &Api, e: &Endpoint, vendor: &str, override_verbs: Option<&[&st
             let mut schema = scalar_schema(&q.ty);
             if let Some(d) = &q.default {
                 schema["default"] = match q.ty {
-                    Ty::Int => json!(d.parse::<i64>().unwrap_or_default()),
+                    Ty::Int | Ty::Offset | Ty::Limit => json!(d.parse::<i64>().unwrap_or_default()),
                     Ty::Bool => json!(d == "true"),
                     _ => json!(d),
                 };
