@@ -64,8 +64,17 @@ impl Service {
         db: &impl ConnectionTrait,
         ls: &[location::Model],
     ) -> Result<Vec<Location>> {
+        Ok(self.located(db, ls).await?.0)
+    }
+
+    /// [`Self::location_bodies`] with the content items they hold, by id.
+    async fn located(
+        &self,
+        db: &impl ConnectionTrait,
+        ls: &[location::Model],
+    ) -> Result<(Vec<Location>, HashMap<i64, content::Model>)> {
         if ls.is_empty() {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), HashMap::new()));
         }
         let ids: Vec<i64> = ls.iter().map(|l| l.id).collect();
         let counts: HashMap<i64, i64> = location::Entity::find()
@@ -133,7 +142,8 @@ impl Service {
                 let child_count = counts.get(&l.id).copied().unwrap_or(0);
                 Ok(self.location(l, child_count, c, info))
             })
-            .collect()
+            .collect::<Result<Vec<_>>>()
+            .map(|bodies| (bodies, contents))
     }
 
     fn location(
@@ -249,8 +259,11 @@ impl LocationsApi for Service {
     ) -> Result<LoadLocationResponse> {
         let db = self.db.conn();
         let l = tree::find_by_path(db, &req.location_path).await?;
-        self.authorize_at(db, cx, READ, &l, vec![]).await?;
-        let body = self.location_body(db, &l).await?;
+        // The check reads the content item the body loads: no statement of its own.
+        let (mut bodies, contents) = self.located(db, std::slice::from_ref(&l)).await?;
+        self.authorize_loaded(db, cx, READ, &l, contents.get(&l.content_id))
+            .await?;
+        let body = bodies.remove(0);
         Ok(LoadLocationResponse::Ok {
             etag: ETag::of(&body),
             body,

@@ -212,21 +212,53 @@ impl Service {
         cx: &Caller,
         policy: (&str, &str),
         l: &location::Model,
-        mut targets: Vec<Target>,
+        targets: Vec<Target>,
     ) -> Result<()> {
         if cx.grants.may_all(policy.0, policy.1) {
             return Ok(());
         }
-        let facts = match l.content_id {
+        let c = match l.content_id {
+            0 => None,
+            id => Some(crate::content::rows::content(db, id).await?),
+        };
+        self.authorize_held(db, cx, policy, l, c.as_ref(), targets)
+            .await
+    }
+
+    /// [`Self::authorize_at`] with the content item at `l` already read (None: the root).
+    pub(crate) async fn authorize_loaded(
+        &self,
+        db: &impl ConnectionTrait,
+        cx: &Caller,
+        policy: (&str, &str),
+        l: &location::Model,
+        c: Option<&content::Model>,
+    ) -> Result<()> {
+        if cx.grants.may_all(policy.0, policy.1) {
+            return Ok(());
+        }
+        self.authorize_held(db, cx, policy, l, c, vec![]).await
+    }
+
+    async fn authorize_held(
+        &self,
+        db: &impl ConnectionTrait,
+        cx: &Caller,
+        policy: (&str, &str),
+        l: &location::Model,
+        c: Option<&content::Model>,
+        mut targets: Vec<Target>,
+    ) -> Result<()> {
+        let facts = match c {
             // The root Location holds no content item: it reads as the clean install's
             // root, in the standard Section, owned by the administrator.
-            0 => ContentFacts {
+            None => ContentFacts {
                 content_type_id: 1,
                 section_id: 1,
                 owner_id: 14,
                 ..Default::default()
             },
-            id => ContentFacts::of(&crate::content::rows::content(db, id).await?),
+            Some(c) => ContentFacts::of(c),
         };
         targets.insert(
             0,

@@ -958,3 +958,28 @@ async fn authentication_looks_users_up_by_index_whatever_the_repository_size() {
         .assert_error(401);
     assert_eq!(app.statements() - before, 1, "the login only");
 }
+
+/// A check on one resource costs no statement on a warm cache: an anonymous (Section
+/// limited) Location read runs the same statements as an administrator's, and one more than
+/// reading it needs only for the administrator's login.
+#[tokio::test]
+async fn a_check_on_one_resource_adds_no_statement() {
+    let app = TestApp::new().await;
+    let cost = async |admin: bool| {
+        let req = || {
+            let r = app.get("/content/locations/1/2").accept("Location+json");
+            if admin { r.admin() } else { r }
+        };
+        req().send().await.assert(200);
+        let before = app.statements();
+        req().send().await.assert(200);
+        app.statements() - before
+    };
+    let anonymous = cost(false).await;
+    let admin = cost(true).await;
+    assert_eq!(admin, anonymous + 1, "the login is the only difference");
+    assert_eq!(
+        anonymous, 3,
+        "the Location, its child count, its content item"
+    );
+}
