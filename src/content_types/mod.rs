@@ -656,15 +656,18 @@ impl ContentTypesApi for Service {
             }
             let mut group_ids = c.content_type_group_id_criterion.clone();
             if !c.content_type_group_name_criterion.is_empty() {
+                // Without regard to case, as the reference (its collation); groups are few.
+                let names: Vec<String> = c
+                    .content_type_group_name_criterion
+                    .iter()
+                    .map(|n| n.to_lowercase())
+                    .collect();
                 group_ids.extend(
                     content_type_group::Entity::find()
-                        .filter(
-                            content_type_group::Column::Identifier
-                                .is_in(c.content_type_group_name_criterion.clone()),
-                        )
                         .all(db)
                         .await?
                         .into_iter()
+                        .filter(|g| names.contains(&g.identifier.to_lowercase()))
                         .map(|g| g.id),
                 );
                 if group_ids.is_empty() {

@@ -1088,6 +1088,24 @@ async fn type_lists_lookups_and_field_definition_reads() {
         .map(|t| t["id"].as_i64().unwrap())
         .collect();
     assert_eq!(ids, [12, 5]);
+    // The group name criterion ignores case, as the reference's (issue 11).
+    let r = app
+        .req("POST", "/content/types/view")
+        .accept("ContentTypeList+json")
+        .json_body(
+            "ContentTypeViewInput",
+            json!({"identifier": "v", "ContentTypeQuery": {"Query": {"ContentTypeGroupNameCriterion": "MEDIA"}, "SortClauses": {"Id": "descending"}, "limit": 10}}),
+        )
+        .send()
+        .await;
+    r.assert(200);
+    assert_eq!(
+        r.json()["ContentTypeList"]["ContentType"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
 }
 
 #[tokio::test]
