@@ -145,7 +145,7 @@ impl Service {
         );
         let mut values = patterns();
         values.extend(patterns());
-        let removed = ids(db, &sql, values).await?;
+        let removed = cairn_store::sql::ids(db, &sql, values).await?;
         if removed.is_empty() {
             return Ok(());
         }
@@ -191,16 +191,6 @@ async fn count(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Resu
     Ok(row
         .and_then(|r| r.try_get_by_index::<i64>(0).ok())
         .unwrap_or(0))
-}
-
-async fn ids(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Result<Vec<i64>> {
-    let rows = db
-        .query_all_raw(stmt(db.get_database_backend(), sql, values))
-        .await?;
-    Ok(rows
-        .iter()
-        .filter_map(|r| r.try_get_by_index::<i64>(0).ok())
-        .collect())
 }
 
 impl Service {

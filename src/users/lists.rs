@@ -8,7 +8,6 @@ use crate::permissions::{Filter, Scope};
 use crate::service::Service;
 use cairn_runtime::{Limit, Offset};
 use cairn_store::entity::{content, content_version, location, user};
-use cairn_store::sql::stmt;
 use sea_orm::sea_query::Query;
 use sea_orm::{
     ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Value,
@@ -17,13 +16,7 @@ use std::collections::HashMap;
 
 /// Ids read by a raw `SELECT <id> ...`.
 async fn ids(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Result<Vec<i64>> {
-    let rows = db
-        .query_all_raw(stmt(db.get_database_backend(), sql, values))
-        .await?;
-    Ok(rows
-        .iter()
-        .filter_map(|r| r.try_get_by_index::<i64>(0).ok())
-        .collect())
+    Ok(cairn_store::sql::ids(db, sql, values).await?)
 }
 
 /// The id at the end of a REST href (`/api/ibexa/v2/user/roles/3` → 3), or 400.

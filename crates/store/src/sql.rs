@@ -30,6 +30,21 @@ pub fn placeholders(backend: DbBackend, sql: &str) -> String {
     }
 }
 
+/// The first column of every row of a raw `SELECT <id> ...` (`?` placeholders).
+pub async fn ids(
+    db: &impl ConnectionTrait,
+    sql: &str,
+    values: impl IntoIterator<Item = Value>,
+) -> Result<Vec<i64>, DbErr> {
+    let rows = db
+        .query_all_raw(stmt(db.get_database_backend(), sql, values))
+        .await?;
+    Ok(rows
+        .iter()
+        .filter_map(|r| r.try_get_by_index::<i64>(0).ok())
+        .collect())
+}
+
 /// Serialises writers that check-then-insert under the same `key` (a uniqueness rule the
 /// schema cannot express) until the transaction ends. SQLite writers are serialised already.
 pub async fn lock(db: &impl ConnectionTrait, key: &str) -> Result<(), DbErr> {
