@@ -65,6 +65,14 @@ pub fn app(service: Arc<Service>, settings: Arc<Settings>) -> impl Endpoint<Outp
         .nest(service_storage.1, files)
         .at("/health", poem::endpoint::make_sync(|_| health()))
         .at("/ready", ready(service.clone()));
+    // The front page, unless the API itself is served at the root.
+    if !wire.prefix.is_empty() {
+        let (prefix, vendor) = (wire.prefix.clone(), wire.vendor.clone());
+        app = app.at(
+            "/",
+            poem::endpoint::make_sync(move |_| crate::front::page(&prefix, &vendor)),
+        );
+    }
     if service.settings.metrics_here {
         app = app.at("/metrics", metrics(service.clone()));
     }

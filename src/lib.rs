@@ -12,6 +12,7 @@ mod changes;
 pub mod config;
 pub mod error;
 pub mod field_types;
+mod front;
 pub mod metrics;
 pub mod service;
 

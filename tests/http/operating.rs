@@ -355,3 +355,29 @@ fn sigterm_under_load_cuts_no_request() {
     let status = server.wait().unwrap();
     assert!(status.success(), "{status}");
 }
+
+/// A browser on `/` gets a page that leads to the API and its OpenAPI document (issue 15).
+#[tokio::test]
+async fn the_front_page_links_to_the_api() {
+    let app = TestApp::new().await;
+    let r = app.abs("GET", "/").send().await;
+    r.assert(200);
+    assert!(r.content_type().starts_with("text/html"));
+    assert!(r.body.contains(r#"href="/api/ibexa/v2/""#), "{}", r.body);
+    assert!(r.body.contains(r#"href="/api/ibexa/v2/openapi.json""#));
+    assert_eq!(
+        r.header("x-content-type-options").as_deref(),
+        Some("nosniff")
+    );
+    assert!(
+        r.header("content-security-policy")
+            .unwrap()
+            .contains("default-src 'none'")
+    );
+    // The links work.
+    app.abs("GET", "/api/ibexa/v2/openapi.json")
+        .send()
+        .await
+        .assert(200);
+    app.abs("GET", "/api/ibexa/v2/").send().await.assert(200);
+}
