@@ -13,6 +13,7 @@ pub mod config;
 pub mod error;
 pub mod field_types;
 mod front;
+mod full_text;
 pub mod metrics;
 pub mod service;
 
@@ -98,6 +99,13 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settin
         cors_origins: args.cors_origins.clone(),
         max_body: args.max_body_mib * 1024 * 1024,
     };
+    let indexed = service.catch_up_text().await?;
+    if indexed > 0 {
+        tracing::info!(
+            indexed,
+            "full-text documents written for content items without one"
+        );
+    }
     let service = Arc::new(service);
     let listening = service.clone();
     service

@@ -24,7 +24,8 @@ use cairn_store::entity::{
     content, content_object_state, content_relation, content_version, language, location,
     pending_location, section,
 };
-use fields::{Failures, FieldSet, check_language_code};
+pub(crate) use fields::FieldSet;
+use fields::{Failures, check_language_code};
 use render::{content_href, version_href};
 use rows::TypeInfo;
 use sea_orm::sea_query::Expr;
@@ -310,6 +311,7 @@ impl Service {
             .unwrap_or_default()
             .to_string());
         let mut c = ca.update(tx).await?;
+        self.index_text(tx, c.id, &ty, &set).await?;
         if first {
             c = self.place_pending(tx, c, &ty).await?;
         }

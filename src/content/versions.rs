@@ -354,6 +354,9 @@ impl Service {
                         self.drop_translation(tx, &c, v, lang).await?;
                     }
                 }
+                if c.status == content::PUBLISHED {
+                    self.reindex_text(tx, &c).await?;
+                }
                 let mut ca = c.into_active_model();
                 ca.modified = Set(Timestamp::now().0);
                 ca.update(tx).await?;
@@ -508,6 +511,7 @@ impl Service {
                 .exec(tx)
                 .await?;
         }
+        crate::full_text::copy(tx, c.id, copy.id).await?;
         Ok(copy)
     }
 

@@ -125,6 +125,21 @@ impl FieldType for AuthorType {
     fn name_text(&self, value: &HashValue) -> String {
         authors(value).first().map(name_of).unwrap_or_default()
     }
+
+    /// Every author's name and email.
+    fn search_text(&self, value: &HashValue, _def: &Definition<'_>, _language: &str) -> String {
+        authors(value)
+            .iter()
+            .map(|a| {
+                format!(
+                    "{} {}",
+                    name_of(a),
+                    opt_text(field(a, "email")).unwrap_or_default()
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
 }
 
 #[cfg(test)]

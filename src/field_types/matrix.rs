@@ -138,6 +138,17 @@ impl FieldType for MatrixType {
     fn name_text(&self, _value: &HashValue) -> String {
         String::new()
     }
+
+    /// Every cell.
+    fn search_text(&self, value: &HashValue, _def: &Definition<'_>, _language: &str) -> String {
+        let mut out = Vec::new();
+        for row in rows(value) {
+            if let HashValue::Map(cells) = row {
+                out.extend(cells.iter().map(|(_, c)| text_of(c)));
+            }
+        }
+        out.join(" ")
+    }
 }
 
 #[cfg(test)]

@@ -214,6 +214,12 @@ pub trait FieldType: Send + Sync {
         self.name_text(value)
     }
 
+    /// The words full-text search finds the value by: the name text unless a type has more
+    /// to say (a whole rich text, every author, every cell of a matrix).
+    fn search_text(&self, value: &HashValue, def: &Definition<'_>, language: &str) -> String {
+        self.name_text_in(value, def, language)
+    }
+
     /// The content ids this value relates to.
     fn relations(&self, _value: &HashValue) -> Vec<(RelationKind, i64)> {
         Vec::new()

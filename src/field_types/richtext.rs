@@ -142,6 +142,11 @@ impl FieldType for RichTextType {
         out
     }
 
+    /// The text of the whole document.
+    fn search_text(&self, value: &HashValue, _def: &Definition<'_>, _language: &str) -> String {
+        root(value).map(|r| r.text_content()).unwrap_or_default()
+    }
+
     /// LINK for `<link>`/`<ezlink>` and EMBED for `<ezembed>`/`<ezembedinline>` whose
     /// `xlink:href` is `ezcontent://ID`. `ezlocation://ID` targets are skipped: which content
     /// a location holds is known only to the repository.

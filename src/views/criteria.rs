@@ -3,8 +3,10 @@
 //! Conditions on Locations in a content search ask whether any Location of the item matches.
 
 use crate::error::{Error, Result};
+use crate::full_text;
 use cairn_runtime::HashValue;
-use sea_orm::Value;
+use sea_orm::{DbBackend, Value};
+use std::collections::HashSet;
 
 /// What a search returns, which decides how Location conditions apply.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -55,7 +57,7 @@ impl Sql {
 pub const MAX_CRITERIA: usize = 100;
 pub const MAX_DEPTH: usize = 10;
 pub const MAX_VALUES: usize = 1_000;
-pub const MAX_WORDS: usize = 32;
+pub const MAX_WORDS: usize = 100;
 
 /// Refuses criteria past the limits above: criteria in the query, nesting of AND/OR/NOT,
 /// values in one criterion, words of a full-text criterion.
@@ -122,6 +124,59 @@ fn walk(v: &HashValue, depth: usize, count: &mut usize) -> Result<()> {
 pub struct Context {
     pub target: Target,
     pub user_id: i64,
+    pub backend: DbBackend,
+    /// Words too common to search for (see `full_text::stop_words`).
+    pub stop_words: HashSet<String>,
+}
+
+/// The texts of every full-text criterion in `criteria`, at any depth.
+pub fn full_texts(criteria: &HashValue) -> Vec<String> {
+    let mut out = Vec::new();
+    collect_full_texts(criteria, &mut out);
+    out
+}
+
+fn collect_full_texts(v: &HashValue, out: &mut Vec<String>) {
+    match v {
+        HashValue::List(items) => items.iter().for_each(|i| collect_full_texts(i, out)),
+        HashValue::Map(entries) => {
+            for (name, value) in entries {
+                match (name.as_str(), value) {
+                    ("FullTextCriterion", HashValue::List(texts)) => {
+                        out.extend(texts.iter().filter_map(HashValue::to_text))
+                    }
+                    ("FullTextCriterion", text) => out.extend(text.to_text()),
+                    _ => collect_full_texts(value, out),
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Takes the full-text criterion that ranks the hits out of a query: one that must hold for
+/// every hit (at the top, or in an AND at the top). Its text is returned; the criteria left
+/// still filter.
+pub fn take_ranked(criteria: &mut HashValue) -> Option<String> {
+    let HashValue::Map(entries) = criteria else {
+        return None;
+    };
+    if let Some(i) = entries
+        .iter()
+        .position(|(n, v)| n == "FullTextCriterion" && matches!(v, HashValue::String(_)))
+    {
+        return entries.remove(i).1.to_text();
+    }
+    for (_, value) in entries.iter_mut().filter(|(n, _)| n == "AND") {
+        let found = match value {
+            HashValue::List(maps) => maps.iter_mut().find_map(take_ranked),
+            map => take_ranked(map),
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
 }
 
 fn bad(name: &str, why: impl std::fmt::Display) -> Error {
@@ -513,22 +568,12 @@ impl Context {
             }
             "FullTextCriterion" => {
                 let text = v.to_text().ok_or_else(|| bad(n, "expects text"))?;
-                let words: Vec<String> = text
-                    .split_whitespace()
-                    .map(|w| w.trim_matches('"').to_lowercase())
-                    .filter(|w| !w.is_empty() && *w != "*")
-                    .collect();
-                let parts = words
-                    .iter()
-                    .map(|w| {
-                        let pattern = format!("%{}%", like_pattern(w.trim_end_matches('*')));
-                        Sql::new(
-                            "LOWER(c.name) LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM content_fields f WHERE f.content_id = c.id AND f.version_no = c.current_version AND LOWER(f.value) LIKE ? ESCAPE '\\')",
-                            vec![pattern.clone().into(), pattern.into()],
-                        )
-                    })
-                    .collect();
-                Sql::all(parts, "AND")
+                let query = full_text::Query::parse(&text);
+                if query.is_empty() {
+                    return Ok(Sql::new("1 = 1", vec![]));
+                }
+                let (sql, values) = query.without(&self.stop_words).condition(self.backend);
+                Sql::new(sql, values)
             }
             "Field" => self.field(v)?,
             "DateMetadataCriterion" => {

@@ -1,8 +1,9 @@
 //! Search views (formats.md section 8): `POST /views` runs a content or Location query at
 //! once and answers a View with its hits. A query is one SQL statement for the page and one
 //! for the count, whatever its criteria; hits are rendered in a fixed number of statements.
-//! Every hit scores 1.0 (criteria filter, they do not rank). Stored views are not kept, as in
-//! the reference (501).
+//! A full-text criterion that every hit must meet ranks them (the database's full-text rank:
+//! BM25 on SQLite, `ts_rank` on PostgreSQL): best first unless sort clauses say otherwise;
+//! without one every hit scores 1.0. Stored views are not kept, as in the reference (501).
 
 mod criteria;
 mod sort;
@@ -11,6 +12,7 @@ use crate::api::model::*;
 use crate::api::traits::ViewsApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
+use crate::full_text;
 use crate::service::Service;
 use cairn_runtime::{Float, HashValue};
 use cairn_store::entity::{content, location};
@@ -22,10 +24,10 @@ use std::collections::HashMap;
 /// The page size when a query gives no `limit` (the reference's default).
 const DEFAULT_LIMIT: i64 = 25;
 
-/// The hits of one page and the number of all matches.
+/// The hits of one page with their scores, and the number of all matches.
 struct Found {
     count: i64,
-    hits: Vec<SearchHitObject>,
+    hits: Vec<(SearchHitObject, f64)>,
 }
 
 impl Service {
@@ -64,17 +66,46 @@ impl Service {
                 },
             )
             .sql();
+        let mut texts = Vec::new();
+        for criteria in [&q.filter, &q.query].into_iter().flatten() {
+            criteria::check_limits(criteria)?;
+            texts.extend(criteria::full_texts(criteria));
+        }
+        let queries: Vec<full_text::Query> =
+            texts.iter().map(|t| full_text::Query::parse(t)).collect();
+        let words: Vec<&str> = queries.iter().flat_map(|q| q.words()).collect();
         let cx = Context {
             target,
             user_id: cx.user_id,
+            backend: self.db.backend(),
+            stop_words: full_text::stop_words(self.db.conn(), &words).await?,
         };
         let mut conds = vec![Sql {
             text: "c.status = ?".into(),
             values: vec![content::PUBLISHED.into()],
         }];
-        for criteria in [&q.filter, &q.query].into_iter().flatten() {
+        // A full-text criterion every hit must meet ranks them; it filters as a join.
+        let mut query = q.query.clone();
+        let ranked = query
+            .as_mut()
+            .and_then(criteria::take_ranked)
+            .map(|text| full_text::Query::parse(&text));
+        let ranked = match ranked {
+            Some(r) if r.is_empty() => None,
+            Some(r) => match r.without(&cx.stop_words) {
+                r if r.is_empty() => {
+                    conds.push(Sql {
+                        text: "1 = 0".into(),
+                        values: vec![],
+                    });
+                    None
+                }
+                r => Some(r),
+            },
+            None => None,
+        };
+        for criteria in [&q.filter, &query].into_iter().flatten() {
             if !is_empty(criteria) {
-                criteria::check_limits(criteria)?;
                 conds.push(cx.map(criteria)?);
             }
         }
@@ -95,7 +126,13 @@ impl Service {
         });
         let filter = Sql::all(conds, "AND");
         let found = self
-            .search(target, &filter, q.sort_clauses.as_ref(), limit, offset)
+            .search(
+                target,
+                &filter,
+                ranked.as_ref(),
+                q.sort_clauses.as_ref(),
+                (limit, offset),
+            )
             .await?;
         let identifier = input.identifier;
         Ok(View {
@@ -106,13 +143,18 @@ impl Service {
                 count: found.count,
                 time: Float(started.elapsed().as_secs_f64() * 1000.0),
                 timed_out: false,
-                max_score: (!found.hits.is_empty()).then_some(Float(1.0)),
+                max_score: found
+                    .hits
+                    .iter()
+                    .map(|(_, score)| *score)
+                    .reduce(f64::max)
+                    .map(Float),
                 search_hits: SearchHits {
                     search_hit: found
                         .hits
                         .into_iter()
-                        .map(|object| SearchHit {
-                            score: Float(1.0),
+                        .map(|(object, score)| SearchHit {
+                            score: Float(score),
                             index: "cairn".into(),
                             value: object,
                         })
@@ -124,51 +166,72 @@ impl Service {
         })
     }
 
-    /// The page of hits and the count of all matches of `filter`.
+    /// The page of hits (`page`: limit, offset) and the count of all matches of `filter`,
+    /// ranked by `ranked` when given.
     async fn search(
         &self,
         target: Target,
         filter: &Sql,
+        ranked: Option<&full_text::Query>,
         sort: Option<&HashValue>,
-        limit: i64,
-        offset: i64,
+        (limit, offset): (i64, i64),
     ) -> Result<Found> {
         let db = self.db.conn();
         let backend = db.get_database_backend();
-        let (from, id) = match target {
+        let (mut from, id) = match target {
             Target::Content => (
-                "contents c LEFT JOIN locations l ON l.id = c.main_location_id",
+                "contents c LEFT JOIN locations l ON l.id = c.main_location_id".to_string(),
                 "c.id",
             ),
-            Target::Location => ("locations l JOIN contents c ON c.id = l.content_id", "l.id"),
+            Target::Location => (
+                "locations l JOIN contents c ON c.id = l.content_id".to_string(),
+                "l.id",
+            ),
         };
+        let mut values = Vec::new();
+        let score = match ranked {
+            Some(r) => {
+                let (sql, value) = r.ranked(backend);
+                from.push_str(&format!(" JOIN ({sql}) ft ON ft.id = c.id"));
+                values.push(value);
+                "ft.score"
+            }
+            None => "1.0",
+        };
+        values.extend(filter.values.iter().cloned());
         let count = db
             .query_one_raw(stmt(
                 backend,
                 &format!("SELECT COUNT(*) FROM {from} WHERE {}", filter.text),
-                filter.values.clone(),
+                values.clone(),
             ))
             .await?
             .and_then(|r| r.try_get_by_index::<i64>(0).ok())
             .unwrap_or(0);
-        let order = sort::order_by(sort, id)?;
-        let mut values = filter.values.clone();
+        let order = sort::order_by(sort, id, ranked.map(|_| score))?;
         values.extend(order.values);
         values.push(limit.into());
         values.push(offset.into());
-        let ids: Vec<i64> = db
+        let rows: Vec<(i64, f64)> = db
             .query_all_raw(stmt(
                 backend,
                 &format!(
-                    "SELECT {id} FROM {from} WHERE {} ORDER BY {} LIMIT ? OFFSET ?",
+                    "SELECT {id}, CAST({score} AS DOUBLE PRECISION) FROM {from} WHERE {} ORDER BY {} LIMIT ? OFFSET ?",
                     filter.text, order.text
                 ),
                 values,
             ))
             .await?
             .iter()
-            .filter_map(|r| r.try_get_by_index::<i64>(0).ok())
+            .filter_map(|r| {
+                Some((
+                    r.try_get_by_index::<i64>(0).ok()?,
+                    r.try_get_by_index::<f64>(1).ok()?,
+                ))
+            })
             .collect();
+        let ids: Vec<i64> = rows.iter().map(|(id, _)| *id).collect();
+        let scores: HashMap<i64, f64> = rows.into_iter().collect();
         let hits = match target {
             Target::Content => {
                 let mut by_id: HashMap<i64, content::Model> = content::Entity::find()
@@ -179,10 +242,12 @@ impl Service {
                     .map(|c| (c.id, c))
                     .collect();
                 let cs: Vec<content::Model> = ids.iter().filter_map(|i| by_id.remove(i)).collect();
+                let scored: Vec<f64> = cs.iter().map(|c| scores[&c.id]).collect();
                 self.current_versions(db, &cs)
                     .await?
                     .into_iter()
                     .map(|(info, v)| SearchHitObject::Content(self.content_with_version(info, v)))
+                    .zip(scored)
                     .collect()
             }
             Target::Location => {
@@ -194,10 +259,12 @@ impl Service {
                     .map(|l| (l.id, l))
                     .collect();
                 let ls: Vec<location::Model> = ids.iter().filter_map(|i| by_id.remove(i)).collect();
+                let scored: Vec<f64> = ls.iter().map(|l| scores[&l.id]).collect();
                 self.location_bodies(db, &ls)
                     .await?
                     .into_iter()
                     .map(SearchHitObject::Location)
+                    .zip(scored)
                     .collect()
             }
         };

@@ -30,8 +30,10 @@ fn data<'a>(v: &'a HashValue, k: &str) -> Option<&'a HashValue> {
     }
 }
 
-/// The ORDER BY terms of `clauses`, then `tie` (the hit's id) for a stable order.
-pub fn order_by(clauses: Option<&HashValue>, tie: &str) -> Result<Sql> {
+/// The ORDER BY terms of `clauses`, then `tie` (the hit's id) for a stable order. `score` is
+/// the rank of a full-text query: what `Score` sorts by, and the order when no clause is given
+/// (best first); without one, `Score` sorts nothing.
+pub fn order_by(clauses: Option<&HashValue>, tie: &str, score: Option<&str>) -> Result<Sql> {
     let mut out = Sql::default();
     let mut terms: Vec<String> = Vec::new();
     let entries: Vec<(String, HashValue)> = match clauses {
@@ -62,7 +64,10 @@ pub fn order_by(clauses: Option<&HashValue>, tie: &str) -> Result<Sql> {
             "SectionIdentifier" => "(SELECT identifier FROM sections WHERE id = c.section_id)",
             "SectionName" => "(SELECT name FROM sections WHERE id = c.section_id)",
             "Score" => {
-                direction(name, Some(v))?;
+                let dir = direction(name, Some(v))?;
+                if let Some(score) = score {
+                    terms.push(format!("{score} {dir}"));
+                }
                 continue;
             }
             "Field" => {
@@ -101,6 +106,9 @@ pub fn order_by(clauses: Option<&HashValue>, tie: &str) -> Result<Sql> {
             }
         };
         terms.push(format!("{column} {}", direction(name, Some(v))?));
+    }
+    if let (true, Some(score)) = (entries.is_empty(), score) {
+        terms.push(format!("{score} DESC"));
     }
     terms.push(format!("{tie} ASC"));
     out.text = terms.join(", ");

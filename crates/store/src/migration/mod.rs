@@ -16,6 +16,7 @@ mod m0008_search;
 mod m0009_roles;
 mod m0010_case_insensitive;
 mod m0011_role_drafts;
+mod m0012_full_text;
 
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
 use sea_orm_migration::prelude::*;
@@ -37,6 +38,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0009_roles::Migration),
             Box::new(m0010_case_insensitive::Migration),
             Box::new(m0011_role_drafts::Migration),
+            Box::new(m0012_full_text::Migration),
         ]
     }
 }
