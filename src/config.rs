@@ -77,8 +77,8 @@ pub struct DbArgs {
     /// Database pool size.
     #[arg(long, env = "CAIRN_DB_POOL", default_value_t = 16)]
     pub db_pool: u32,
-    /// The longest a statement may run on PostgreSQL, in seconds (0: no limit); a request
-    /// whose query takes longer gets a 503.
+    /// The longest a statement may run on PostgreSQL, and a search's statement on SQLite, in
+    /// seconds (0: no limit); a request whose query takes longer gets a 503.
     #[arg(long, env = "CAIRN_STATEMENT_TIMEOUT", default_value_t = 30)]
     pub statement_timeout: u64,
 }

@@ -81,9 +81,10 @@ impl From<Error> for HttpError {
             Error::Http(h) => h,
             Error::NotImplemented(_) => HttpError::not_implemented(description),
             Error::Db(ref db) => {
-                if db
-                    .to_string()
-                    .contains("canceling statement due to statement timeout")
+                let text = db.to_string();
+                // PostgreSQL's statement_timeout, or SQLite's progress handler (`watch.rs`).
+                if text.contains("canceling statement due to statement timeout")
+                    || text.contains("interrupted")
                 {
                     tracing::warn!(error = %db, "a statement ran past its time limit");
                     return HttpError::new(

@@ -16,9 +16,8 @@ use crate::full_text;
 use crate::service::Service;
 use cairn_runtime::{Float, HashValue};
 use cairn_store::entity::{content, location};
-use cairn_store::sql::stmt;
 use criteria::{Context, Sql, Target};
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use std::collections::HashMap;
 
 /// The page size when a query gives no `limit` (the reference's default).
@@ -199,37 +198,31 @@ impl Service {
             None => "1.0",
         };
         values.extend(filter.values.iter().cloned());
-        let count = db
-            .query_one_raw(stmt(
-                backend,
+        // The two statements that cost what the query asks run on a connection that stops
+        // them if the client goes.
+        let mut watched = self.db.watched().await?;
+        let count = watched
+            .numbers(
                 &format!("SELECT COUNT(*) FROM {from} WHERE {}", filter.text),
                 values.clone(),
-            ))
+            )
             .await?
-            .and_then(|r| r.try_get_by_index::<i64>(0).ok())
-            .unwrap_or(0);
+            .first()
+            .map_or(0, |(n, _)| *n);
         let order = sort::order_by(sort, id, ranked.map(|_| score))?;
         values.extend(order.values);
         values.push(limit.into());
         values.push(offset.into());
-        let rows: Vec<(i64, f64)> = db
-            .query_all_raw(stmt(
-                backend,
+        let rows = watched
+            .numbers(
                 &format!(
                     "SELECT {id}, CAST({score} AS DOUBLE PRECISION) FROM {from} WHERE {} ORDER BY {} LIMIT ? OFFSET ?",
                     filter.text, order.text
                 ),
                 values,
-            ))
-            .await?
-            .iter()
-            .filter_map(|r| {
-                Some((
-                    r.try_get_by_index::<i64>(0).ok()?,
-                    r.try_get_by_index::<f64>(1).ok()?,
-                ))
-            })
-            .collect();
+            )
+            .await?;
+        watched.release().await?;
         let ids: Vec<i64> = rows.iter().map(|(id, _)| *id).collect();
         let scores: HashMap<i64, f64> = rows.into_iter().collect();
         let hits = match target {

@@ -17,6 +17,7 @@ mod roles;
 mod root;
 mod sections;
 mod sessions;
+mod statements;
 mod storable;
 mod trash;
 mod uploads;

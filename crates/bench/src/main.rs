@@ -9,6 +9,7 @@ mod bulk;
 mod ceiling;
 mod client;
 mod deep;
+mod fulltext;
 mod load;
 mod report;
 mod scenarios;
@@ -86,6 +87,16 @@ struct BenchArgs {
     /// Locations more than a fresh install).
     #[arg(long, default_value_t = 9)]
     deep_copies: usize,
+    /// full-text: content items in the repository searched.
+    #[arg(long, default_value_t = 100_000)]
+    fulltext_items: usize,
+    /// full-text: items created over HTTP; the rest are copies of them.
+    #[arg(long, default_value_t = 10_000)]
+    fulltext_distinct: usize,
+    /// full-text: run on this PostgreSQL server (`postgres://…`, a fresh schema `cairn_bench`
+    /// there) instead of SQLite.
+    #[arg(long, value_name = "URL")]
+    fulltext_database: Option<String>,
     /// List the scenarios and exit.
     #[arg(long)]
     list: bool,
@@ -117,6 +128,10 @@ async fn bench(args: BenchArgs) -> Result<()> {
             "{:<24} a tree of 100,000+ Locations: children at a large offset, MOVE, trash, restore",
             deep::NAME
         );
+        println!(
+            "{:<24} a ranked 50-word full-text search over 100,000 items",
+            fulltext::NAME
+        );
         return Ok(());
     }
     if !(args.duration > 0.0 && args.warmup >= 0.0 && args.connections > 0) {
@@ -129,14 +144,17 @@ async fn bench(args: BenchArgs) -> Result<()> {
     };
     let bulk = bulk_settings(&args)?;
     let deep = deep_settings(&args)?;
+    let full_text = full_text_settings(&args)?;
     let names: Vec<String> = (args.scenarios.iter())
-        .filter(|n| *n != bulk::NAME && *n != deep::NAME)
+        .filter(|n| *n != bulk::NAME && *n != deep::NAME && *n != fulltext::NAME)
         .cloned()
         .collect();
     let scenarios = if names.is_empty() && !args.scenarios.is_empty() {
-        Vec::new() // bulk-content or deep-tree alone
+        Vec::new() // bulk-content, deep-tree or full-text alone
     } else {
-        scenarios::select(&names).map_err(|e| anyhow!("{e}, {}, {}", bulk::NAME, deep::NAME))?
+        scenarios::select(&names).map_err(|e| {
+            anyhow!("{e}, {}, {}, {}", bulk::NAME, deep::NAME, fulltext::NAME)
+        })?
     };
     if cfg!(debug_assertions) {
         eprintln!("warning: this is a debug build of cairn-bench; use --release for real figures");
@@ -151,6 +169,10 @@ async fn bench(args: BenchArgs) -> Result<()> {
         Some(deep) => Some(deep::run(&bin, deep, load).await?),
         None => None,
     };
+    let full_text_outcome = match &full_text {
+        Some(ft) => Some(fulltext::run(&bin, ft, load).await?),
+        None => None,
+    };
 
     if !outcomes.is_empty() {
         println!("{}", report::markdown(&outcomes, load));
@@ -161,6 +183,22 @@ async fn bench(args: BenchArgs) -> Result<()> {
     if let (Some(deep), Some(report)) = (deep, &deep_report) {
         println!("{}", deep::markdown(report, deep, load));
     }
+    if let Some(outcome) = &full_text_outcome {
+        println!(
+            "{}",
+            report::markdown(std::slice::from_ref(outcome), load)
+        );
+        let p50 = outcome.cairn.percentile_us(0.5) as f64 / 1000.0;
+        let verdict = if p50 <= fulltext::TARGET_MS {
+            "within"
+        } else {
+            "OVER"
+        };
+        println!(
+            "full-text p50 {p50:.1} ms: {verdict} the {} ms target\n",
+            fulltext::TARGET_MS
+        );
+    }
     if let Some(path) = &args.json {
         let mut doc = report::json(&outcomes, load);
         if let Some(bulk) = &bulk {
@@ -168,6 +206,9 @@ async fn bench(args: BenchArgs) -> Result<()> {
         }
         if let (Some(deep), Some(report)) = (deep, &deep_report) {
             doc["deep"] = deep::json(report, deep, load);
+        }
+        if let Some(outcome) = &full_text_outcome {
+            doc["full_text"] = report::json(std::slice::from_ref(outcome), load);
         }
         report::write_json(path, &doc)?;
         eprintln!("wrote {}", path.display());
@@ -265,5 +306,21 @@ fn deep_settings(args: &BenchArgs) -> Result<Option<deep::Deep>> {
         width: args.deep_width,
         copies: args.deep_copies,
         concurrency: args.bulk_concurrency,
+    }))
+}
+
+/// The full-text settings, when it runs (by default, or when named).
+fn full_text_settings(args: &BenchArgs) -> Result<Option<fulltext::FullText>> {
+    if !(args.scenarios.is_empty() || args.scenarios.iter().any(|n| n == fulltext::NAME)) {
+        return Ok(None);
+    }
+    if args.fulltext_distinct == 0 || args.fulltext_items < args.fulltext_distinct {
+        bail!("--fulltext-distinct must be positive and at most --fulltext-items");
+    }
+    Ok(Some(fulltext::FullText {
+        items: args.fulltext_items,
+        distinct: args.fulltext_distinct,
+        concurrency: args.bulk_concurrency.max(1),
+        database: args.fulltext_database.clone(),
     }))
 }

@@ -90,8 +90,22 @@ pub fn cairn_binary(explicit: Option<PathBuf>) -> Result<PathBuf> {
 
 /// Starts `cairn serve` on a free port with a fresh SQLite database in `dir`.
 pub async fn start_cairn(bin: &Path, dir: &Path, prefix: &str) -> Result<Server> {
+    start_cairn_on(bin, dir, prefix, None).await
+}
+
+/// Starts `cairn serve` on a free port over `database_url`, else a fresh SQLite database in
+/// `dir`.
+pub async fn start_cairn_on(
+    bin: &Path,
+    dir: &Path,
+    prefix: &str,
+    database_url: Option<&str>,
+) -> Result<Server> {
     let addr = free_addr()?;
-    let db = dir.join("bench.db");
+    let db = match database_url {
+        Some(url) => url.to_string(),
+        None => format!("sqlite://{}", dir.join("bench.db").display()),
+    };
     let mut command = Command::new(bin);
     // The server's own settings come from the command line alone.
     for (key, _) in std::env::vars_os() {
@@ -104,7 +118,7 @@ pub async fn start_cairn(bin: &Path, dir: &Path, prefix: &str) -> Result<Server>
         .arg("--listen")
         .arg(addr.to_string())
         .arg("--database-url")
-        .arg(format!("sqlite://{}", db.display()))
+        .arg(db)
         .arg("--log")
         .arg("warn");
     Server::spawn("cairn", command, addr, &format!("{prefix}/")).await

@@ -14,6 +14,8 @@ use std::time::Duration;
 #[derive(Clone, Debug)]
 pub struct Db {
     conn: DatabaseConnection,
+    /// The longest a statement may run.
+    limit: Option<Duration>,
     /// Statements run since start-up (tests count what an operation costs).
     statements: Arc<AtomicU64>,
     /// SQLite has one writer at a time: this process's writers queue here, in order, instead
@@ -39,6 +41,12 @@ pub async fn count_statements<F: std::future::Future>(f: F) -> (F::Output, u64) 
             (out, REQUEST_STATEMENTS.with(std::cell::Cell::get))
         })
         .await
+}
+
+/// Counts one statement, for the process and for the request running it.
+pub(crate) fn counted(statements: &AtomicU64) {
+    statements.fetch_add(1, Ordering::Relaxed);
+    let _ = REQUEST_STATEMENTS.try_with(|n| n.set(n.get() + 1));
 }
 
 /// How to open the database.
@@ -67,7 +75,13 @@ impl Db {
             && options.url.starts_with("postgres")
         {
             let ms = t.as_millis().to_string();
-            co.map_sqlx_postgres_opts(move |o| o.options([("statement_timeout", ms.as_str())]));
+            co.map_sqlx_postgres_opts(move |o| {
+                o.options([
+                    ("statement_timeout", ms.as_str()),
+                    // A closed connection cancels its query (see `watch.rs`).
+                    ("client_connection_check_interval", "1000"),
+                ])
+            });
         }
         if options.url.starts_with("sqlite:") {
             co.map_sqlx_sqlite_opts(|o| {
@@ -78,19 +92,18 @@ impl Db {
                     .foreign_keys(true)
             });
         }
+        let limit = options.statement_timeout;
         let mut conn = Database::connect(co).await?;
         let statements = Arc::new(AtomicU64::new(0));
         let counter = statements.clone();
-        conn.set_metric_callback(move |_| {
-            counter.fetch_add(1, Ordering::Relaxed);
-            let _ = REQUEST_STATEMENTS.try_with(|n| n.set(n.get() + 1));
-        });
+        conn.set_metric_callback(move |_| counted(&counter));
         crate::migration::Migrator::up(&conn, None).await?;
         let write_queue = (conn.get_database_backend() == DbBackend::Sqlite)
             .then(|| Arc::new(tokio::sync::Mutex::new(())));
         let schema = crate::notify::schema_of(&conn).await?;
         Ok(Db {
             conn,
+            limit,
             statements,
             write_queue,
             instance: format!("{:016x}", rand::random::<u64>()).into(),
@@ -146,6 +159,11 @@ impl Db {
     /// How many statements have run so far.
     pub fn statements(&self) -> u64 {
         self.statements.load(Ordering::Relaxed)
+    }
+
+    /// A connection for one search, which stops when the search is dropped (see `watch.rs`).
+    pub async fn watched(&self) -> Result<crate::watch::Watched, DbErr> {
+        crate::watch::Watched::acquire(&self.conn, self.limit, self.statements.clone()).await
     }
 
     /// The pool, for reads.

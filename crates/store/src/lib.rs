@@ -13,5 +13,6 @@ pub mod password;
 #[cfg(feature = "testing")]
 pub mod scratch;
 pub mod sql;
+pub mod watch;
 
 pub use db::{Db, DbOptions, count_statements};

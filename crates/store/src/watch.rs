@@ -1,0 +1,191 @@
+//! Bounds on running statements.
+//!
+//! - **Time limit.** PostgreSQL has `statement_timeout` on every statement. On SQLite the
+//!   statements whose cost the caller decides, those of searches, run on a connection of
+//!   their own ([`Watched`]) whose progress handler interrupts one past the limit; the caller
+//!   gets an "interrupted" error. (Other statements are bounded by paging and indexes; a
+//!   handler on every connection would also stop the long writes of large subtrees.)
+//! - **Clients that go.** When the request of a watched connection is dropped before the
+//!   search ends (the client disconnected), the connection is closed instead of going back to
+//!   the pool. On SQLite the handler sees the request gone and interrupts the statement.
+//!   PostgreSQL notices the closed socket within a second (`client_connection_check_interval`)
+//!   and cancels the query.
+
+use crate::sql::placeholders;
+use sea_orm::sqlx::pool::PoolConnection;
+use sea_orm::sqlx::{self, Postgres, Row, Sqlite};
+use sea_orm::{DatabaseConnection, DbBackend, DbErr, Value};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Binds a sea-orm value to an sqlx query.
+macro_rules! bind {
+    ($q:expr, $v:expr) => {
+        match $v {
+            Value::Bool(b) => $q.bind(b),
+            Value::TinyInt(i) => $q.bind(i.map(i64::from)),
+            Value::SmallInt(i) => $q.bind(i.map(i64::from)),
+            Value::Int(i) => $q.bind(i.map(i64::from)),
+            Value::BigInt(i) => $q.bind(i),
+            Value::TinyUnsigned(i) => $q.bind(i.map(i64::from)),
+            Value::SmallUnsigned(i) => $q.bind(i.map(i64::from)),
+            Value::Unsigned(i) => $q.bind(i.map(i64::from)),
+            Value::BigUnsigned(i) => $q.bind(i.map(|i| i as i64)),
+            Value::Float(f) => $q.bind(f.map(f64::from)),
+            Value::Double(f) => $q.bind(f),
+            Value::String(s) => $q.bind(s),
+            other => return Err(DbErr::Custom(format!("cannot bind {other:?}"))),
+        }
+    };
+}
+
+/// Virtual machine instructions between two calls of the progress handler.
+const EVERY: i32 = 1000;
+
+/// When the running statement started, and whether its request has gone.
+struct Progress {
+    base: Instant,
+    /// Microseconds after `base`.
+    started: AtomicU64,
+    gone: AtomicBool,
+}
+
+/// The progress handler of a watched SQLite connection: interrupts the statement once it has
+/// run past `limit`, or once its request has gone.
+fn handler(
+    progress: Arc<Progress>,
+    limit: Option<Duration>,
+) -> impl FnMut() -> bool + Send + 'static {
+    // sqlx: `true` lets the statement go on, `false` interrupts it.
+    move || {
+        let started = progress.started.load(Ordering::Relaxed);
+        let late = limit.is_some_and(|l| {
+            progress.base.elapsed().as_micros() as u64 > started + l.as_micros() as u64
+        });
+        !(late || progress.gone.load(Ordering::Relaxed))
+    }
+}
+
+enum Conn {
+    Sqlite(PoolConnection<Sqlite>),
+    Postgres(PoolConnection<Postgres>),
+}
+
+/// A connection of the pool for one search, closed if the search is dropped before it ends.
+pub struct Watched {
+    conn: Conn,
+    statements: Arc<AtomicU64>,
+    progress: Arc<Progress>,
+    done: bool,
+}
+
+impl Watched {
+    pub(crate) async fn acquire(
+        db: &DatabaseConnection,
+        limit: Option<Duration>,
+        statements: Arc<AtomicU64>,
+    ) -> Result<Watched, DbErr> {
+        let progress = Arc::new(Progress {
+            base: Instant::now(),
+            started: AtomicU64::new(0),
+            gone: AtomicBool::new(false),
+        });
+        let conn = match db.get_database_backend() {
+            DbBackend::Postgres => Conn::Postgres(
+                db.get_postgres_connection_pool()
+                    .acquire()
+                    .await
+                    .map_err(err)?,
+            ),
+            _ => {
+                let mut c = db
+                    .get_sqlite_connection_pool()
+                    .acquire()
+                    .await
+                    .map_err(err)?;
+                c.lock_handle()
+                    .await
+                    .map_err(err)?
+                    .set_progress_handler(EVERY, handler(progress.clone(), limit));
+                Conn::Sqlite(c)
+            }
+        };
+        Ok(Watched {
+            conn,
+            statements,
+            progress,
+            done: false,
+        })
+    }
+
+    /// Runs `sql` (`?` placeholders; built by the server from fixed fragments, every value
+    /// bound) and returns each row's first column as an integer and
+    /// its second, when there is one, as a float.
+    pub async fn numbers(
+        &mut self,
+        sql: &str,
+        values: Vec<Value>,
+    ) -> Result<Vec<(i64, f64)>, DbErr> {
+        crate::db::counted(&self.statements);
+        let p = &self.progress;
+        (p.started).store(p.base.elapsed().as_micros() as u64, Ordering::Relaxed);
+        let pair = |first: Result<i64, sqlx::Error>, second: Option<Result<f64, sqlx::Error>>| {
+            Ok::<_, DbErr>((
+                first.map_err(err)?,
+                second.transpose().map_err(err)?.unwrap_or(0.0),
+            ))
+        };
+        match &mut self.conn {
+            Conn::Sqlite(c) => {
+                let mut q = sqlx::query::<Sqlite>(sqlx::AssertSqlSafe(sql));
+                for v in values {
+                    q = bind!(q, v);
+                }
+                let rows = q.fetch_all(&mut **c).await.map_err(err)?;
+                rows.iter()
+                    .map(|r| pair(r.try_get(0), (r.len() > 1).then(|| r.try_get(1))))
+                    .collect()
+            }
+            Conn::Postgres(c) => {
+                let sql = placeholders(DbBackend::Postgres, sql);
+                let mut q = sqlx::query::<Postgres>(sqlx::AssertSqlSafe(sql));
+                for v in values {
+                    q = bind!(q, v);
+                }
+                let rows = q.fetch_all(&mut **c).await.map_err(err)?;
+                rows.iter()
+                    .map(|r| pair(r.try_get(0), (r.len() > 1).then(|| r.try_get(1))))
+                    .collect()
+            }
+        }
+    }
+
+    /// Gives the connection back to the pool, without its handler.
+    pub async fn release(mut self) -> Result<(), DbErr> {
+        if let Conn::Sqlite(c) = &mut self.conn {
+            c.lock_handle()
+                .await
+                .map_err(err)?
+                .remove_progress_handler();
+        }
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl Drop for Watched {
+    fn drop(&mut self) {
+        if !self.done {
+            self.progress.gone.store(true, Ordering::Relaxed);
+            match &mut self.conn {
+                Conn::Sqlite(c) => c.close_on_drop(),
+                Conn::Postgres(c) => c.close_on_drop(),
+            }
+        }
+    }
+}
+
+fn err(e: sqlx::Error) -> DbErr {
+    DbErr::Query(sea_orm::RuntimeErr::SqlxError(Arc::new(e)))
+}
