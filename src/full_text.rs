@@ -106,20 +106,29 @@ impl Query {
         terms.collect::<Vec<_>>().join(joiner)
     }
 
-    /// The ids of the matching content items with their rank (higher is better), as a
-    /// sub-select with columns `id` and `score`, and its bind value.
-    pub fn ranked(&self, backend: DbBackend) -> (String, Value) {
-        let sql = match backend {
-            DbBackend::Postgres => {
-                "SELECT content_id AS id, ts_rank(body, q) AS score FROM content_text, \
-                 to_tsquery('simple', ?) q WHERE body @@ q"
-            }
-            _ => {
-                "SELECT rowid AS id, -bm25(content_text) AS score FROM content_text \
-                 WHERE content_text MATCH ?"
-            }
-        };
-        (sql.into(), self.expression(backend).into())
+    /// How a search over `contents c` joins the matches and ranks them.
+    pub fn ranked(&self, backend: DbBackend) -> Rank {
+        let value = self.expression(backend).into();
+        match backend {
+            DbBackend::Postgres => Rank {
+                before: "",
+                after: " JOIN (SELECT content_id AS id, ts_rank(body, q) AS score \
+                        FROM content_text, to_tsquery('simple', ?) q WHERE body @@ q) ft \
+                        ON ft.id = c.id",
+                condition: "1 = 1",
+                score: "ft.score",
+                value,
+            },
+            // The FTS5 table drives the join (CROSS JOIN fixes the order): looked up once,
+            // not once per content row.
+            _ => Rank {
+                before: "content_text CROSS JOIN ",
+                after: "",
+                condition: "content_text MATCH ? AND c.id = content_text.rowid",
+                score: "-bm25(content_text)",
+                value,
+            },
+        }
     }
 
     /// A condition on `c.id`: the content item matches, and its bind value; nothing matches
@@ -136,6 +145,17 @@ impl Query {
         };
         (sql.into(), vec![self.expression(backend).into()])
     }
+}
+
+/// The parts a ranked full-text query adds to a search: `before` and `after` the FROM clause,
+/// a `condition` before the others, the `score` expression, and the one bind value (which
+/// comes first in the statement's text).
+pub struct Rank {
+    pub before: &'static str,
+    pub after: &'static str,
+    pub condition: &'static str,
+    pub score: &'static str,
+    pub value: Value,
 }
 
 /// The share of content items a word may occur in and still be searched for: more common

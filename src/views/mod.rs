@@ -188,12 +188,14 @@ impl Service {
             ),
         };
         let mut values = Vec::new();
+        let mut condition = filter.text.clone();
         let score = match ranked {
             Some(r) => {
-                let (sql, value) = r.ranked(backend);
-                from.push_str(&format!(" JOIN ({sql}) ft ON ft.id = c.id"));
-                values.push(value);
-                "ft.score"
+                let rank = r.ranked(backend);
+                from = format!("{}{from}{}", rank.before, rank.after);
+                condition = format!("{} AND {condition}", rank.condition);
+                values.push(rank.value);
+                rank.score
             }
             None => "1.0",
         };
@@ -203,7 +205,7 @@ impl Service {
         let mut watched = self.db.watched().await?;
         let count = watched
             .numbers(
-                &format!("SELECT COUNT(*) FROM {from} WHERE {}", filter.text),
+                &format!("SELECT COUNT(*) FROM {from} WHERE {condition}"),
                 values.clone(),
             )
             .await?
@@ -216,8 +218,8 @@ impl Service {
         let rows = watched
             .numbers(
                 &format!(
-                    "SELECT {id}, CAST({score} AS DOUBLE PRECISION) FROM {from} WHERE {} ORDER BY {} LIMIT ? OFFSET ?",
-                    filter.text, order.text
+                    "SELECT {id}, CAST({score} AS DOUBLE PRECISION) FROM {from} WHERE {condition} ORDER BY {} LIMIT ? OFFSET ?",
+                    order.text
                 ),
                 values,
             )

@@ -95,9 +95,15 @@ pub async fn run(bin: &Path, ft: &FullText, load: Load) -> Result<Outcome> {
         )
         .header("Accept", "application/vnd.ibexa.api.View+json")
         .body(body.to_string());
+    let t = Instant::now();
     let check = conn.send(&req).await?;
-    let hits = check.json()?["View"]["Result"]["count"].as_i64().unwrap_or(0);
-    eprintln!("{NAME}: the 50-word query matches {hits} items");
+    let hits = check.json()?["View"]["Result"]["count"]
+        .as_i64()
+        .unwrap_or(0);
+    eprintln!(
+        "{NAME}: the 50-word query matches {hits} items ({:.1} ms)",
+        t.elapsed().as_secs_f64() * 1000.0
+    );
     if hits == 0 {
         bail!("the query found nothing: {}", check.excerpt());
     }
@@ -151,7 +157,11 @@ async fn fill(addr: SocketAddr, parent: &str, ft: &FullText, words: &Words) -> R
 fn fresh_schema(url: &str) -> Result<String> {
     let status = std::process::Command::new("psql")
         .arg(url)
-        .args(["-q", "-c", "DROP SCHEMA IF EXISTS cairn_bench CASCADE; CREATE SCHEMA cairn_bench"])
+        .args([
+            "-q",
+            "-c",
+            "DROP SCHEMA IF EXISTS cairn_bench CASCADE; CREATE SCHEMA cairn_bench",
+        ])
         .status()
         .context("running psql")?;
     if !status.success() {

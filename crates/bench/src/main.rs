@@ -152,9 +152,8 @@ async fn bench(args: BenchArgs) -> Result<()> {
     let scenarios = if names.is_empty() && !args.scenarios.is_empty() {
         Vec::new() // bulk-content, deep-tree or full-text alone
     } else {
-        scenarios::select(&names).map_err(|e| {
-            anyhow!("{e}, {}, {}, {}", bulk::NAME, deep::NAME, fulltext::NAME)
-        })?
+        scenarios::select(&names)
+            .map_err(|e| anyhow!("{e}, {}, {}, {}", bulk::NAME, deep::NAME, fulltext::NAME))?
     };
     if cfg!(debug_assertions) {
         eprintln!("warning: this is a debug build of cairn-bench; use --release for real figures");
@@ -184,10 +183,7 @@ async fn bench(args: BenchArgs) -> Result<()> {
         println!("{}", deep::markdown(report, deep, load));
     }
     if let Some(outcome) = &full_text_outcome {
-        println!(
-            "{}",
-            report::markdown(std::slice::from_ref(outcome), load)
-        );
+        println!("{}", report::markdown(std::slice::from_ref(outcome), load));
         let p50 = outcome.cairn.percentile_us(0.5) as f64 / 1000.0;
         let verdict = if p50 <= fulltext::TARGET_MS {
             "within"
@@ -198,6 +194,9 @@ async fn bench(args: BenchArgs) -> Result<()> {
             "full-text p50 {p50:.1} ms: {verdict} the {} ms target\n",
             fulltext::TARGET_MS
         );
+        if outcome.cairn.errors() > 0 {
+            bail!("full-text: {} requests failed", outcome.cairn.errors());
+        }
     }
     if let Some(path) = &args.json {
         let mut doc = report::json(&outcomes, load);
