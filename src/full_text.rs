@@ -289,11 +289,14 @@ impl Service {
                     .all(db)
                     .await?
             };
+            let pairs: Vec<(i64, i64)> = cs.iter().map(|c| (c.id, c.current_version)).collect();
+            let rows = crate::content::rows::version_rows(db, &pairs).await?;
             let mut docs = Vec::with_capacity(cs.len());
             for c in &cs {
                 let ty = self.defined_type(db, c.content_type_id).await?;
-                let rows = crate::content::rows::fields(db, c.id, c.current_version).await?;
-                docs.push((c.id, self.document(&ty, &FieldSet::from_rows(&rows))));
+                let fields = rows.fields.get(&(c.id, c.current_version));
+                let set = FieldSet::from_rows(fields.map_or(&[][..], Vec::as_slice));
+                docs.push((c.id, self.document(&ty, &set)));
             }
             self.db.write(async |tx| store(tx, &docs).await).await?;
             done += ids.len();
@@ -305,8 +308,6 @@ impl Service {
 async fn store(tx: &impl ConnectionTrait, docs: &[(i64, String)]) -> Result<()> {
     let backend = tx.get_database_backend();
     for chunk in docs.chunks(BATCH) {
-        let ids: Vec<Value> = chunk.iter().map(|(id, _)| (*id).into()).collect();
-        let marks = vec!["?"; chunk.len()].join(", ");
         let mut values: Vec<Value> = Vec::with_capacity(chunk.len() * 2);
         for (id, doc) in chunk {
             values.push((*id).into());
@@ -319,12 +320,11 @@ async fn store(tx: &impl ConnectionTrait, docs: &[(i64, String)]) -> Result<()> 
                 vec!["(?, to_tsvector('simple', ?))"; chunk.len()].join(", ")
             ),
             _ => {
-                tx.execute_raw(stmt(
-                    backend,
-                    &format!("DELETE FROM content_text WHERE rowid IN ({marks})"),
-                    ids,
-                ))
-                .await?;
+                // FTS5 has no upsert: the old documents go first.
+                let ids = chunk.iter().map(|(id, _)| Value::from(*id));
+                let marks = vec!["?"; chunk.len()].join(", ");
+                let sql = format!("DELETE FROM content_text WHERE rowid IN ({marks})");
+                tx.execute_raw(stmt(backend, &sql, ids)).await?;
                 format!(
                     "INSERT INTO content_text (rowid, body) VALUES {}",
                     vec!["(?, ?)"; chunk.len()].join(", ")

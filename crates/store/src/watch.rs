@@ -136,28 +136,22 @@ impl Watched {
                 second.transpose().map_err(err)?.unwrap_or(0.0),
             ))
         };
+        // The same statement for either driver: only the connection's type differs.
+        macro_rules! fetch {
+            ($db:ty, $c:expr, $sql:expr) => {{
+                let mut q = sqlx::query::<$db>(sqlx::AssertSqlSafe($sql));
+                for v in values {
+                    q = bind!(q, v);
+                }
+                let rows = q.fetch_all(&mut **$c).await.map_err(err)?;
+                rows.iter()
+                    .map(|r| pair(r.try_get(0), (r.len() > 1).then(|| r.try_get(1))))
+                    .collect()
+            }};
+        }
         match &mut self.conn {
-            Conn::Sqlite(c) => {
-                let mut q = sqlx::query::<Sqlite>(sqlx::AssertSqlSafe(sql));
-                for v in values {
-                    q = bind!(q, v);
-                }
-                let rows = q.fetch_all(&mut **c).await.map_err(err)?;
-                rows.iter()
-                    .map(|r| pair(r.try_get(0), (r.len() > 1).then(|| r.try_get(1))))
-                    .collect()
-            }
-            Conn::Postgres(c) => {
-                let sql = placeholders(DbBackend::Postgres, sql);
-                let mut q = sqlx::query::<Postgres>(sqlx::AssertSqlSafe(sql));
-                for v in values {
-                    q = bind!(q, v);
-                }
-                let rows = q.fetch_all(&mut **c).await.map_err(err)?;
-                rows.iter()
-                    .map(|r| pair(r.try_get(0), (r.len() > 1).then(|| r.try_get(1))))
-                    .collect()
-            }
+            Conn::Sqlite(c) => fetch!(Sqlite, c, sql),
+            Conn::Postgres(c) => fetch!(Postgres, c, placeholders(DbBackend::Postgres, sql)),
         }
     }
 
