@@ -98,13 +98,13 @@ fn walk(v: &HashValue, depth: usize, count: &mut usize) -> Result<()> {
                     ));
                 }
                 if name == "FullTextCriterion" {
+                    // Counted as the query reads them: `a-b` is two words.
+                    let count = |t: String| full_text::words(&t).count();
                     let words: usize = match value {
-                        HashValue::List(l) => l
-                            .iter()
-                            .filter_map(HashValue::to_text)
-                            .map(|t| t.split_whitespace().count())
-                            .sum(),
-                        v => v.to_text().map_or(0, |t| t.split_whitespace().count()),
+                        HashValue::List(l) => {
+                            l.iter().filter_map(HashValue::to_text).map(count).sum()
+                        }
+                        v => v.to_text().map_or(0, count),
                     };
                     if words > MAX_WORDS {
                         return Err(bad(

@@ -343,6 +343,11 @@ async fn queries_are_bounded_and_say_which_limit() {
         .await
         .assert_error(400);
     assert!(why.contains("100 at most"), "{why}");
+    // Words are counted as the query reads them, not by spaces.
+    let why = post(json!({"FullTextCriterion": "a-".repeat(5000)}))
+        .await
+        .assert_error(400);
+    assert!(why.contains("100 at most"), "{why}");
     let ids: Vec<i64> = (1..=1000).collect();
     post(json!({"ContentIdCriterion": ids})).await.assert(200);
     let ids: Vec<i64> = (1..=1001).collect();
