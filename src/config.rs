@@ -189,6 +189,11 @@ pub struct ServeArgs {
     /// The longest wait between login attempts, in seconds.
     #[arg(long, env = "CAIRN_LOGIN_MAX_DELAY", default_value_t = 900)]
     pub login_max_delay: u64,
+    /// The documents a full-text search may rank: a query's rarest words rank its hits while
+    /// the documents holding them total at most this (the rarest always ranks); hits of the
+    /// other words follow, by id, with score 0. Higher ranks long queries fully, at a cost.
+    #[arg(long, env = "CAIRN_RANK_DOCUMENTS", default_value_t = 5_000)]
+    pub rank_documents: u64,
     /// Prometheus metrics at `/metrics`: `on` (on the API's listener), `off`, or an address
     /// to serve them on alone (`127.0.0.1:9100`).
     #[arg(long, env = "CAIRN_METRICS", default_value = "on")]

@@ -87,6 +87,7 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settin
                 base_delay: std::time::Duration::from_millis(args.login_delay_ms),
                 max_delay: std::time::Duration::from_secs(args.login_max_delay),
             },
+            rank_documents: args.rank_documents,
         },
         field_types::Registry::new(&args.api.field_type_prefix),
         Arc::new(field_types::files::DiskFiles::new(
@@ -106,6 +107,7 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settin
             "full-text documents written for content items without one"
         );
     }
+    tokio::spawn(cairn_store::statistics::keep_statistics(service.db.clone()));
     let service = Arc::new(service);
     let listening = service.clone();
     service

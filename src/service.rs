@@ -34,6 +34,8 @@ pub struct ServiceSettings {
     pub metrics_here: bool,
     /// How failed logins slow down further attempts.
     pub login_throttle: crate::throttle::ThrottleSettings,
+    /// The documents a full-text search may rank (`full_text::Counts::ranking`).
+    pub rank_documents: u64,
 }
 
 /// Implements every operation of the API over the database.

@@ -125,7 +125,7 @@ pub struct Context {
     pub target: Target,
     pub user_id: i64,
     pub backend: DbBackend,
-    /// Words too common to search for (see `full_text::stop_words`).
+    /// Words too common to search for (see `full_text::Counts::stop_words`).
     pub stop_words: HashSet<String>,
 }
 

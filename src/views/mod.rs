@@ -1,11 +1,13 @@
 //! Search views (formats.md section 8): `POST /views` runs a content or Location query at
 //! once and answers a View with its hits. A query is one SQL statement for the page and one
-//! for the count, whatever its criteria; hits are rendered in a fixed number of statements.
-//! A full-text criterion that every hit must meet ranks them (the database's full-text rank:
-//! BM25 on SQLite, `ts_rank` on PostgreSQL): best first unless sort clauses say otherwise;
-//! without one every hit scores 1.0. Stored views are not kept, as in the reference (501).
+//! for the count, whatever its criteria (`search.rs`); hits are rendered in a fixed number of
+//! statements. A full-text criterion that every hit must meet ranks them by its rarest words
+//! (the database's full-text rank: BM25 on SQLite, `ts_rank` on PostgreSQL): best first
+//! unless sort clauses say otherwise; without one every hit scores 1.0. Stored views are not
+//! kept, as in the reference (501).
 
 mod criteria;
+mod search;
 mod sort;
 
 use crate::api::model::*;
@@ -15,19 +17,11 @@ use crate::error::{Error, Result};
 use crate::full_text;
 use crate::service::Service;
 use cairn_runtime::{Float, HashValue};
-use cairn_store::entity::{content, location};
+use cairn_store::entity::content;
 use criteria::{Context, Sql, Target};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
-use std::collections::HashMap;
 
 /// The page size when a query gives no `limit` (the reference's default).
 const DEFAULT_LIMIT: i64 = 25;
-
-/// The hits of one page with their scores, and the number of all matches.
-struct Found {
-    count: i64,
-    hits: Vec<(SearchHitObject, f64)>,
-}
 
 impl Service {
     async fn run_view(&self, cx: &Caller, input: ViewInput) -> Result<View> {
@@ -72,12 +66,12 @@ impl Service {
         }
         let queries: Vec<full_text::Query> =
             texts.iter().map(|t| full_text::Query::parse(t)).collect();
-        let words: Vec<&str> = queries.iter().flat_map(|q| q.words()).collect();
+        let counts = full_text::counts(self.db.conn(), &queries).await?;
         let cx = Context {
             target,
             user_id: cx.user_id,
             backend: self.db.backend(),
-            stop_words: full_text::stop_words(self.db.conn(), &words).await?,
+            stop_words: counts.stop_words(),
         };
         let mut conds = vec![Sql {
             text: "c.status = ?".into(),
@@ -89,9 +83,9 @@ impl Service {
             .as_mut()
             .and_then(criteria::take_ranked)
             .map(|text| full_text::Query::parse(&text));
-        let ranked = match ranked {
+        let text = match ranked {
             Some(r) if r.is_empty() => None,
-            Some(r) => match r.without(&cx.stop_words) {
+            Some(r) => match counts.common_first(&r.without(&cx.stop_words)) {
                 r if r.is_empty() => {
                     conds.push(Sql {
                         text: "1 = 0".into(),
@@ -99,7 +93,15 @@ impl Service {
                     });
                     None
                 }
-                r => Some(r),
+                all => {
+                    let budget = self.settings.rank_documents;
+                    let rank = counts.ranking(&all, budget);
+                    Some(search::Text {
+                        narrow: counts.documents(&rank) <= budget as f64,
+                        rank,
+                        all,
+                    })
+                }
             },
             None => None,
         };
@@ -128,7 +130,7 @@ impl Service {
             .search(
                 target,
                 &filter,
-                ranked.as_ref(),
+                text.as_ref(),
                 q.sort_clauses.as_ref(),
                 (limit, offset),
             )
@@ -163,107 +165,6 @@ impl Service {
             },
             identifier,
         })
-    }
-
-    /// The page of hits (`page`: limit, offset) and the count of all matches of `filter`,
-    /// ranked by `ranked` when given.
-    async fn search(
-        &self,
-        target: Target,
-        filter: &Sql,
-        ranked: Option<&full_text::Query>,
-        sort: Option<&HashValue>,
-        (limit, offset): (i64, i64),
-    ) -> Result<Found> {
-        let db = self.db.conn();
-        let backend = db.get_database_backend();
-        let (mut from, id) = match target {
-            Target::Content => (
-                "contents c LEFT JOIN locations l ON l.id = c.main_location_id".to_string(),
-                "c.id",
-            ),
-            Target::Location => (
-                "locations l JOIN contents c ON c.id = l.content_id".to_string(),
-                "l.id",
-            ),
-        };
-        let mut values = Vec::new();
-        let mut condition = filter.text.clone();
-        let score = match ranked {
-            Some(r) => {
-                let rank = r.ranked(backend);
-                from = format!("{}{from}{}", rank.before, rank.after);
-                condition = format!("{} AND {condition}", rank.condition);
-                values.push(rank.value);
-                rank.score
-            }
-            None => "1.0",
-        };
-        values.extend(filter.values.iter().cloned());
-        // The two statements that cost what the query asks run on a connection that stops
-        // them if the client goes.
-        let mut watched = self.db.watched().await?;
-        let count = watched
-            .numbers(
-                &format!("SELECT COUNT(*) FROM {from} WHERE {condition}"),
-                values.clone(),
-            )
-            .await?
-            .first()
-            .map_or(0, |(n, _)| *n);
-        let order = sort::order_by(sort, id, ranked.map(|_| score))?;
-        values.extend(order.values);
-        values.push(limit.into());
-        values.push(offset.into());
-        let rows = watched
-            .numbers(
-                &format!(
-                    "SELECT {id}, CAST({score} AS DOUBLE PRECISION) FROM {from} WHERE {condition} ORDER BY {} LIMIT ? OFFSET ?",
-                    order.text
-                ),
-                values,
-            )
-            .await?;
-        watched.release().await?;
-        let ids: Vec<i64> = rows.iter().map(|(id, _)| *id).collect();
-        let scores: HashMap<i64, f64> = rows.into_iter().collect();
-        let hits = match target {
-            Target::Content => {
-                let mut by_id: HashMap<i64, content::Model> = content::Entity::find()
-                    .filter(content::Column::Id.is_in(ids.clone()))
-                    .all(db)
-                    .await?
-                    .into_iter()
-                    .map(|c| (c.id, c))
-                    .collect();
-                let cs: Vec<content::Model> = ids.iter().filter_map(|i| by_id.remove(i)).collect();
-                let scored: Vec<f64> = cs.iter().map(|c| scores[&c.id]).collect();
-                self.current_versions(db, &cs)
-                    .await?
-                    .into_iter()
-                    .map(|(info, v)| SearchHitObject::Content(self.content_with_version(info, v)))
-                    .zip(scored)
-                    .collect()
-            }
-            Target::Location => {
-                let mut by_id: HashMap<i64, location::Model> = location::Entity::find()
-                    .filter(location::Column::Id.is_in(ids.clone()))
-                    .all(db)
-                    .await?
-                    .into_iter()
-                    .map(|l| (l.id, l))
-                    .collect();
-                let ls: Vec<location::Model> = ids.iter().filter_map(|i| by_id.remove(i)).collect();
-                let scored: Vec<f64> = ls.iter().map(|l| scores[&l.id]).collect();
-                self.location_bodies(db, &ls)
-                    .await?
-                    .into_iter()
-                    .map(SearchHitObject::Location)
-                    .zip(scored)
-                    .collect()
-            }
-        };
-        Ok(Found { count, hits })
     }
 }
 

@@ -30,6 +30,11 @@ fn data<'a>(v: &'a HashValue, k: &str) -> Option<&'a HashValue> {
     }
 }
 
+/// Whether `clauses` hold any sort clause.
+pub fn given(clauses: Option<&HashValue>) -> bool {
+    matches!(clauses, Some(HashValue::Map(entries)) if !entries.is_empty())
+}
+
 /// The ORDER BY terms of `clauses`, then `tie` (the hit's id) for a stable order. `score` is
 /// the rank of a full-text query: what `Score` sorts by, and the order when no clause is given
 /// (best first); without one, `Score` sorts nothing.

@@ -529,3 +529,84 @@ async fn full_text_search_ranks_hits_and_follows_publishing() {
     .await;
     assert!(v["Result"]["count"].as_i64().unwrap() >= 1);
 }
+
+/// Ranking reads the documents of a query's rarest words only (`--rank-documents`, here 2):
+/// their hits come first, best first; the hits of the other words follow by id with score 0,
+/// through every page; sort clauses sort every match, each with that score.
+#[tokio::test]
+async fn long_full_text_queries_rank_by_their_rarest_words() {
+    let app = TestApp::with_args(&["--rank-documents", "2"]).await;
+    let (_, top) = published_folder(&app, "Words", "1/2").await;
+    for name in [
+        "Alpha beta",
+        "Alpha gamma",
+        "Alpha",
+        "Beta delta",
+        "Alpha beta two",
+    ] {
+        published_folder(&app, name, &top).await;
+    }
+    if backend() == "postgres" {
+        // PostgreSQL counts words from the planner's statistics.
+        app.sql("ANALYZE content_text", vec![]).await;
+    }
+    let search = async |body: Value| {
+        let v = view(&app, json!({"identifier": "ft", "ContentQuery": body})).await;
+        (v["Result"]["count"].as_i64().unwrap(), scored(&v))
+    };
+    let page = async |limit: i64, offset: i64| {
+        search(json!({"Query": {"FullTextCriterion": "delta beta alpha"},
+            "Filter": {"ContentTypeIdentifierCriterion": "folder"},
+            "limit": limit, "offset": offset}))
+        .await
+    };
+    // "delta" (one document) ranks; "beta" (three) would pass the budget.
+    let (count, hits) = page(10, 0).await;
+    assert_eq!(count, 5, "{hits:?}");
+    let names: Vec<&str> = hits.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "Beta delta",
+            "Alpha beta",
+            "Alpha gamma",
+            "Alpha",
+            "Alpha beta two"
+        ]
+    );
+    assert!(hits[0].1 > 0.0, "{hits:?}");
+    assert!(hits[1..].iter().all(|(_, s)| *s == 0.0), "{hits:?}");
+    // Pages cut across the two parts in the same order.
+    for (limit, offset) in [(2, 0), (2, 1), (2, 3), (3, 2), (1, 4), (2, 5)] {
+        let (count, part) = page(limit, offset).await;
+        assert_eq!(count, 5);
+        let end = (offset + limit).min(5) as usize;
+        assert_eq!(
+            part,
+            hits[offset as usize..end],
+            "limit {limit} offset {offset}"
+        );
+    }
+    // Sort clauses sort every match; the score is still that of the ranking words.
+    let (_, sorted) = search(json!({"Query": {"AND": [
+            {"FullTextCriterion": "delta beta alpha"},
+            {"ContentTypeIdentifierCriterion": "folder"}]},
+        "SortClauses": {"ContentName": "descending"}}))
+    .await;
+    let names: Vec<&str> = sorted.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "Beta delta",
+            "Alpha gamma",
+            "Alpha beta two",
+            "Alpha beta",
+            "Alpha"
+        ]
+    );
+    assert!(sorted[0].1 > 0.0 && sorted[1..].iter().all(|(_, s)| *s == 0.0));
+    // The rarest word ranks even past the budget.
+    let (_, hits) = search(json!({"Query": {"FullTextCriterion": "alpha"}})).await;
+    assert_eq!(hits.len(), 4);
+    assert!(hits.iter().all(|(_, s)| *s > 0.0), "{hits:?}");
+}

@@ -1,7 +1,8 @@
 //! The full-text scenario: a repository of `--fulltext-items` content items whose names are
 //! words drawn from a Zipf-distributed vocabulary (as in real text: a few words everywhere,
-//! most rare), then a ranked 50-word `FullTextCriterion` search as anonymous, measured under
-//! load against its ceiling. The target is a p50 within 100 ms at 100,000 items.
+//! most rare), then a ranked 50-word `FullTextCriterion` search as anonymous, measured against
+//! its ceiling. The target is a p50 within 100 ms at 100,000 items, for one query at a time
+//! (`--connections 1`: the latency of a query, not of a queue of them); the run fails over it.
 //!
 //! The build: `--fulltext-distinct` folders created and published over HTTP under one folder,
 //! which is then copied (COPY, one new content item per node) until the total is reached.

@@ -13,6 +13,7 @@ pub mod password;
 #[cfg(feature = "testing")]
 pub mod scratch;
 pub mod sql;
+pub mod statistics;
 pub mod watch;
 
 pub use db::{Db, DbOptions, count_statements};

@@ -155,6 +155,36 @@ impl Watched {
         }
     }
 
+    /// As [`Watched::numbers`], for a statement whose full-text condition the caller knows
+    /// to be selective: on PostgreSQL it runs in a read-only transaction that reads tables
+    /// through an index wherever one serves (`enable_seqscan = off`), since the planner
+    /// prices a many-word `@@` as one comparison and would scan the whole table instead of
+    /// the GIN index. On SQLite, FTS5 always reads its index: the same as `numbers`.
+    pub async fn numbers_by_index(
+        &mut self,
+        sql: &str,
+        values: Vec<Value>,
+    ) -> Result<Vec<(i64, f64)>, DbErr> {
+        if !matches!(self.conn, Conn::Postgres(_)) {
+            return self.numbers(sql, values).await;
+        }
+        self.postgres("BEGIN READ ONLY; SET LOCAL enable_seqscan = off")
+            .await?;
+        // On an error the transaction stays open: the caller drops this connection
+        // unreleased, which closes it.
+        let rows = self.numbers(sql, values).await?;
+        self.postgres("COMMIT").await?;
+        Ok(rows)
+    }
+
+    /// Runs fixed statements (no values) on a PostgreSQL connection; nothing on SQLite.
+    async fn postgres(&mut self, sql: &'static str) -> Result<(), DbErr> {
+        if let Conn::Postgres(c) = &mut self.conn {
+            sqlx::raw_sql(sql).execute(&mut **c).await.map_err(err)?;
+        }
+        Ok(())
+    }
+
     /// Gives the connection back to the pool, without its handler.
     pub async fn release(mut self) -> Result<(), DbErr> {
         if let Conn::Sqlite(c) = &mut self.conn {

@@ -1,6 +1,6 @@
 //! The full-text index: SQLite FTS5 (`content_text`, rowid = content id, removed with its
 //! content item by a trigger; `content_words`, its vocabulary with document counts) or a PostgreSQL `tsvector` per content item with a GIN index.
-//! Documents are written by the server (`src/full_text.rs`), which also fills in the ones
+//! Documents are written by the server (`src/full_text/`), which also fills in the ones
 //! missing at start-up.
 
 use super::ddl;

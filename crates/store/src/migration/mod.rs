@@ -17,6 +17,7 @@ mod m0009_roles;
 mod m0010_case_insensitive;
 mod m0011_role_drafts;
 mod m0012_full_text;
+mod m0013_full_text_fastupdate;
 
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
 use sea_orm_migration::prelude::*;
@@ -39,6 +40,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0010_case_insensitive::Migration),
             Box::new(m0011_role_drafts::Migration),
             Box::new(m0012_full_text::Migration),
+            Box::new(m0013_full_text_fastupdate::Migration),
         ]
     }
 }

@@ -1,0 +1,172 @@
+//! Writing the index: the document of a version, written with the transaction that publishes,
+//! copies or changes it, and caught up at start-up.
+
+use super::words;
+use crate::content::FieldSet;
+use crate::content::rows::TypeInfo;
+use crate::error::Result;
+use crate::field_types::Definition;
+use crate::service::Service;
+use crate::stored;
+use cairn_store::entity::content;
+use cairn_store::sql::stmt;
+use sea_orm::{ConnectionTrait, DbBackend, Value};
+
+/// The longest document kept, in bytes (PostgreSQL refuses a `tsvector` over 1 MB); the words
+/// past it are not indexed.
+const MAX_DOCUMENT: usize = 256 * 1024;
+
+/// Content items indexed per statement when the index catches up at start-up.
+const BATCH: usize = 200;
+
+impl Service {
+    /// The document of a version: the search text of its searchable fields, in every language.
+    pub(crate) fn document(&self, ty: &TypeInfo, set: &FieldSet) -> String {
+        let mut doc = String::new();
+        for e in &set.entries {
+            let Some(def) = ty.field(e.definition_id).filter(|d| d.is_searchable) else {
+                continue;
+            };
+            let Some(ft) = self.field_type(&def.field_type) else {
+                continue;
+            };
+            let settings = stored::hash(&def.field_settings);
+            let validators = stored::hash(&def.validator_configuration);
+            let text = ft.search_text(
+                &e.value,
+                &Definition {
+                    settings: &settings,
+                    validators: &validators,
+                },
+                &e.language,
+            );
+            for w in words(&text) {
+                if doc.len() + w.len() + 1 > MAX_DOCUMENT {
+                    return doc;
+                }
+                if !doc.is_empty() {
+                    doc.push(' ');
+                }
+                doc.push_str(&w);
+            }
+        }
+        doc
+    }
+
+    /// Writes the document of content `id` (replacing the one it had).
+    pub(crate) async fn index_text(
+        &self,
+        tx: &impl ConnectionTrait,
+        id: i64,
+        ty: &TypeInfo,
+        set: &FieldSet,
+    ) -> Result<()> {
+        let doc = self.document(ty, set);
+        store(tx, &[(id, doc)]).await
+    }
+
+    /// Writes the document of `c`'s published version again, from its stored fields.
+    pub(crate) async fn reindex_text(
+        &self,
+        tx: &impl ConnectionTrait,
+        c: &content::Model,
+    ) -> Result<()> {
+        let ty = self.defined_type(tx, c.content_type_id).await?;
+        let rows = crate::content::rows::fields(tx, c.id, c.current_version).await?;
+        self.index_text(tx, c.id, &ty, &FieldSet::from_rows(&rows))
+            .await
+    }
+
+    /// Indexes the published content items that have no document yet (after the index is
+    /// created, or after a restore from a backup taken without it); returns how many.
+    pub async fn catch_up_text(&self) -> Result<usize> {
+        let db = self.db.conn();
+        let backend = db.get_database_backend();
+        let key = match backend {
+            DbBackend::Postgres => "content_id",
+            _ => "rowid",
+        };
+        let mut done = 0;
+        loop {
+            let ids = cairn_store::sql::ids(
+                db,
+                &format!(
+                    "SELECT c.id FROM contents c WHERE c.status = ? AND NOT EXISTS \
+                     (SELECT 1 FROM content_text t WHERE t.{key} = c.id) ORDER BY c.id LIMIT {BATCH}"
+                ),
+                [content::PUBLISHED.into()],
+            )
+            .await?;
+            if ids.is_empty() {
+                return Ok(done);
+            }
+            let cs = {
+                use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+                content::Entity::find()
+                    .filter(content::Column::Id.is_in(ids.clone()))
+                    .all(db)
+                    .await?
+            };
+            let pairs: Vec<(i64, i64)> = cs.iter().map(|c| (c.id, c.current_version)).collect();
+            let rows = crate::content::rows::version_rows(db, &pairs).await?;
+            let mut docs = Vec::with_capacity(cs.len());
+            for c in &cs {
+                let ty = self.defined_type(db, c.content_type_id).await?;
+                let fields = rows.fields.get(&(c.id, c.current_version));
+                let set = FieldSet::from_rows(fields.map_or(&[][..], Vec::as_slice));
+                docs.push((c.id, self.document(&ty, &set)));
+            }
+            self.db.write(async |tx| store(tx, &docs).await).await?;
+            done += ids.len();
+        }
+    }
+}
+
+/// Replaces the documents of these content items.
+async fn store(tx: &impl ConnectionTrait, docs: &[(i64, String)]) -> Result<()> {
+    let backend = tx.get_database_backend();
+    for chunk in docs.chunks(BATCH) {
+        let mut values: Vec<Value> = Vec::with_capacity(chunk.len() * 2);
+        for (id, doc) in chunk {
+            values.push((*id).into());
+            values.push(doc.clone().into());
+        }
+        let sql = match backend {
+            DbBackend::Postgres => format!(
+                "INSERT INTO content_text (content_id, body) VALUES {} \
+                 ON CONFLICT (content_id) DO UPDATE SET body = excluded.body",
+                vec!["(?, to_tsvector('simple', ?))"; chunk.len()].join(", ")
+            ),
+            _ => {
+                // FTS5 has no upsert: the old documents go first.
+                let ids = chunk.iter().map(|(id, _)| Value::from(*id));
+                let marks = vec!["?"; chunk.len()].join(", ");
+                let sql = format!("DELETE FROM content_text WHERE rowid IN ({marks})");
+                tx.execute_raw(stmt(backend, &sql, ids)).await?;
+                format!(
+                    "INSERT INTO content_text (rowid, body) VALUES {}",
+                    vec!["(?, ?)"; chunk.len()].join(", ")
+                )
+            }
+        };
+        tx.execute_raw(stmt(backend, &sql, values)).await?;
+    }
+    Ok(())
+}
+
+/// Gives the copy `to` the document of `from`.
+pub(crate) async fn copy(tx: &impl ConnectionTrait, from: i64, to: i64) -> Result<()> {
+    let backend = tx.get_database_backend();
+    let sql = match backend {
+        DbBackend::Postgres => {
+            "INSERT INTO content_text (content_id, body) SELECT ?, body FROM content_text \
+             WHERE content_id = ?"
+        }
+        _ => {
+            "INSERT INTO content_text (rowid, body) SELECT ?, body FROM content_text WHERE rowid = ?"
+        }
+    };
+    tx.execute_raw(stmt(backend, sql, [to.into(), from.into()]))
+        .await?;
+    Ok(())
+}

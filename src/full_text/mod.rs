@@ -1,0 +1,189 @@
+//! The full-text index: one document per published content item, on the databases' own
+//! engines: SQLite FTS5 (`content_text`, rowid = content id) and PostgreSQL `tsvector` with a
+//! GIN index (`content_text.body`, configuration `simple`). A document holds the words of the
+//! searchable fields of the published version in every language; it is written in the
+//! transaction that publishes, copies or changes that version, so a search sees exactly what
+//! has been committed. Words are runs of letters and digits, lowercased, cut the same way for
+//! documents and queries on both databases.
+
+mod counts;
+mod index;
+
+pub(crate) use counts::counts;
+pub(crate) use index::copy;
+use sea_orm::{DbBackend, Value};
+
+/// The words of `text`: runs of letters and digits, lowercased, accents removed (`Zürich`
+/// is found by `zurich`, as the reference transliterates).
+pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(fold)
+}
+
+fn fold(word: &str) -> String {
+    use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
+    if word.is_ascii() {
+        return word.to_ascii_lowercase();
+    }
+    word.nfd()
+        .filter(|c| !is_combining_mark(*c))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// A full-text query, as the reference reads one: content matching any of its words, each
+/// whole or as a prefix (`word*`), best ranked first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Query {
+    terms: Vec<(String, bool)>,
+}
+
+impl Query {
+    /// Reads the criterion's text: words separated by anything but letters and digits; a `*`
+    /// right after a word makes it a prefix. Quotes and operators are read as separators.
+    pub fn parse(text: &str) -> Query {
+        let mut terms = Vec::new();
+        for chunk in text.split_whitespace() {
+            for piece in chunk.split_inclusive('*') {
+                let prefix = piece.ends_with('*');
+                let mut ws: Vec<String> = words(piece).collect();
+                if let Some(last) = ws.pop() {
+                    terms.extend(ws.into_iter().map(|w| (w, false)));
+                    terms.push((last, prefix));
+                }
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        terms.retain(|t| seen.insert(t.clone()));
+        Query { terms }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// The query without the words in `stop`.
+    pub fn without(&self, stop: &std::collections::HashSet<String>) -> Query {
+        Query {
+            terms: (self.terms.iter())
+                .filter(|(w, prefix)| *prefix || !stop.contains(w))
+                .cloned()
+                .collect(),
+        }
+    }
+
+    /// The query in the engine's own syntax, one bind value: every term quoted (terms hold
+    /// only letters and digits), any of them matching.
+    fn expression(&self, backend: DbBackend) -> String {
+        let terms = self.terms.iter().map(|(w, prefix)| match backend {
+            DbBackend::Postgres => format!("'{w}'{}", if *prefix { ":*" } else { "" }),
+            _ => format!("\"{w}\"{}", if *prefix { "*" } else { "" }),
+        });
+        let joiner = if backend == DbBackend::Postgres {
+            " | "
+        } else {
+            " OR "
+        };
+        terms.collect::<Vec<_>>().join(joiner)
+    }
+
+    /// How a search over `contents c` joins the matches and ranks them.
+    pub fn ranked(&self, backend: DbBackend) -> Rank {
+        let value = self.expression(backend).into();
+        match backend {
+            DbBackend::Postgres => Rank {
+                before: "",
+                after: " JOIN (SELECT content_id AS id, ts_rank(body, q) AS score \
+                        FROM content_text, to_tsquery('simple', ?) q WHERE body @@ q) ft \
+                        ON ft.id = c.id",
+                condition: "1 = 1",
+                score: "ft.score",
+                value,
+            },
+            // The FTS5 table drives the join (CROSS JOIN fixes the order): looked up once,
+            // not once per content row.
+            _ => Rank {
+                before: "content_text CROSS JOIN ",
+                after: "",
+                condition: "content_text MATCH ? AND c.id = content_text.rowid",
+                score: "-bm25(content_text)",
+                value,
+            },
+        }
+    }
+
+    /// A subquery of the matches' content ids (`id`) and ranks (`score`), one bind value.
+    pub fn scores(&self, backend: DbBackend) -> (&'static str, Value) {
+        let sql = match backend {
+            DbBackend::Postgres => {
+                "SELECT content_id AS id, ts_rank(body, q) AS score \
+                 FROM content_text, to_tsquery('simple', ?) q WHERE body @@ q"
+            }
+            _ => {
+                "SELECT rowid AS id, -bm25(content_text) AS score FROM content_text \
+                 WHERE content_text MATCH ?"
+            }
+        };
+        (sql, self.expression(backend).into())
+    }
+
+    /// A condition on `c.id`: the content item matches, and its bind value; nothing matches
+    /// an empty query.
+    pub fn condition(&self, backend: DbBackend) -> (String, Vec<Value>) {
+        if self.is_empty() {
+            return ("1 = 0".into(), Vec::new());
+        }
+        let sql = match backend {
+            DbBackend::Postgres => {
+                "c.id IN (SELECT content_id FROM content_text WHERE body @@ to_tsquery('simple', ?))"
+            }
+            _ => "c.id IN (SELECT rowid FROM content_text WHERE content_text MATCH ?)",
+        };
+        (sql.into(), vec![self.expression(backend).into()])
+    }
+}
+
+/// The parts a ranked full-text query adds to a search: `before` and `after` the FROM clause,
+/// a `condition` before the others, the `score` expression, and the one bind value (which
+/// comes first in the statement's text).
+pub struct Rank {
+    pub before: &'static str,
+    pub after: &'static str,
+    pub condition: &'static str,
+    pub score: &'static str,
+    pub value: Value,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_letters_and_digits_lowercased_without_accents() {
+        let w: Vec<String> = words("Ibexa's REST-API v2, Zürich 2024 ÉCOLE!").collect();
+        assert_eq!(
+            w,
+            ["ibexa", "s", "rest", "api", "v2", "zurich", "2024", "ecole"]
+        );
+    }
+
+    #[test]
+    fn queries_quote_every_term_and_keep_prefixes() {
+        let q = Query::parse("\"Hello\" wor* it's -x OR hello");
+        assert_eq!(
+            q.expression(DbBackend::Sqlite),
+            "\"hello\" OR \"wor\"* OR \"it\" OR \"s\" OR \"x\" OR \"or\""
+        );
+        assert_eq!(
+            q.expression(DbBackend::Postgres),
+            "'hello' | 'wor':* | 'it' | 's' | 'x' | 'or'"
+        );
+        assert!(Query::parse("* \"\" --").is_empty());
+        let stop = ["hello".to_string(), "wor".to_string()].into();
+        assert_eq!(
+            q.without(&stop).expression(DbBackend::Postgres),
+            "'wor':* | 'it' | 's' | 'x' | 'or'"
+        );
+    }
+}

@@ -1,0 +1,278 @@
+//! The statements of a search: the count of all matches and the page of hits, ranked when a
+//! full-text query ranks them. They run at once, each on a connection that stops it at the
+//! time limit or when the client goes.
+//!
+//! Ranking reads only the documents of the query's rarest words (`full_text::Counts`): hits
+//! holding one of them come first, best first; the other matches follow by id with score 0.
+//! With sort clauses, every match gets the rank of those words (0 without them) to sort by.
+
+use super::criteria::{Sql, Target};
+use super::sort;
+use crate::api::model::SearchHitObject;
+use crate::error::Result;
+use crate::full_text::Query;
+use crate::service::Service;
+use cairn_runtime::HashValue;
+use cairn_store::entity::{content, location};
+use cairn_store::watch::Watched;
+use sea_orm::{ColumnTrait, DbBackend, EntityTrait, QueryFilter, Value};
+use std::collections::HashMap;
+
+/// A ranked full-text query: `all` its searched words (what matches), `rank` the ones that
+/// rank the hits; `narrow` when the documents of those are within the ranking budget, so
+/// that its statements read them through the index.
+pub(super) struct Text {
+    pub all: Query,
+    pub rank: Query,
+    pub narrow: bool,
+}
+
+/// The hits of one page with their scores, and the number of all matches.
+pub(super) struct Found {
+    pub count: i64,
+    pub hits: Vec<(SearchHitObject, f64)>,
+}
+
+/// What a statement selects from: a `WITH` head, the FROM clause and the WHERE condition,
+/// with their bind values in the order of the text; `by_index` when its full-text
+/// condition is narrow (`Watched::numbers_by_index`).
+#[derive(Clone)]
+struct Source {
+    head: String,
+    from: String,
+    condition: String,
+    values: Vec<Value>,
+    by_index: bool,
+}
+
+impl Source {
+    fn new(table: &str) -> Source {
+        Source {
+            head: String::new(),
+            from: table.into(),
+            condition: "1 = 1".into(),
+            values: Vec::new(),
+            by_index: false,
+        }
+    }
+
+    /// The matches of `q` joined to `table`, and the expression of their rank.
+    fn matching(
+        q: &Query,
+        narrow: bool,
+        backend: DbBackend,
+        table: &str,
+    ) -> (Source, &'static str) {
+        let rank = q.ranked(backend);
+        let source = Source {
+            head: String::new(),
+            from: format!("{}{table}{}", rank.before, rank.after),
+            condition: rank.condition.into(),
+            values: vec![rank.value],
+            by_index: narrow,
+        };
+        (source, rank.score)
+    }
+
+    fn and(mut self, sql: &Sql) -> Source {
+        self.condition = format!("{} AND {}", self.condition, sql.text);
+        self.values.extend(sql.values.iter().cloned());
+        self
+    }
+
+    async fn count(&self, w: &mut Watched) -> Result<i64> {
+        let sql = format!(
+            "{}SELECT COUNT(*) FROM {} WHERE {}",
+            self.head, self.from, self.condition
+        );
+        let rows = self.run(w, &sql, self.values.clone()).await?;
+        Ok(rows.first().map_or(0, |(n, _)| *n))
+    }
+
+    /// The ids and scores of `limit` hits from `offset`, in `order`.
+    async fn page(
+        &self,
+        w: &mut Watched,
+        (id, score): (&str, &str),
+        order: Sql,
+        (limit, offset): (i64, i64),
+    ) -> Result<Vec<(i64, f64)>> {
+        let sql = format!(
+            "{}SELECT {id}, CAST({score} AS DOUBLE PRECISION) FROM {} WHERE {} ORDER BY {} \
+             LIMIT ? OFFSET ?",
+            self.head, self.from, self.condition, order.text
+        );
+        let mut values = self.values.clone();
+        values.extend(order.values);
+        values.extend([limit.into(), offset.into()]);
+        self.run(w, &sql, values).await
+    }
+
+    async fn run(&self, w: &mut Watched, sql: &str, values: Vec<Value>) -> Result<Vec<(i64, f64)>> {
+        Ok(match self.by_index {
+            true => w.numbers_by_index(sql, values).await?,
+            false => w.numbers(sql, values).await?,
+        })
+    }
+}
+
+impl Service {
+    /// The page of hits (`page`: limit, offset) and the count of all matches of `filter`
+    /// and `text`, ranked by `text` when given.
+    pub(super) async fn search(
+        &self,
+        target: Target,
+        filter: &Sql,
+        text: Option<&Text>,
+        sort: Option<&HashValue>,
+        page: (i64, i64),
+    ) -> Result<Found> {
+        // A content search joins its items' main Locations only for sort clauses on them.
+        let (table, id) = match target {
+            Target::Content => ("contents c", "c.id"),
+            Target::Location => ("locations l JOIN contents c ON c.id = l.content_id", "l.id"),
+        };
+        let backend = self.db.backend();
+        let (all, score) = match text {
+            None => (Source::new(table), None),
+            Some(text) => {
+                // Narrow when every word ranks: then all matches are the ranked ones.
+                let narrow = text.narrow && text.rank == text.all;
+                let (all, score) = Source::matching(&text.all, narrow, backend, table);
+                (all, Some(score))
+            }
+        };
+        let all = all.and(filter);
+        let sorted = match target {
+            Target::Content if sort::given(sort) => {
+                let mut all = all.clone();
+                all.from
+                    .push_str(" LEFT JOIN locations l ON l.id = c.main_location_id");
+                all
+            }
+            _ => all.clone(),
+        };
+        // The count and the page run at once, each on a connection of its own.
+        let count = async {
+            let mut w = self.db.watched().await?;
+            let n = all.count(&mut w).await?;
+            w.release().await?;
+            Ok::<_, crate::error::Error>(n)
+        };
+        let rows = async {
+            let mut w = self.db.watched().await?;
+            let rows = match (text, score) {
+                (Some(text), Some(_)) if text.rank != text.all => {
+                    if sort::given(sort) {
+                        // Every match sorts with the rank of the ranking words, 0 without.
+                        let (scores, value) = text.rank.scores(backend);
+                        let mut all = sorted.clone();
+                        all.head = format!("WITH r AS MATERIALIZED ({scores}) ");
+                        all.values.insert(0, value);
+                        all.from.push_str(" LEFT JOIN r ON r.id = c.id");
+                        let score = "COALESCE(r.score, 0)";
+                        let order = sort::order_by(sort, id, Some(score))?;
+                        all.page(&mut w, (id, score), order, page).await?
+                    } else {
+                        tiers(&mut w, backend, (table, id), &all, text, filter, page).await?
+                    }
+                }
+                (_, score) => {
+                    let order = sort::order_by(sort, id, score)?;
+                    sorted
+                        .page(&mut w, (id, score.unwrap_or("1.0")), order, page)
+                        .await?
+                }
+            };
+            w.release().await?;
+            Ok(rows)
+        };
+        let (count, rows) = tokio::try_join!(count, rows)?;
+        let hits = self.hits(target, rows).await?;
+        Ok(Found { count, hits })
+    }
+
+    /// The content items or Locations of `rows` (id, score), in their order.
+    async fn hits(
+        &self,
+        target: Target,
+        rows: Vec<(i64, f64)>,
+    ) -> Result<Vec<(SearchHitObject, f64)>> {
+        let db = self.db.conn();
+        let ids: Vec<i64> = rows.iter().map(|(id, _)| *id).collect();
+        let scores: HashMap<i64, f64> = rows.into_iter().collect();
+        Ok(match target {
+            Target::Content => {
+                let mut by_id: HashMap<i64, content::Model> = content::Entity::find()
+                    .filter(content::Column::Id.is_in(ids.clone()))
+                    .all(db)
+                    .await?
+                    .into_iter()
+                    .map(|c| (c.id, c))
+                    .collect();
+                let cs: Vec<content::Model> = ids.iter().filter_map(|i| by_id.remove(i)).collect();
+                let scored: Vec<f64> = cs.iter().map(|c| scores[&c.id]).collect();
+                self.current_versions(db, &cs)
+                    .await?
+                    .into_iter()
+                    .map(|(info, v)| SearchHitObject::Content(self.content_with_version(info, v)))
+                    .zip(scored)
+                    .collect()
+            }
+            Target::Location => {
+                let mut by_id: HashMap<i64, location::Model> = location::Entity::find()
+                    .filter(location::Column::Id.is_in(ids.clone()))
+                    .all(db)
+                    .await?
+                    .into_iter()
+                    .map(|l| (l.id, l))
+                    .collect();
+                let ls: Vec<location::Model> = ids.iter().filter_map(|i| by_id.remove(i)).collect();
+                let scored: Vec<f64> = ls.iter().map(|l| scores[&l.id]).collect();
+                self.location_bodies(db, &ls)
+                    .await?
+                    .into_iter()
+                    .map(SearchHitObject::Location)
+                    .zip(scored)
+                    .collect()
+            }
+        })
+    }
+}
+
+/// The page in rank order without sort clauses: the hits of the ranking words best first,
+/// then (once those run out) the other matches by id, scored 0. `all` is every match that
+/// meets `filter`.
+async fn tiers(
+    w: &mut Watched,
+    backend: DbBackend,
+    (table, id): (&str, &str),
+    all: &Source,
+    text: &Text,
+    filter: &Sql,
+    (limit, offset): (i64, i64),
+) -> Result<Vec<(i64, f64)>> {
+    let (ranked, score) = Source::matching(&text.rank, text.narrow, backend, table);
+    let ranked = ranked.and(filter);
+    let order = sort::order_by(None, id, Some(score))?;
+    let mut rows = ranked.page(w, (id, score), order, (limit, offset)).await?;
+    let short = limit - rows.len() as i64;
+    if short > 0 {
+        // The ranked hits end on this page: the rest follow them.
+        let before = match rows.len() {
+            0 => ranked.count(w).await?,
+            n => offset + n as i64,
+        };
+        let (condition, values) = text.rank.condition(backend);
+        let rest = all.clone().and(&Sql {
+            text: format!("NOT ({condition})"),
+            values,
+        });
+        let order = sort::order_by(None, id, None)?;
+        let more = rest
+            .page(w, (id, "0"), order, (short, (offset - before).max(0)))
+            .await?;
+        rows.extend(more);
+    }
+    Ok(rows)
+}
