@@ -107,7 +107,7 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settin
             "full-text documents written for content items without one"
         );
     }
-    tokio::spawn(cairn_store::statistics::keep_statistics(service.db.clone()));
+    tokio::spawn(cairn_store::maintenance::keep_up(service.db.clone()));
     let service = Arc::new(service);
     let listening = service.clone();
     service

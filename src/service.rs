@@ -120,6 +120,7 @@ impl Service {
             prefix: &self.settings.prefix,
             files: self.files.as_ref(),
             field,
+            asset: None,
         }
     }
 }

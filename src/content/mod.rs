@@ -165,7 +165,13 @@ impl Service {
         let ty = self.defined_type(db, c.content_type_id).await?;
         let fields = rows::fields(db, c.id, v.version_no).await?;
         let relations = rows::relations(db, c.id, v.version_no).await?;
-        Ok(self.version(c, v, &ty, &fields, &relations, languages))
+        let assets = self.asset_images(db, [(&*ty, &fields[..])]).await?;
+        let parts = render::Parts {
+            fields: &fields,
+            relations: &relations,
+            assets: &assets,
+        };
+        Ok(self.version(c, v, &ty, parts, languages))
     }
 
     /// ContentInfo and the current version of each content item, in a fixed number of
@@ -192,6 +198,18 @@ impl Service {
                 e.insert(self.defined_type(db, c.content_type_id).await?);
             }
         }
+        let assets = self
+            .asset_images(
+                db,
+                cs.iter().map(|c| {
+                    let fields = rows.fields.get(&(c.id, c.current_version));
+                    (
+                        &*types[&c.content_type_id],
+                        fields.map_or(&[][..], Vec::as_slice),
+                    )
+                }),
+            )
+            .await?;
         let mut out = Vec::with_capacity(cs.len());
         for c in cs {
             let key = (c.id, c.current_version);
@@ -204,8 +222,11 @@ impl Service {
                 c,
                 v,
                 &types[&c.content_type_id],
-                rows.fields.get(&key).map_or(&[][..], Vec::as_slice),
-                rows.relations.get(&key).map_or(&[][..], Vec::as_slice),
+                render::Parts {
+                    fields: rows.fields.get(&key).map_or(&[][..], Vec::as_slice),
+                    relations: rows.relations.get(&key).map_or(&[][..], Vec::as_slice),
+                    assets: &assets,
+                },
                 None,
             );
             out.push((self.content_info(c, path.map(String::as_str)), version));

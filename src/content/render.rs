@@ -2,11 +2,22 @@
 
 use super::rows::{self, TypeInfo};
 use crate::api::model::*;
-use crate::field_types::FieldIds;
+use crate::field_types::{FieldIds, RelationKind};
 use crate::service::Service;
 use crate::stored;
 use cairn_runtime::{LangMap, Timestamp};
 use cairn_store::entity::{content, content_field, content_relation, content_version};
+use std::collections::HashMap;
+
+/// The image Field of each content item an `ezimageasset` value names, by content id.
+pub(crate) type Assets = HashMap<i64, FieldIds>;
+
+/// The rows of a version that its body shows, and the images its asset values name.
+pub(crate) struct Parts<'a> {
+    pub fields: &'a [content_field::Model],
+    pub relations: &'a [content_relation::Model],
+    pub assets: &'a Assets,
+}
 
 pub fn content_href(id: i64) -> String {
     format!("/content/objects/{id}")
@@ -149,17 +160,58 @@ impl Service {
         }
     }
 
-    /// A field of a version as the API writes it.
-    pub(crate) fn field(&self, ty: &TypeInfo, f: &content_field::Model) -> Option<Field> {
+    /// The images that the asset values among `fields` (each with its type) name: one query,
+    /// none without asset values.
+    pub(crate) async fn asset_images<'f>(
+        &self,
+        db: &impl sea_orm::ConnectionTrait,
+        fields: impl IntoIterator<Item = (&'f TypeInfo, &'f [content_field::Model])>,
+    ) -> crate::error::Result<Assets> {
+        let mut targets = Vec::new();
+        for (ty, fs) in fields {
+            for f in fs {
+                let Some(def) = ty.field(f.field_definition_id) else {
+                    continue;
+                };
+                let Some(ft) = self.field_type(&def.field_type) else {
+                    continue;
+                };
+                let value = stored::hash(&f.value);
+                targets.extend(
+                    (ft.relations(&value).into_iter())
+                        .filter(|(kind, _)| *kind == RelationKind::Asset)
+                        .map(|(_, id)| id),
+                );
+            }
+        }
+        if targets.is_empty() {
+            return Ok(Assets::new());
+        }
+        targets.sort_unstable();
+        targets.dedup();
+        rows::asset_images(db, &targets).await
+    }
+
+    /// A field of a version as the API writes it; `assets`: the images its asset value may
+    /// name ([`Service::asset_images`]).
+    pub(crate) fn field(
+        &self,
+        ty: &TypeInfo,
+        f: &content_field::Model,
+        assets: &Assets,
+    ) -> Option<Field> {
         let def = ty.field(f.field_definition_id)?;
         let value = stored::hash(&f.value);
         let field_value = match self.field_type(&def.field_type) {
             Some(ft) if !value.is_null() => {
-                let cx = self.value_context(Some(FieldIds {
+                let mut cx = self.value_context(Some(FieldIds {
                     content_id: f.content_id,
                     field_id: f.id,
                     version_no: f.version_no,
                 }));
+                cx.asset = (ft.relations(&value).into_iter())
+                    .find(|(kind, _)| *kind == RelationKind::Asset)
+                    .and_then(|(_, id)| assets.get(&id).copied());
                 ft.to_hash(&value, &cx)
             }
             _ => value,
@@ -209,10 +261,14 @@ impl Service {
         c: &content::Model,
         v: &content_version::Model,
         ty: &TypeInfo,
-        fields: &[content_field::Model],
-        relations: &[content_relation::Model],
+        parts: Parts<'_>,
         languages: Option<&[String]>,
     ) -> Version {
+        let Parts {
+            fields,
+            relations,
+            assets,
+        } = parts;
         let mut info = self.version_info(c, v);
         if let Some(langs) = languages {
             info.names = LangMap(
@@ -235,7 +291,9 @@ impl Service {
                 f.language_code.clone(),
             )
         });
-        let rendered: Vec<Field> = fields.iter().filter_map(|f| self.field(ty, f)).collect();
+        let rendered: Vec<Field> = (fields.iter())
+            .filter_map(|f| self.field(ty, f, assets))
+            .collect();
         Version {
             href: version_href(c.id, v.version_no),
             version_info: info,

@@ -2,9 +2,11 @@
 //! and what rendering needs of its content type. Each function is a fixed number of queries.
 
 use crate::error::{Error, Result};
+use crate::field_types::FieldIds;
 use cairn_store::entity::{
     content, content_field, content_relation, content_type, content_version, field_definition,
 };
+use cairn_store::sql::stmt;
 use sea_orm::{ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
 use std::collections::HashMap;
 
@@ -58,12 +60,20 @@ pub async fn relations(
     content_id: i64,
     no: i64,
 ) -> Result<Vec<content_relation::Model>> {
-    Ok(content_relation::Entity::find()
+    let mut rs = content_relation::Entity::find()
         .filter(content_relation::Column::SourceContentId.eq(content_id))
         .filter(content_relation::Column::SourceVersionNo.eq(no))
-        .order_by_asc(content_relation::Column::Id)
         .all(db)
-        .await?)
+        .await?;
+    in_reference_order(&mut rs);
+    Ok(rs)
+}
+
+/// Relations in the reference's order: it reads them through its index on (source, version,
+/// Field definition), so those of no Field come first, then those of each Field definition
+/// by its id, each group by relation id.
+fn in_reference_order(rs: &mut [content_relation::Model]) {
+    rs.sort_by_key(|r| (r.source_field_definition_id.unwrap_or(0), r.id));
 }
 
 /// A content item's (defined) type with its Field definitions by position.
@@ -166,6 +176,51 @@ pub async fn version_rows(db: &impl ConnectionTrait, pairs: &[(i64, i64)]) -> Re
                 .entry((r.source_content_id, r.source_version_no))
                 .or_default()
                 .push(r);
+        }
+    }
+    out.relations
+        .values_mut()
+        .for_each(|rs| in_reference_order(rs));
+    Ok(out)
+}
+
+/// The `image` Field of the current version (in its main language) of each published content
+/// item of `ids` that has one: the image an `ezimageasset` value's variations name, as the
+/// reference's `ImageAssetFieldTypeProcessor` takes it from the target content.
+pub async fn asset_images(
+    db: &impl ConnectionTrait,
+    ids: &[i64],
+) -> Result<HashMap<i64, FieldIds>> {
+    let mut out = HashMap::new();
+    for chunk in ids.chunks(500) {
+        let sql = format!(
+            "SELECT f.content_id, f.id, f.version_no FROM contents c \
+             JOIN content_fields f ON f.content_id = c.id AND f.version_no = c.current_version \
+             AND f.language_code = c.main_language_code \
+             JOIN field_definitions d ON d.id = f.field_definition_id AND d.status = ? \
+             WHERE c.id IN ({}) AND c.status = ? AND d.identifier = 'image'",
+            vec!["?"; chunk.len()].join(", ")
+        );
+        let mut values: Vec<sea_orm::Value> = vec![content_type::DEFINED.into()];
+        values.extend(chunk.iter().map(|id| (*id).into()));
+        values.push(content::PUBLISHED.into());
+        let rows = db
+            .query_all_raw(stmt(db.get_database_backend(), &sql, values))
+            .await?;
+        for r in rows {
+            let (content_id, field_id, version_no): (i64, i64, i64) = (
+                r.try_get_by_index(0)?,
+                r.try_get_by_index(1)?,
+                r.try_get_by_index(2)?,
+            );
+            out.insert(
+                content_id,
+                FieldIds {
+                    content_id,
+                    field_id,
+                    version_no,
+                },
+            );
         }
     }
     Ok(out)

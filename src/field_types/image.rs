@@ -12,6 +12,24 @@ pub(crate) struct ImageType;
 pub(crate) const VARIATIONS: &[&str] =
     &["large", "medium", "original", "reference", "small", "tiny"];
 
+/// The id of a stored image: `<contentId>-<fieldId>-<versionNo>`.
+pub(crate) fn image_id(f: FieldIds) -> String {
+    format!("{}-{}-{}", f.content_id, f.field_id, f.version_no)
+}
+
+/// `{alias: {href}}` for every variation of the image `image_id`.
+pub(crate) fn variations(prefix: &str, image_id: &str) -> HashValue {
+    HashValue::Map(
+        VARIATIONS
+            .iter()
+            .map(|alias| {
+                let href = format!("{prefix}/content/binary/images/{image_id}/variations/{alias}");
+                (alias.to_string(), map([("href", HashValue::String(href))]))
+            })
+            .collect(),
+    )
+}
+
 const SETTINGS: &[Param] = &[param("mimeTypes", Kind::Array, Dflt::EmptyList)];
 
 const VALIDATORS: &[ValidatorSchema] = &[
@@ -74,22 +92,9 @@ impl FieldType for ImageType {
         let Some(id) = field(value, "id").as_str() else {
             return HashValue::Null;
         };
-        let image_id = cx
-            .field
-            .map(|f| format!("{}-{}-{}", f.content_id, f.field_id, f.version_no));
+        let image_id = cx.field.map(image_id);
         let variations = match &image_id {
-            Some(image_id) => HashValue::Map(
-                VARIATIONS
-                    .iter()
-                    .map(|alias| {
-                        let href = format!(
-                            "{}/content/binary/images/{image_id}/variations/{alias}",
-                            cx.prefix
-                        );
-                        (alias.to_string(), map([("href", HashValue::String(href))]))
-                    })
-                    .collect(),
-            ),
+            Some(image_id) => variations(cx.prefix, image_id),
             None => HashValue::Map(Vec::new()),
         };
         let get = |k: &str| field(value, k).clone();

@@ -1,9 +1,8 @@
 //! `ezimageasset`: a reference to an image content item, stored as
 //! `{destinationContentId, alternativeText}`; `null` when empty. Creates an ASSET relation.
 //!
-//! The output `variations` (hrefs built from the target's image field) and the check that
-//! the target is an image asset within the size limit need the target content: the content
-//! service adds and checks them.
+//! The output carries `variations`, hrefs of the target's image field
+//! (`ValueContext::asset`, which the content service looks up), when the target loads.
 
 use super::objectrelation::content_id;
 use super::*;
@@ -58,14 +57,23 @@ impl FieldType for ImageAssetType {
         })
     }
 
-    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
-        map([
+    /// As stored, plus `variations` when the target's image is known.
+    fn to_hash(&self, value: &HashValue, cx: &ValueContext<'_>) -> HashValue {
+        let mut out = vec![
             (
-                "destinationContentId",
+                "destinationContentId".to_string(),
                 target(value).map_or(HashValue::Null, HashValue::Int),
             ),
-            ("alternativeText", field(value, "alternativeText").clone()),
-        ])
+            (
+                "alternativeText".to_string(),
+                field(value, "alternativeText").clone(),
+            ),
+        ];
+        if let Some(image) = cx.asset.filter(|_| target(value).is_some()) {
+            let variations = super::image::variations(cx.prefix, &super::image::image_id(image));
+            out.push(("variations".to_string(), variations));
+        }
+        HashValue::Map(out)
     }
 
     fn is_empty(&self, value: &HashValue) -> bool {

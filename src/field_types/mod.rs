@@ -80,6 +80,9 @@ pub struct ValueContext<'a> {
     /// The stored field a value belongs to, when there is one (output of binary types needs
     /// it: `imageId` is `<contentId>-<fieldId>-<versionNo>`).
     pub field: Option<FieldIds>,
+    /// The image field of the content item an `ezimageasset` value names, when it loads
+    /// (its output variations name that image).
+    pub asset: Option<FieldIds>,
 }
 
 /// The ids of a stored field.

@@ -20,6 +20,7 @@ impl Cx {
                 field_id: 1045,
                 version_no: 5,
             }),
+            asset: None,
         }
     }
 }

@@ -213,7 +213,7 @@ mod tests {
     }
 
     /// PostgreSQL's counts come from its statistics, which cairn keeps current itself
-    /// (`cairn_store::statistics`).
+    /// (`cairn_store::maintenance`).
     #[tokio::test]
     async fn statistics_follow_the_index_on_postgresql() {
         if cairn_store::scratch::backend() != "postgres" {
@@ -222,8 +222,9 @@ mod tests {
         let t = cairn_store::scratch::CleanDb::new().await;
         let c = t.db.conn();
         // Every item (a dozen in the clean install) holds "common", one holds "rare"; written
-        // five times, so that more rows changed than autovacuum's threshold of 50 + 10%.
-        for _ in 0..5 {
+        // six times, so that more rows changed than autovacuum's analyze threshold (50 + 10%)
+        // and more are dead than its vacuum threshold (50 + 20%).
+        for _ in 0..6 {
             c.execute_unprepared(
                 "INSERT INTO content_text (content_id, body) SELECT id, to_tsvector('simple', \
                  CASE WHEN id = (SELECT MIN(id) FROM contents) THEN 'common rare' ELSE 'common' END) \
@@ -241,9 +242,12 @@ mod tests {
                 .is_empty()
         );
         // The writers' activity reaches the statistics collector within seconds.
+        let mut upkeep = cairn_store::maintenance::connect(&t.db).await.unwrap();
         let mut analyzed = false;
         for _ in 0..40 {
-            cairn_store::statistics::analyze_changed(c).await.unwrap();
+            cairn_store::maintenance::analyze_changed(&mut upkeep)
+                .await
+                .unwrap();
             let found = c
                 .query_one_raw(stmt(
                     DbBackend::Postgres,
@@ -260,6 +264,22 @@ mod tests {
             tokio::time::sleep(std::time::Duration::from_millis(500)).await;
         }
         assert!(analyzed, "content_text was not analyzed");
+        // Vacuumed too where autovacuum is off (as on the CI machine).
+        let autovacuum = c
+            .query_one_raw(stmt(DbBackend::Postgres, "SHOW autovacuum", []))
+            .await
+            .unwrap()
+            .unwrap()
+            .try_get_by_index::<String>(0)
+            .unwrap();
+        let vacuumed = cairn_store::maintenance::vacuum_if_no_autovacuum(&mut upkeep)
+            .await
+            .unwrap();
+        assert_eq!(
+            vacuumed.contains(&"content_text".to_string()),
+            autovacuum == "off",
+            "{vacuumed:?}"
+        );
         let counts = counts(c, std::slice::from_ref(&q)).await.unwrap();
         assert_eq!(counts.stop_words(), ["common".to_string()].into());
         assert_eq!(counts.ranking(&q, 1), Query::parse("rare"));

@@ -907,6 +907,20 @@ async fn relations_common_and_from_fields() {
     r.assert(201);
     let common = r.json()["Relation"].clone();
     assert_eq!(common["RelationType"], "COMMON");
+    // The reference's order: relations of no Field first (COMMON, and LINK and EMBED, which
+    // the reference stores without their Field), by id; then by Field definition (image 154),
+    // whatever order they were made in.
+    let rel = app
+        .get(&format!("/content/objects/{id}/versions/1/relations"))
+        .admin()
+        .accept("RelationList+json")
+        .send()
+        .await
+        .json();
+    let kinds: Vec<&str> = (rel["Relations"]["Relation"].as_array().unwrap().iter())
+        .map(|r| r["RelationType"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["LINK", "COMMON", "ATTRIBUTE"]);
     let common_href = common["_href"].as_str().unwrap().to_string();
     assert_eq!(r.header("location").unwrap(), common_href);
     app.abs("GET", &common_href)

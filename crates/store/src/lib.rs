@@ -7,13 +7,13 @@
 pub mod db;
 pub mod entity;
 pub mod ids;
+pub mod maintenance;
 pub mod migration;
 pub mod notify;
 pub mod password;
 #[cfg(feature = "testing")]
 pub mod scratch;
 pub mod sql;
-pub mod statistics;
 pub mod watch;
 
 pub use db::{Db, DbOptions, count_statements};
