@@ -4,6 +4,7 @@
 mod support;
 
 mod bookmarks;
+mod client;
 mod codecs;
 mod content;
 mod content_types;
