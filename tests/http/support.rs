@@ -224,13 +224,42 @@ impl Req<'_> {
         let status = resp.status();
         let headers = resp.headers().clone();
         let bytes = resp.into_body().into_bytes().await.expect("body").to_vec();
-        Resp {
+        let r = Resp {
             status,
             headers,
             body: String::from_utf8_lossy(&bytes).into_owned(),
             bytes,
-        }
+        };
+        keep_xml_body(&r);
+        r
     }
+}
+
+/// With `CAIRN_XML_BODIES` set to a directory, keeps every XML body of an API media type
+/// there as `<Type>/<n>.xml`, for CI to validate against the reference's schemas
+/// (`.ci/xml-schemas`).
+fn keep_xml_body(r: &Resp) {
+    let Ok(dir) = std::env::var("CAIRN_XML_BODIES") else {
+        return;
+    };
+    if r.bytes.is_empty() {
+        return;
+    }
+    let media = r.content_type();
+    let Some(ty) = media
+        .split(';')
+        .next()
+        .and_then(|m| m.strip_suffix("+xml"))
+        .and_then(|m| m.rsplit(".api.").next().filter(|_| m.contains(".api.")))
+    else {
+        return;
+    };
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::path::Path::new(&dir).join(ty);
+    std::fs::create_dir_all(&dir).expect("the XML bodies directory");
+    let name = format!("{}-{n}.xml", std::process::id());
+    std::fs::write(dir.join(name), &r.bytes).expect("an XML body written");
 }
 
 /// A response.
