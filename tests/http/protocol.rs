@@ -298,3 +298,34 @@ async fn bodies_larger_than_the_limit_are_refused() {
         .await;
     r.assert_error(413);
 }
+
+/// A read in XML of each response type the reference's schemas check in CI (`.ci/xml-schemas`),
+/// so that every one of them is validated whatever the other tests ask for.
+#[tokio::test]
+async fn every_type_the_schemas_check_is_read_in_xml() {
+    let app = TestApp::new().await;
+    for (path, ty) in [
+        ("/content/sections/1", "Section"),
+        ("/content/types/1", "ContentType"),
+        ("/content/types/1/groups", "ContentTypeGroupRefList"),
+        ("/content/types/1/fieldDefinitions/4", "FieldDefinition"),
+        ("/content/objectstategroups", "ObjectStateGroupList"),
+        ("/content/objectstategroups/2", "ObjectStateGroup"),
+        (
+            "/content/objectstategroups/2/objectstates",
+            "ObjectStateList",
+        ),
+        ("/content/objectstategroups/2/objectstates/1", "ObjectState"),
+        ("/user/roles/1", "Role"),
+        ("/content/locations/1/2/children", "LocationList"),
+    ] {
+        let r = app
+            .get(path)
+            .admin()
+            .accept(&format!("{ty}+xml"))
+            .send()
+            .await;
+        r.assert(200);
+        assert_eq!(r.xml().name, ty, "{path}");
+    }
+}
