@@ -1205,13 +1205,7 @@ async fn binary_fields_are_stored_outside_the_row_and_served() {
     r.assert(201);
     let c = r.json()["Content"].clone();
     let id = c["_id"].as_i64().unwrap();
-    let image = c["CurrentVersion"]["Version"]["Fields"]["field"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["fieldDefinitionIdentifier"] == "image")
-        .unwrap()["fieldValue"]
-        .clone();
+    let image = field_of(&c, "image")["fieldValue"].clone();
     assert_eq!(image["fileName"], "pixel.png");
     assert_eq!(image["width"], 1);
     assert_eq!(image["mime"], "image/png");
@@ -1236,14 +1230,7 @@ async fn binary_fields_are_stored_outside_the_row_and_served() {
         .await;
     r.assert(200);
     assert_eq!(r.json()["ContentImageVariation"]["uri"], uri.as_str());
-    let field_id = c["CurrentVersion"]["Version"]["Fields"]["field"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["fieldDefinitionIdentifier"] == "image")
-        .unwrap()["id"]
-        .as_i64()
-        .unwrap();
+    let field_id = field_of(&c, "image")["id"].as_i64().unwrap();
     app.get(&format!(
         "/content/binary/images/{id}-{field_id}-1/variations/gigantic"
     ))

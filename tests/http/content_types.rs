@@ -1632,14 +1632,7 @@ async fn an_image_asset_names_the_variations_of_its_targets_image() {
     r.assert(201);
     let image = r.json()["Content"].clone();
     let image_id = image["_id"].as_i64().unwrap();
-    let image_field = image["CurrentVersion"]["Version"]["Fields"]["field"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["fieldDefinitionIdentifier"] == "image")
-        .unwrap()["id"]
-        .as_i64()
-        .unwrap();
+    let image_field = field_of(&image, "image")["id"].as_i64().unwrap();
     app.req(
         "PUBLISH",
         &format!("/content/objects/{image_id}/versions/1"),
@@ -1659,15 +1652,7 @@ async fn an_image_asset_names_the_variations_of_its_targets_image() {
             ]}
         })
     };
-    let picture = |content: &Value| {
-        content["CurrentVersion"]["Version"]["Fields"]["field"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|f| f["fieldDefinitionIdentifier"] == "picture")
-            .unwrap()["fieldValue"]
-            .clone()
-    };
+    let picture = |content: &Value| field_of(content, "picture")["fieldValue"].clone();
     let r = app
         .req("POST", "/content/objects")
         .admin()

@@ -344,3 +344,13 @@ pub fn attr(el: &XmlElement, name: &str) -> String {
         .map(|(_, v)| v.clone())
         .unwrap_or_else(|| panic!("<{}> has no attribute {name}", el.name))
 }
+
+/// The Field `identifier` of the current version of a JSON `Content` body.
+pub fn field_of<'a>(content: &'a Value, identifier: &str) -> &'a Value {
+    content["CurrentVersion"]["Version"]["Fields"]["field"]
+        .as_array()
+        .expect("a Content body with its fields")
+        .iter()
+        .find(|f| f["fieldDefinitionIdentifier"] == identifier)
+        .unwrap_or_else(|| panic!("no field {identifier}"))
+}

@@ -99,12 +99,7 @@ async fn stored_files_are_never_run_in_the_apis_origin() {
             .send()
             .await;
         r.assert(201);
-        r.json()["Content"]["CurrentVersion"]["Version"]["Fields"]["field"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|f| f["fieldDefinitionIdentifier"] == "file")
-            .unwrap()["fieldValue"]["uri"]
+        field_of(&r.json()["Content"], "file")["fieldValue"]["uri"]
             .as_str()
             .unwrap()
             .to_string()
