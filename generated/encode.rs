@@ -162,14 +162,14 @@ impl Encode for Bookmark {
     fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
         w.open(name);
         w.attr_media("Bookmark");
-        w.attr("_href", &self._href);
+        w.attr_path("_href", &self._href);
         self.location.write_xml(w, "Location");
         w.close(name);
     }
     fn write_json(&self, w: &mut JsonWriter<'_>) {
         w.begin_object();
         w.media("Bookmark");
-        w.field("__href", &self._href);
+        w.field_path("__href", &self._href);
         w.key("Location");
         self.location.write_json(w);
         w.end_object();
@@ -1017,13 +1017,13 @@ impl Encode for ContentTypeGroupUnlink {
     }
     fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
         w.open(name);
-        w.attr("href", &self.href);
+        w.attr_path("href", &self.href);
         w.attr("method", &self.method);
         w.close(name);
     }
     fn write_json(&self, w: &mut JsonWriter<'_>) {
         w.begin_object();
-        w.field("_href", &self.href);
+        w.field_path("_href", &self.href);
         w.field("_method", &self.method);
         w.end_object();
     }
@@ -3076,13 +3076,13 @@ impl Encode for UnassignLink {
     }
     fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
         w.open(name);
-        w.attr("href", &self.href);
+        w.attr_path("href", &self.href);
         w.attr("method", &self.method);
         w.close(name);
     }
     fn write_json(&self, w: &mut JsonWriter<'_>) {
         w.begin_object();
-        w.field("_href", &self.href);
+        w.field_path("_href", &self.href);
         w.field("_method", &self.method);
         w.end_object();
     }

@@ -3381,7 +3381,7 @@ fn h_load_bookmarks<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[0];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadBookmarksRequest {
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
                 limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(Some(25))),
@@ -3403,7 +3403,7 @@ fn h_create_bookmark<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[1];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateBookmarkRequest {
                 location_id: rq.path("locationId")?,
             };
@@ -3424,7 +3424,7 @@ fn h_is_bookmarked<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[2];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = IsBookmarkedRequest {
                 location_id: rq.path("locationId")?,
             };
@@ -3443,7 +3443,7 @@ fn h_is_bookmarked_get<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[3];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = IsBookmarkedGetRequest {
                 location_id: rq.path("locationId")?,
             };
@@ -3462,7 +3462,7 @@ fn h_delete_bookmark<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[4];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteBookmarkRequest {
                 location_id: rq.path("locationId")?,
             };
@@ -3481,7 +3481,7 @@ fn h_redirect_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[5];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = RedirectContentRequest {
                 remote_id: rq.query::<String>("remoteId")?,
             };
@@ -3502,7 +3502,7 @@ fn h_create_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[6];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateContentRequest {
                 body: rq.input(op.inputs)?,
                 accept: if rq.neg.names("Content") {
@@ -3539,7 +3539,7 @@ fn h_load_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[7];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadContentRequest {
                 content_id: rq.path("contentId")?,
                 languages: rq.query::<String>("languages")?,
@@ -3577,7 +3577,7 @@ fn h_update_content_metadata<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[8];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateContentMetadataRequest {
                 content_id: rq.path("contentId")?,
                 if_match: rq.if_match(),
@@ -3604,7 +3604,7 @@ fn h_delete_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[9];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteContentRequest {
                 content_id: rq.path("contentId")?,
                 if_match: rq.if_match(),
@@ -3624,7 +3624,7 @@ fn h_copy_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[10];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CopyContentRequest {
                 content_id: rq.path("contentId")?,
                 destination: rq.required_destination()?,
@@ -3646,7 +3646,7 @@ fn h_delete_content_translation<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[11];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteContentTranslationRequest {
                 content_id: rq.path("contentId")?,
                 language_code: rq.path("languageCode")?,
@@ -3669,7 +3669,7 @@ fn h_redirect_current_version<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[12];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = RedirectCurrentVersionRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -3697,7 +3697,7 @@ fn h_create_draft_from_current_version<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[13];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateDraftFromCurrentVersionRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -3725,7 +3725,7 @@ fn h_load_content_versions<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[14];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadContentVersionsRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -3746,7 +3746,7 @@ fn h_load_content_in_version<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[15];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadContentInVersionRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3775,7 +3775,7 @@ fn h_update_version<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[16];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateVersionRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3804,7 +3804,7 @@ fn h_delete_content_version<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[17];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteContentVersionRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3825,7 +3825,7 @@ fn h_create_draft_from_version<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[18];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateDraftFromVersionRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3854,7 +3854,7 @@ fn h_publish_version<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[19];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = PublishVersionRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3874,7 +3874,7 @@ fn h_delete_translation_from_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[20];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteTranslationFromDraftRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3900,7 +3900,7 @@ fn h_redirect_current_version_relations<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[21];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = RedirectCurrentVersionRelationsRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -3924,7 +3924,7 @@ fn h_load_version_relations<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[22];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadVersionRelationsRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3948,7 +3948,7 @@ fn h_create_relation<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[23];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateRelationRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3971,7 +3971,7 @@ fn h_load_version_relation<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[24];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadVersionRelationRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3994,7 +3994,7 @@ fn h_remove_relation<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[25];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = RemoveRelationRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -4016,7 +4016,7 @@ fn h_hide_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[26];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = HideContentRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -4035,7 +4035,7 @@ fn h_reveal_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[27];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = RevealContentRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -4054,7 +4054,7 @@ fn h_get_object_states_for_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[28];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = GetObjectStatesForContentRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -4078,7 +4078,7 @@ fn h_set_object_states_for_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[29];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = SetObjectStatesForContentRequest {
                 content_id: rq.path("contentId")?,
                 if_match: rq.if_match(),
@@ -4104,7 +4104,7 @@ fn h_get_image_variation<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[30];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = GetImageVariationRequest {
                 image_id: rq.path("imageId")?,
                 variation_identifier: rq.path("variationIdentifier")?,
@@ -4126,7 +4126,7 @@ fn h_load_content_type_group_list<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[31];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadContentTypeGroupListRequest {
                 identifier: rq.query::<String>("identifier")?,
             };
@@ -4153,7 +4153,7 @@ fn h_create_content_type_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[32];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateContentTypeGroupRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -4181,7 +4181,7 @@ fn h_load_content_type_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[33];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadContentTypeGroupRequest {
                 content_type_group_id: rq.path("contentTypeGroupId")?,
             };
@@ -4206,7 +4206,7 @@ fn h_update_content_type_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[34];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateContentTypeGroupRequest {
                 content_type_group_id: rq.path("contentTypeGroupId")?,
                 if_match: rq.if_match(),
@@ -4236,7 +4236,7 @@ fn h_delete_content_type_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[35];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteContentTypeGroupRequest {
                 content_type_group_id: rq.path("contentTypeGroupId")?,
                 if_match: rq.if_match(),
@@ -4259,7 +4259,7 @@ fn h_list_content_types_for_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[36];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = ListContentTypesForGroupRequest {
                 content_type_group_id: rq.path("contentTypeGroupId")?,
                 accept: if rq.neg.names("ContentTypeList") {
@@ -4291,7 +4291,7 @@ fn h_create_content_type<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[37];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateContentTypeRequest {
                 content_type_group_id: rq.path("contentTypeGroupId")?,
                 publish: rq.query::<bool>("publish")?.unwrap_or(false),
@@ -4318,7 +4318,7 @@ fn h_list_content_types<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[38];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = ListContentTypesRequest {
                 identifier: rq.query::<String>("identifier")?,
                 remote_id: rq.query::<String>("remoteId")?,
@@ -4352,7 +4352,7 @@ fn h_create_content_type_view<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[39];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateContentTypeViewRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -4373,7 +4373,7 @@ fn h_copy_content_type<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[40];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CopyContentTypeRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
@@ -4394,7 +4394,7 @@ fn h_load_content_type<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[41];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadContentTypeRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
@@ -4415,7 +4415,7 @@ fn h_create_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[42];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateContentTypeDraftRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 body: rq.input(op.inputs)?,
@@ -4444,7 +4444,7 @@ fn h_delete_content_type<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[43];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteContentTypeRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 if_match: rq.if_match(),
@@ -4464,7 +4464,7 @@ fn h_load_content_type_field_definition_list<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[44];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadContentTypeFieldDefinitionListRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
@@ -4488,7 +4488,7 @@ fn h_load_content_type_field_definition<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[45];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadContentTypeFieldDefinitionRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 field_definition_id: rq.path("fieldDefinitionId")?,
@@ -4513,7 +4513,7 @@ fn h_load_content_type_field_definition_by_identifier<A: Api>(api: Arc<A>) -> Ha
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[46];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadContentTypeFieldDefinitionByIdentifierRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 field_definition_identifier: rq.path("fieldDefinitionIdentifier")?,
@@ -4539,7 +4539,7 @@ fn h_load_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[47];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadContentTypeDraftRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
@@ -4564,7 +4564,7 @@ fn h_update_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[48];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateContentTypeDraftRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 if_match: rq.if_match(),
@@ -4594,7 +4594,7 @@ fn h_publish_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[49];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = PublishContentTypeDraftRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
@@ -4618,7 +4618,7 @@ fn h_delete_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[50];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteContentTypeDraftRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 if_match: rq.if_match(),
@@ -4641,7 +4641,7 @@ fn h_load_content_type_draft_field_definition_list<A: Api>(api: Arc<A>) -> Handl
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[51];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadContentTypeDraftFieldDefinitionListRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
@@ -4665,7 +4665,7 @@ fn h_add_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[52];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = AddContentTypeDraftFieldDefinitionRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 body: rq.input(op.inputs)?,
@@ -4694,7 +4694,7 @@ fn h_load_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[53];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadContentTypeDraftFieldDefinitionRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 field_definition_id: rq.path("fieldDefinitionId")?,
@@ -4723,7 +4723,7 @@ fn h_update_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler 
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[54];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateContentTypeDraftFieldDefinitionRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 field_definition_id: rq.path("fieldDefinitionId")?,
@@ -4754,7 +4754,7 @@ fn h_remove_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler 
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[55];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = RemoveContentTypeDraftFieldDefinitionRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 field_definition_id: rq.path("fieldDefinitionId")?,
@@ -4780,7 +4780,7 @@ fn h_load_groups_of_content_type<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[56];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadGroupsOfContentTypeRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
@@ -4804,7 +4804,7 @@ fn h_link_content_type_to_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[57];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LinkContentTypeToGroupRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 group: rq.query::<String>("group")?,
@@ -4829,7 +4829,7 @@ fn h_unlink_content_type_from_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[58];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UnlinkContentTypeFromGroupRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 content_type_group_id: rq.path("contentTypeGroupId")?,
@@ -4854,7 +4854,7 @@ fn h_load_country_list<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[59];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadCountryListRequest {};
             let resp = api.load_country_list(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -4873,7 +4873,7 @@ fn h_list_languages<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[60];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = ListLanguagesRequest {};
             let resp = api.list_languages(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -4892,7 +4892,7 @@ fn h_load_language<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[61];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadLanguageRequest {
                 language_code: rq.path("languageCode")?,
             };
@@ -4913,7 +4913,7 @@ fn h_redirect_location<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[62];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = RedirectLocationRequest {
                 id: rq.query::<String>("id")?,
                 remote_id: rq.query::<String>("remoteId")?,
@@ -4940,7 +4940,7 @@ fn h_load_location<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[63];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadLocationRequest {
                 location_path: rq.path("locationPath")?,
             };
@@ -4965,7 +4965,7 @@ fn h_update_location<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[64];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateLocationRequest {
                 location_path: rq.path("locationPath")?,
                 if_match: rq.if_match(),
@@ -4992,7 +4992,7 @@ fn h_delete_subtree<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[65];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteSubtreeRequest {
                 location_path: rq.path("locationPath")?,
                 if_match: rq.if_match(),
@@ -5012,7 +5012,7 @@ fn h_copy_subtree<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[66];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CopySubtreeRequest {
                 location_path: rq.path("locationPath")?,
                 destination: rq.required_destination()?,
@@ -5034,7 +5034,7 @@ fn h_move_subtree<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[67];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = MoveSubtreeRequest {
                 location_path: rq.path("locationPath")?,
                 destination: rq.required_destination()?,
@@ -5057,7 +5057,7 @@ fn h_swap_location<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[68];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = SwapLocationRequest {
                 location_path: rq.path("locationPath")?,
                 destination: rq.required_destination()?,
@@ -5077,7 +5077,7 @@ fn h_load_location_children<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[69];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadLocationChildrenRequest {
                 location_path: rq.path("locationPath")?,
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
@@ -5100,7 +5100,7 @@ fn h_load_locations_for_content<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[70];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadLocationsForContentRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -5124,7 +5124,7 @@ fn h_create_location<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[71];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateLocationRequest {
                 content_id: rq.path("contentId")?,
                 body: rq.input(op.inputs)?,
@@ -5150,7 +5150,7 @@ fn h_load_object_state_groups<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[72];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadObjectStateGroupsRequest {};
             let resp = api.load_object_state_groups(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -5169,7 +5169,7 @@ fn h_create_object_state_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[73];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateObjectStateGroupRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -5197,7 +5197,7 @@ fn h_load_object_state_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[74];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadObjectStateGroupRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
             };
@@ -5222,7 +5222,7 @@ fn h_update_object_state_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[75];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateObjectStateGroupRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
                 if_match: rq.if_match(),
@@ -5252,7 +5252,7 @@ fn h_delete_object_state_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[76];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteObjectStateGroupRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
                 if_match: rq.if_match(),
@@ -5275,7 +5275,7 @@ fn h_load_object_states<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[77];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadObjectStatesRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
             };
@@ -5296,7 +5296,7 @@ fn h_create_object_state<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[78];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateObjectStateRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
                 body: rq.input(op.inputs)?,
@@ -5322,7 +5322,7 @@ fn h_load_object_state<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[79];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadObjectStateRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
                 object_state_id: rq.path("objectStateId")?,
@@ -5348,7 +5348,7 @@ fn h_update_object_state<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[80];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateObjectStateRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
                 object_state_id: rq.path("objectStateId")?,
@@ -5376,7 +5376,7 @@ fn h_delete_object_state<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[81];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteObjectStateRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
                 object_state_id: rq.path("objectStateId")?,
@@ -5397,7 +5397,7 @@ fn h_list_roles<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[82];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = ListRolesRequest {
                 identifier: rq.query::<String>("identifier")?,
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
@@ -5418,7 +5418,7 @@ fn h_create_role<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[83];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateRoleRequest {
                 publish: rq.query::<bool>("publish")?.unwrap_or(true),
                 body: rq.input(op.inputs)?,
@@ -5456,7 +5456,7 @@ fn h_load_role<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[84];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadRoleRequest {
                 role_id: rq.path("roleId")?,
             };
@@ -5481,7 +5481,7 @@ fn h_create_role_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[85];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateRoleDraftRequest {
                 role_id: rq.path("roleId")?,
             };
@@ -5506,7 +5506,7 @@ fn h_update_role<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[86];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateRoleRequest {
                 role_id: rq.path("roleId")?,
                 if_match: rq.if_match(),
@@ -5533,7 +5533,7 @@ fn h_delete_role<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[87];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteRoleRequest {
                 role_id: rq.path("roleId")?,
                 if_match: rq.if_match(),
@@ -5553,7 +5553,7 @@ fn h_load_role_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[88];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadRoleDraftRequest {
                 role_id: rq.path("roleId")?,
             };
@@ -5578,7 +5578,7 @@ fn h_update_role_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[89];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateRoleDraftRequest {
                 role_id: rq.path("roleId")?,
                 if_match: rq.if_match(),
@@ -5605,7 +5605,7 @@ fn h_publish_role_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[90];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = PublishRoleDraftRequest {
                 role_id: rq.path("roleId")?,
             };
@@ -5626,7 +5626,7 @@ fn h_delete_role_draft<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[91];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteRoleDraftRequest {
                 role_id: rq.path("roleId")?,
                 if_match: rq.if_match(),
@@ -5646,7 +5646,7 @@ fn h_load_policies<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[92];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadPoliciesRequest {
                 role_id: rq.path("roleId")?,
             };
@@ -5667,7 +5667,7 @@ fn h_add_policy<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[93];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = AddPolicyRequest {
                 role_id: rq.path("roleId")?,
                 body: rq.input(op.inputs)?,
@@ -5693,7 +5693,7 @@ fn h_delete_policies<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[94];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeletePoliciesRequest {
                 role_id: rq.path("roleId")?,
             };
@@ -5712,7 +5712,7 @@ fn h_load_policy<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[95];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadPolicyRequest {
                 role_id: rq.path("roleId")?,
                 policy_id: rq.path("policyId")?,
@@ -5738,7 +5738,7 @@ fn h_update_policy<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[96];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdatePolicyRequest {
                 role_id: rq.path("roleId")?,
                 policy_id: rq.path("policyId")?,
@@ -5766,7 +5766,7 @@ fn h_delete_policy<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[97];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeletePolicyRequest {
                 role_id: rq.path("roleId")?,
                 policy_id: rq.path("policyId")?,
@@ -5787,7 +5787,7 @@ fn h_list_policies_for_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[98];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = ListPoliciesForUserRequest {
                 user_id: rq.query::<i64>("userId")?,
             };
@@ -5808,7 +5808,7 @@ fn h_load_role_assignments_for_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[99];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadRoleAssignmentsForUserRequest {
                 user_id: rq.path("userId")?,
             };
@@ -5832,7 +5832,7 @@ fn h_assign_role_to_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[100];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = AssignRoleToUserRequest {
                 user_id: rq.path("userId")?,
                 body: rq.input(op.inputs)?,
@@ -5854,7 +5854,7 @@ fn h_load_role_assignment_for_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[101];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadRoleAssignmentForUserRequest {
                 user_id: rq.path("userId")?,
                 role_id: rq.path("roleId")?,
@@ -5879,7 +5879,7 @@ fn h_unassign_role_from_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[102];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UnassignRoleFromUserRequest {
                 user_id: rq.path("userId")?,
                 role_id: rq.path("roleId")?,
@@ -5902,7 +5902,7 @@ fn h_load_role_assignments_for_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[103];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadRoleAssignmentsForUserGroupRequest {
                 group_path: rq.path("groupPath")?,
             };
@@ -5926,7 +5926,7 @@ fn h_assign_role_to_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[104];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = AssignRoleToUserGroupRequest {
                 group_path: rq.path("groupPath")?,
                 body: rq.input(op.inputs)?,
@@ -5951,7 +5951,7 @@ fn h_load_role_assignment_for_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[105];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadRoleAssignmentForUserGroupRequest {
                 group_path: rq.path("groupPath")?,
                 role_id: rq.path("roleId")?,
@@ -5976,7 +5976,7 @@ fn h_unassign_role_from_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[106];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UnassignRoleFromUserGroupRequest {
                 group_path: rq.path("groupPath")?,
                 role_id: rq.path("roleId")?,
@@ -6002,7 +6002,7 @@ fn h_load_root_resource<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[107];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadRootResourceRequest {};
             let resp = api.load_root_resource(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -6021,7 +6021,7 @@ fn h_list_sections<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[108];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = ListSectionsRequest {
                 identifer: rq.query::<String>("identifer")?,
                 identifier: rq.query::<String>("identifier")?,
@@ -6043,7 +6043,7 @@ fn h_create_section<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[109];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateSectionRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -6068,7 +6068,7 @@ fn h_load_section<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[110];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadSectionRequest {
                 section_id: rq.path("sectionId")?,
             };
@@ -6093,7 +6093,7 @@ fn h_update_section<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[111];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateSectionRequest {
                 section_id: rq.path("sectionId")?,
                 if_match: rq.if_match(),
@@ -6120,7 +6120,7 @@ fn h_delete_section<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[112];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteSectionRequest {
                 section_id: rq.path("sectionId")?,
                 if_match: rq.if_match(),
@@ -6140,7 +6140,7 @@ fn h_create_session<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[113];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateSessionRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -6168,7 +6168,7 @@ fn h_check_session<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[114];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CheckSessionRequest {};
             let resp = api.check_session(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -6187,7 +6187,7 @@ fn h_refresh_session<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[115];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = RefreshSessionRequest {
                 session_id: rq.path("sessionId")?,
             };
@@ -6208,7 +6208,7 @@ fn h_delete_session<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[116];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteSessionRequest {
                 session_id: rq.path("sessionId")?,
             };
@@ -6229,7 +6229,7 @@ fn h_load_trash_items<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[117];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadTrashItemsRequest {
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
                 limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(None)),
@@ -6251,7 +6251,7 @@ fn h_empty_trash<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[118];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = EmptyTrashRequest {};
             let resp = api.empty_trash(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -6268,7 +6268,7 @@ fn h_load_trash_item<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[119];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadTrashItemRequest {
                 trash_item_id: rq.path("trashItemId")?,
             };
@@ -6289,7 +6289,7 @@ fn h_restore_trash_item<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[120];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = RestoreTrashItemRequest {
                 trash_item_id: rq.path("trashItemId")?,
                 destination: rq.destination()?,
@@ -6311,7 +6311,7 @@ fn h_delete_trash_item<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[121];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteTrashItemRequest {
                 trash_item_id: rq.path("trashItemId")?,
                 if_match: rq.if_match(),
@@ -6331,7 +6331,7 @@ fn h_list_global_url_aliases<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[122];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = ListGlobalUrlAliasesRequest {};
             let resp = api.list_global_url_aliases(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -6350,7 +6350,7 @@ fn h_list_location_url_aliases<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[123];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = ListLocationUrlAliasesRequest {
                 location_path: rq.path("locationPath")?,
                 custom: rq.query::<bool>("custom")?.unwrap_or(true),
@@ -6375,7 +6375,7 @@ fn h_create_url_alias<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[124];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateUrlAliasRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -6396,7 +6396,7 @@ fn h_load_url_alias<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[125];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadUrlAliasRequest {
                 url_alias_id: rq.path("urlAliasId")?,
             };
@@ -6417,7 +6417,7 @@ fn h_delete_url_alias<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[126];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteUrlAliasRequest {
                 url_alias_id: rq.path("urlAliasId")?,
                 if_match: rq.if_match(),
@@ -6437,7 +6437,7 @@ fn h_list_url_wildcards<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[127];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = ListUrlWildcardsRequest {};
             let resp = api.list_url_wildcards(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -6456,7 +6456,7 @@ fn h_create_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[128];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateUrlWildcardRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -6477,7 +6477,7 @@ fn h_load_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[129];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadUrlWildcardRequest {
                 url_wildcard_id: rq.path("urlWildcardId")?,
             };
@@ -6498,7 +6498,7 @@ fn h_delete_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[130];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteUrlWildcardRequest {
                 url_wildcard_id: rq.path("urlWildcardId")?,
                 if_match: rq.if_match(),
@@ -6518,7 +6518,7 @@ fn h_load_users<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[131];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadUsersRequest {
                 role_id: rq.query::<String>("roleId")?,
                 remote_id: rq.query::<String>("remoteId")?,
@@ -6550,7 +6550,7 @@ fn h_verify_users<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[132];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = VerifyUsersRequest {
                 role_id: rq.query::<String>("roleId")?,
                 remote_id: rq.query::<String>("remoteId")?,
@@ -6572,7 +6572,7 @@ fn h_load_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[133];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadUserRequest {
                 user_id: rq.path("userId")?,
             };
@@ -6597,7 +6597,7 @@ fn h_update_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[134];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateUserRequest {
                 user_id: rq.path("userId")?,
                 if_match: rq.if_match(),
@@ -6624,7 +6624,7 @@ fn h_delete_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[135];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteUserRequest {
                 user_id: rq.path("userId")?,
                 if_match: rq.if_match(),
@@ -6644,7 +6644,7 @@ fn h_redirect_to_current_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[136];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = RedirectToCurrentUserRequest {};
             let resp = api.redirect_to_current_user(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -6663,7 +6663,7 @@ fn h_load_user_groups_of_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[137];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadUserGroupsOfUserRequest {
                 user_id: rq.path("userId")?,
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
@@ -6686,7 +6686,7 @@ fn h_assign_user_to_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[138];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = AssignUserToUserGroupRequest {
                 user_id: rq.path("userId")?,
                 group: rq.query::<String>("group")?,
@@ -6711,7 +6711,7 @@ fn h_unassign_user_from_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[139];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UnassignUserFromUserGroupRequest {
                 user_id: rq.path("userId")?,
                 group_path: rq.path("groupPath")?,
@@ -6736,7 +6736,7 @@ fn h_load_user_drafts<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[140];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadUserDraftsRequest {
                 user_id: rq.path("userId")?,
             };
@@ -6757,7 +6757,7 @@ fn h_load_user_groups<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[141];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadUserGroupsRequest {
                 id: rq.query::<i64>("id")?,
                 role_id: rq.query::<i64>("roleId")?,
@@ -6788,7 +6788,7 @@ fn h_load_root_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[142];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadRootUserGroupRequest {};
             let resp = api.load_root_user_group(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -6807,7 +6807,7 @@ fn h_create_root_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[143];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateRootUserGroupRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -6832,7 +6832,7 @@ fn h_load_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[144];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadUserGroupRequest {
                 group_path: rq.path("groupPath")?,
             };
@@ -6857,7 +6857,7 @@ fn h_update_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[145];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateUserGroupRequest {
                 group_path: rq.path("groupPath")?,
                 if_match: rq.if_match(),
@@ -6884,7 +6884,7 @@ fn h_delete_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[146];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteUserGroupRequest {
                 group_path: rq.path("groupPath")?,
                 if_match: rq.if_match(),
@@ -6904,7 +6904,7 @@ fn h_move_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[147];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = MoveUserGroupRequest {
                 group_path: rq.path("groupPath")?,
                 destination: rq.required_destination()?,
@@ -6926,7 +6926,7 @@ fn h_load_sub_user_groups<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[148];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadSubUserGroupsRequest {
                 group_path: rq.path("groupPath")?,
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
@@ -6957,7 +6957,7 @@ fn h_create_user_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[149];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateUserGroupRequest {
                 group_path: rq.path("groupPath")?,
                 body: rq.input(op.inputs)?,
@@ -6983,7 +6983,7 @@ fn h_load_users_from_group<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[150];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadUsersFromGroupRequest {
                 group_path: rq.path("groupPath")?,
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
@@ -7014,7 +7014,7 @@ fn h_create_user<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[151];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateUserRequest {
                 group_path: rq.path("groupPath")?,
                 body: rq.input(op.inputs)?,
@@ -7040,7 +7040,7 @@ fn h_create_view<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[152];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateViewRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -7059,7 +7059,7 @@ fn h_list_view<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[153];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = ListViewRequest {};
             let resp = api.list_view(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
@@ -7076,7 +7076,7 @@ fn h_get_view<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[154];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = GetViewRequest {
                 view_id: rq.path("viewId")?,
             };
@@ -7095,7 +7095,7 @@ fn h_load_view_results<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[155];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadViewResultsRequest {
                 view_id: rq.path("viewId")?,
             };
@@ -7114,7 +7114,7 @@ fn h_create_content_view<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[156];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateContentViewRequest {
                 body: rq.input(op.inputs)?,
             };

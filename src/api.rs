@@ -1,5 +1,5 @@
 //! The API generated from `spec/` by `build.rs` (committed copy: `generated/`): the model, its
-//! codecs, the traits the services implement, and the routes.
+//! codecs, the traits the services implement, the routes, and the hrefs of every path.
 
 #[rustfmt::skip]
 pub mod model {
@@ -20,6 +20,10 @@ pub mod traits {
 #[rustfmt::skip]
 pub mod routes {
     include!(concat!(env!("OUT_DIR"), "/routes.rs"));
+}
+#[rustfmt::skip]
+pub mod hrefs {
+    include!(concat!(env!("OUT_DIR"), "/hrefs.rs"));
 }
 
 /// The OpenAPI 3.1 document of the spec, for the default vendor `ibexa`.

@@ -16,36 +16,26 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-/// The OpenAPI document for this server's vendor and prefix.
-pub fn openapi_document(vendor: &str, prefix: &str) -> String {
+/// The OpenAPI document of a dialect: its media types and prefix.
+pub fn openapi_document(wire: &Wire) -> String {
     crate::api::OPENAPI
-        .replace(
-            "application/vnd.ibexa.api.",
-            &format!("application/vnd.{vendor}.api."),
-        )
+        .replace("application/vnd.ibexa.api.", wire.media_prefix())
         .replace(
             "\"url\": \"/api/ibexa/v2\"",
-            &format!("\"url\": \"{prefix}\""),
+            &format!("\"url\": \"{}\"", wire.prefix),
         )
 }
 
-/// Builds the whole application around `service`.
-pub fn app(service: Arc<Service>, settings: Arc<Settings>) -> impl Endpoint<Output = Response> {
-    let wire = settings.wire.clone();
+/// Builds the whole application around `service`: the API in each of the `dialects` (the
+/// first one foremost), under its own prefix, over the one service.
+pub fn app(
+    service: Arc<Service>,
+    dialects: Vec<Arc<Settings>>,
+) -> impl Endpoint<Output = Response> {
     let service_storage = (
         service.settings.storage_dir.clone(),
         service.settings.storage_uri.clone(),
     );
-    let openapi = Arc::new(openapi_document(&wire.vendor, &wire.prefix));
-    let api = routes(service.clone(), settings.clone()).at(
-        "/openapi.json",
-        poem::endpoint::make_sync(move |_| {
-            Response::builder()
-                .content_type("application/json")
-                .body(openapi.as_str().to_string())
-        }),
-    );
-    let prefix = wire.prefix.clone();
     // Uploaded files are content-addressed: a path never changes content.
     let files = poem::endpoint::StaticFilesEndpoint::new(&service_storage.0)
         .with(poem::middleware::SetHeader::new().overriding(
@@ -53,37 +43,47 @@ pub fn app(service: Arc<Service>, settings: Arc<Settings>) -> impl Endpoint<Outp
             "public, max-age=31536000, immutable",
         ))
         .after(|r: poem::Result<Response>| async move { r.map(stored_file_headers) });
-    let mut app = Route::new()
-        .nest(
-            if prefix.is_empty() {
-                "/".to_string()
-            } else {
-                prefix
-            },
-            api,
-        )
+    let mut app = Route::new();
+    for settings in &dialects {
+        let openapi = Arc::new(openapi_document(&settings.wire));
+        let api = routes(service.clone(), settings.clone()).at(
+            "/openapi.json",
+            poem::endpoint::make_sync(move |_| {
+                Response::builder()
+                    .content_type("application/json")
+                    .body(openapi.as_str().to_string())
+            }),
+        );
+        let prefix = match settings.wire.prefix.as_str() {
+            "" => "/",
+            p => p,
+        };
+        app = app.nest(prefix, api);
+    }
+    let mut app = app
         .nest(service_storage.1, files)
         .at("/health", poem::endpoint::make_sync(|_| health()))
         .at("/ready", ready(service.clone()));
+    let wires: Arc<Vec<Wire>> = Arc::new(dialects.iter().map(|d| d.wire.clone()).collect());
     // The front page, unless the API itself is served at the root.
-    if !wire.prefix.is_empty() {
-        let (prefix, vendor) = (wire.prefix.clone(), wire.vendor.clone());
+    if wires.iter().all(|w| !w.prefix.is_empty()) {
+        let wires = wires.clone();
         app = app.at(
             "/",
-            poem::endpoint::make_sync(move |_| crate::front::page(&prefix, &vendor)),
+            poem::endpoint::make_sync(move |_| crate::front::page(&wires)),
         );
     }
     if service.settings.metrics_here {
         app = app.at("/metrics", metrics(service.clone()));
     }
-    let wire = Arc::new(wire);
     let next_id = Arc::new(AtomicU64::new(1));
     app.before(method_override).around(move |ep, req| {
-        let (wire, service) = (wire.clone(), service.clone());
+        let (wires, service) = (wires.clone(), service.clone());
         let id = next_id.fetch_add(1, Ordering::Relaxed);
         async move {
+            let wire = dialect_of(&wires, req.uri().path());
             let (resp, created) =
-                crate::field_types::files::tracking(serve(ep, req, &wire, id)).await;
+                crate::field_types::files::tracking(serve(ep, req, wire, id)).await;
             if !created.is_empty() && !resp.status().is_success() && !resp.status().is_redirection()
             {
                 let files = service.files.as_ref();
@@ -169,6 +169,19 @@ pub fn metrics(service: Arc<Service>) -> impl Endpoint<Output = Response> {
             .status(StatusCode::NOT_FOUND)
             .body("metrics are off"),
     })
+}
+
+/// The dialect whose prefix `path` is under (the longest), else the first: what answers an
+/// unknown route or a panic.
+fn dialect_of<'a>(wires: &'a [Wire], path: &str) -> &'a Wire {
+    wires
+        .iter()
+        .filter(|w| {
+            path.strip_prefix(w.prefix.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        })
+        .max_by_key(|w| w.prefix.len())
+        .unwrap_or(&wires[0])
 }
 
 /// Runs one request: logs and measures it, turns unknown routes and panics into

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::permissions::{Grants, Target, denied};
 use crate::service::Service;
 use base64::Engine;
-use cairn_runtime::http::{Access, Operation};
+use cairn_runtime::http::{Access, Operation, Settings};
 use cairn_store::entity::{content, user, user_session};
 use cairn_store::sql::stmt;
 use poem::http::HeaderMap;
@@ -37,9 +37,17 @@ pub struct Caller {
     pub(crate) siteaccess: Target,
     /// The client's address, when known (failed logins are counted per address too).
     pub peer: Option<std::net::IpAddr>,
+    /// The dialect the request came in (`/api/ibexa/v2` or `/api/ezp/v2`, its media types).
+    pub dialect: Arc<Settings>,
 }
 
 impl Caller {
+    /// An href a client sent, without the prefix of its dialect (a path under the prefix);
+    /// as it is when it has none.
+    pub fn api_path<'a>(&self, href: &'a str) -> &'a str {
+        self.dialect.wire.strip_prefix(href).unwrap_or(href)
+    }
+
     pub fn is_anonymous(&self) -> bool {
         self.user_id == ANONYMOUS_USER_ID
     }
@@ -136,6 +144,7 @@ impl Service {
         headers: &HeaderMap,
         peer: Option<std::net::IpAddr>,
         op: &'static Operation,
+        dialect: Arc<Settings>,
     ) -> Result<Caller> {
         let siteaccess = siteaccess(headers);
         let mut basic_login = None;
@@ -177,6 +186,7 @@ impl Service {
             op,
             siteaccess,
             peer,
+            dialect,
         };
         if !caller.is_anonymous() && !self.may_log_in(&caller.grants, &caller.siteaccess) {
             return Err(Error::Unauthorized(

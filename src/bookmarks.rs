@@ -2,6 +2,7 @@
 //! caller; the anonymous user has none and may not make any (401). A Location's bookmarks go
 //! when the Location is deleted or trashed ([`locations_removed`]).
 
+use crate::api::hrefs;
 use crate::api::model::*;
 use crate::api::traits::BookmarksApi;
 use crate::auth::Caller;
@@ -144,7 +145,7 @@ impl BookmarksApi for Service {
             .iter()
             .zip(bodies)
             .map(|(l, location)| Bookmark {
-                _href: format!("{}/bookmark/{}", self.settings.prefix, l.id),
+                _href: hrefs::is_bookmarked_get(l.id),
                 location,
             })
             .collect();
@@ -188,7 +189,7 @@ impl BookmarksApi for Service {
             })
             .await?;
         Ok(CreateBookmarkResponse::Created {
-            location: format!("/bookmark/{location_id}"),
+            location: hrefs::is_bookmarked_get(location_id),
         })
     }
 

@@ -1,6 +1,7 @@
 //! The command line: `cairn serve`, `cairn openapi` and the operator's commands, every option
 //! also an environment variable.
 
+use cairn_runtime::media::Wire;
 use clap::{Args, Parser, Subcommand};
 use std::net::SocketAddr;
 
@@ -23,7 +24,8 @@ pub struct Cli {
 pub enum Command {
     /// Runs the server.
     Serve(Box<ServeArgs>),
-    /// Prints the OpenAPI 3.1 document of the API.
+    /// Prints the OpenAPI 3.1 document of the API in the first dialect (`--vendor ez` for
+    /// the eZ Platform one).
     Openapi(ApiArgs),
     /// Manages user accounts.
     #[command(subcommand)]
@@ -97,15 +99,23 @@ impl DbArgs {
     }
 }
 
-/// Where the API lives: vendor, prefix and sub-folder.
+/// Where the API lives: its dialects (vendor and prefix) and the sub-folder.
 #[derive(Debug, Clone, Args)]
 pub struct ApiArgs {
-    /// Vendor segment of media types (`application/vnd.<vendor>.api.*`) and of the default prefix.
-    #[arg(long, env = "CAIRN_VENDOR", default_value = "ibexa")]
-    pub vendor: String,
-    /// Path prefix of the API [default: /api/<vendor>/v2].
-    #[arg(long, env = "CAIRN_PREFIX")]
-    pub prefix: Option<String>,
+    /// Vendor segments of media types (`application/vnd.<vendor>.api.*`), one per dialect
+    /// served: `ibexa` (Ibexa DXP 4.x) and `ez` (eZ Platform 2.5/3.x) side by side by default.
+    /// Repeat or separate with commas.
+    #[arg(
+        long = "vendor",
+        env = "CAIRN_VENDOR",
+        value_delimiter = ',',
+        default_values = ["ibexa", "ez"]
+    )]
+    pub vendors: Vec<String>,
+    /// Path prefixes of the dialects, one per vendor in the same order [default: /api/ibexa/v2
+    /// for ibexa, /api/ezp/v2 for ez, /api/<vendor>/v2 for others].
+    #[arg(long = "prefix", env = "CAIRN_PREFIX", value_delimiter = ',')]
+    pub prefixes: Vec<String>,
     /// A sub-folder the site is installed in, before the prefix (e.g. /cms).
     #[arg(long, env = "CAIRN_SUB_FOLDER", default_value = "")]
     pub sub_folder: String,
@@ -115,19 +125,62 @@ pub struct ApiArgs {
 }
 
 impl ApiArgs {
-    /// The full path prefix: sub-folder + prefix, e.g. `/cms/api/ibexa/v2`.
-    pub fn full_prefix(&self) -> String {
-        let prefix = self
-            .prefix
-            .clone()
-            .unwrap_or_else(|| format!("/api/{}/v2", self.vendor));
+    /// The dialects served, the first one foremost (`cairn openapi`, the front page): each
+    /// vendor with its full path prefix, sub-folder + prefix (`/cms/api/ibexa/v2`).
+    pub fn dialects(&self) -> anyhow::Result<Vec<Wire>> {
+        if self.vendors.is_empty() {
+            anyhow::bail!("--vendor: give at least one vendor");
+        }
+        if !self.prefixes.is_empty() && self.prefixes.len() != self.vendors.len() {
+            anyhow::bail!(
+                "--prefix: give one prefix per vendor ({} vendors: {}), or none for the defaults",
+                self.vendors.len(),
+                self.vendors.join(", ")
+            );
+        }
         let sub = self.sub_folder.trim_end_matches('/');
         let sub = if sub.is_empty() || sub.starts_with('/') {
             sub.to_string()
         } else {
             format!("/{sub}")
         };
-        format!("{sub}/{}", prefix.trim_matches('/'))
+        let mut dialects: Vec<Wire> = Vec::new();
+        for (i, vendor) in self.vendors.iter().enumerate() {
+            let vendor = vendor.trim();
+            if vendor.is_empty()
+                || !vendor
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-')
+            {
+                anyhow::bail!("--vendor '{vendor}': letters, digits and '-' only");
+            }
+            let prefix = match self.prefixes.get(i) {
+                Some(p) => p.trim().to_string(),
+                None => default_prefix(vendor),
+            };
+            let full = format!("{sub}/{}", prefix.trim_matches('/'));
+            let wire = Wire::new(vendor, &full);
+            if let Some(same) = dialects.iter().find(|d| d.prefix == wire.prefix) {
+                anyhow::bail!(
+                    "--prefix: the vendors {} and {vendor} share the prefix '{}'",
+                    same.vendor,
+                    wire.prefix
+                );
+            }
+            dialects.push(wire);
+        }
+        if dialects.len() > 1 && dialects.iter().any(|d| d.prefix.is_empty()) {
+            anyhow::bail!("--prefix: a dialect at the root is served alone (one --vendor)");
+        }
+        Ok(dialects)
+    }
+}
+
+/// The reference's prefix of a vendor's dialect.
+fn default_prefix(vendor: &str) -> String {
+    match vendor {
+        "ez" => "/api/ezp/v2".into(),
+        v => format!("/api/{v}/v2"),
     }
 }
 
@@ -242,19 +295,30 @@ impl ServeArgs {
 mod tests {
     use super::*;
 
+    fn prefixes(a: &ApiArgs) -> Vec<(String, String)> {
+        let dialects = a.dialects().unwrap();
+        dialects.into_iter().map(|w| (w.vendor, w.prefix)).collect()
+    }
+
     #[test]
-    fn prefix_joins_sub_folder() {
-        let mut a = ApiArgs {
-            vendor: "ibexa".into(),
-            prefix: None,
-            sub_folder: String::new(),
-            field_type_prefix: "ez".into(),
+    fn both_dialects_by_default_under_the_sub_folder() {
+        let Command::Openapi(mut a) = Cli::parse_from(["cairn", "openapi"]).command else {
+            panic!("openapi");
         };
-        assert_eq!(a.full_prefix(), "/api/ibexa/v2");
+        let pair = |v: &str, p: &str| (v.to_string(), p.to_string());
+        assert_eq!(
+            prefixes(&a),
+            [pair("ibexa", "/api/ibexa/v2"), pair("ez", "/api/ezp/v2")]
+        );
         a.sub_folder = "cms/".into();
-        assert_eq!(a.full_prefix(), "/cms/api/ibexa/v2");
-        a.prefix = Some("/api/ezp/v2".into());
-        assert_eq!(a.full_prefix(), "/cms/api/ezp/v2");
+        assert_eq!(prefixes(&a)[0], pair("ibexa", "/cms/api/ibexa/v2"));
+        a.vendors = vec!["ez".into()];
+        a.prefixes = vec!["/api/ezp/v2/".into()];
+        assert_eq!(prefixes(&a), [pair("ez", "/cms/api/ezp/v2")]);
+        a.vendors = vec!["ibexa".into(), "ez".into()];
+        assert!(a.dialects().is_err(), "one prefix for two vendors");
+        a.prefixes = vec!["/api/v2".into(), "/api/v2".into()];
+        assert!(a.dialects().is_err(), "one prefix twice");
     }
 
     #[test]

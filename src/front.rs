@@ -1,6 +1,7 @@
 //! The front page at `/`: what a person who opens the server in a browser sees, with the
 //! links to the API root and its OpenAPI document. No script, nothing from elsewhere.
 
+use cairn_runtime::media::Wire;
 use poem::Response;
 
 /// Escapes text for HTML.
@@ -11,10 +12,20 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The front page for the API at `prefix` (with its sub-folder) and `vendor`.
-pub fn page(prefix: &str, vendor: &str) -> Response {
-    let p = escape(prefix);
-    let v = escape(vendor);
+/// The front page for the API in its `dialects` (prefix with its sub-folder, vendor).
+pub fn page(dialects: &[Wire]) -> Response {
+    let p = escape(&dialects[0].prefix);
+    let roots: String = dialects
+        .iter()
+        .map(|w| {
+            let (p, v) = (escape(&w.prefix), escape(&w.vendor));
+            format!(
+                "<li><a href=\"{p}/\">The API root</a> (<code>{p}/</code>, media types \
+                 <code>application/vnd.{v}.api.*</code>) and its \
+                 <a href=\"{p}/openapi.json\">OpenAPI 3.1 document</a></li>\n"
+            )
+        })
+        .collect();
     let html = format!(
         r#"<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>cairn</title>
@@ -24,9 +35,7 @@ pub fn page(prefix: &str, vendor: &str) -> Response {
 <h1>cairn</h1>
 <p>A content repository speaking the Ibexa DXP / eZ Platform REST API v2, in XML and JSON.</p>
 <ul>
-<li><a href="{p}/">The API root</a> (<code>{p}/</code>, media types <code>application/vnd.{v}.api.*</code>)</li>
-<li><a href="{p}/openapi.json">The OpenAPI 3.1 document</a></li>
-<li><a href="/health">Health</a>, <a href="/ready">readiness</a></li>
+{roots}<li><a href="/health">Health</a>, <a href="/ready">readiness</a></li>
 </ul>
 <p>Log in with HTTP Basic or <code>POST {p}/user/sessions</code>.</p>
 </body></html>

@@ -1,5 +1,6 @@
 //! Languages: the list and one by its code.
 
+use crate::api::hrefs;
 use crate::api::model::*;
 use crate::api::traits::LanguagesApi;
 use crate::auth::Caller;
@@ -11,7 +12,7 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 
 fn to_model(l: language::Model) -> Language {
     Language {
-        href: format!("/languages/{}", l.language_code),
+        href: hrefs::load_language(&l.language_code),
         language_id: l.id,
         language_code: l.language_code,
         name: l.name,
@@ -30,7 +31,7 @@ impl LanguagesApi for Service {
             .await?;
         Ok(ListLanguagesResponse::Ok {
             body: LanguageList {
-                href: "/languages".into(),
+                href: hrefs::list_languages(),
                 language: languages.into_iter().map(to_model).collect(),
             },
         })

@@ -38,13 +38,14 @@ mod users;
 mod views;
 
 use cairn_runtime::http::Settings;
-use cairn_runtime::media::Wire;
 use config::ServeArgs;
 use service::{Service, ServiceSettings};
 use std::sync::Arc;
 
-/// Opens the database and builds the service and HTTP settings for `args`.
-pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settings>)> {
+/// Opens the database and builds the service and the HTTP settings of each dialect served,
+/// the first one foremost.
+pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Vec<Arc<Settings>>)> {
+    let dialects = args.api.dialects()?;
     let db = args.db.open().await?;
     if args.metrics != config::Metrics::Off {
         metrics::install();
@@ -57,7 +58,6 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settin
         languages.push((code.trim().to_string(), name.trim().to_string()));
     }
     db.ensure_languages(&languages).await?;
-    let prefix = args.api.full_prefix();
     let sub = args.api.sub_folder.trim_end_matches('/');
     let cookie_path = if sub.is_empty() {
         "/".to_string()
@@ -77,7 +77,6 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settin
             session_idle: args.session_idle,
             secure_cookie: args.secure_cookie,
             cookie_path,
-            prefix: prefix.clone(),
             archived_versions: usize::from(args.archived_versions),
             storage_dir: args.storage_dir.clone(),
             storage_uri: storage_uri.clone(),
@@ -95,11 +94,16 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settin
             storage_uri.clone(),
         )),
     );
-    let settings = Settings {
-        wire: Wire::new(&args.api.vendor, &prefix),
-        cors_origins: args.cors_origins.clone(),
-        max_body: args.max_body_mib * 1024 * 1024,
-    };
+    let settings = dialects
+        .into_iter()
+        .map(|wire| {
+            Arc::new(Settings {
+                wire,
+                cors_origins: args.cors_origins.clone(),
+                max_body: args.max_body_mib * 1024 * 1024,
+            })
+        })
+        .collect();
     let indexed = service.catch_up_text().await?;
     if indexed > 0 {
         tracing::info!(
@@ -114,5 +118,5 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Arc<Settin
         .db
         .listen(changes::CHANNEL, move || listening.changed_elsewhere())
         .await?;
-    Ok((service, Arc::new(settings)))
+    Ok((service, settings))
 }

@@ -12,8 +12,8 @@ async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Openapi(api) => {
-            let prefix = api.full_prefix();
-            print!("{}", cairn::app::openapi_document(&api.vendor, &prefix));
+            let first = &api.dialects()?[0];
+            print!("{}", cairn::app::openapi_document(first));
             Ok(())
         }
         Command::Serve(args) => serve(*args).await,
@@ -87,7 +87,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         tracing_subscriber::fmt().with_env_filter(filter).init();
     }
     let (service, settings) = cairn::setup(&args).await?;
-    let prefix = settings.wire.prefix.clone();
+    let prefixes: Vec<&str> = settings.iter().map(|s| s.wire.prefix.as_str()).collect();
+    let prefixes = prefixes.join(", ");
     let db = service.db.clone();
     let app = cairn::app::app(service.clone(), settings);
     let grace = Some(Duration::from_secs(args.shutdown_grace));
@@ -104,7 +105,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             }
         });
     }
-    tracing::info!(listen = %args.listen, %prefix, database = %args.db.database_url, "cairn is serving");
+    tracing::info!(listen = %args.listen, %prefixes, database = %args.db.database_url, "cairn is serving");
     poem::Server::new(poem::listener::TcpListener::bind(args.listen))
         .run_with_graceful_shutdown(app, stopping(), grace)
         .await?;

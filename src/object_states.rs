@@ -15,6 +15,7 @@
 //! a content item created or changed concurrently cannot miss a new group's first state or
 //! keep a deleted state.
 
+use crate::api::hrefs;
 use crate::api::model::*;
 use crate::api::traits::ObjectStatesApi;
 use crate::auth::Caller;
@@ -37,14 +38,6 @@ const GROUP_IDENTIFIER_LOCK: &str = "object_state_group_identifier";
 /// shared by the content writes that read defaults or assign states.
 const STATES_LOCK: &str = "object_states";
 
-fn group_href(id: i64) -> String {
-    format!("/content/objectstategroups/{id}")
-}
-
-fn state_href(group_id: i64, id: i64) -> String {
-    format!("/content/objectstategroups/{group_id}/objectstates/{id}")
-}
-
 /// The languages of `names`, comma-separated.
 fn language_codes(names: &LangMap) -> String {
     names
@@ -58,12 +51,12 @@ fn language_codes(names: &LangMap) -> String {
 fn group_model(g: &object_state_group::Model) -> ObjectStateGroup {
     let names = stored::lang_map(&g.names);
     ObjectStateGroup {
-        href: group_href(g.id),
+        href: hrefs::load_object_state_group(g.id),
         id: g.id,
         identifier: g.identifier.clone(),
         default_language_code: g.default_language_code.clone(),
         language_codes: language_codes(&names),
-        object_states: format!("{}/objectstates", group_href(g.id)),
+        object_states: hrefs::load_object_states(g.id),
         names,
         descriptions: stored::lang_map(&g.descriptions),
     }
@@ -72,11 +65,11 @@ fn group_model(g: &object_state_group::Model) -> ObjectStateGroup {
 fn state_model(s: &object_state::Model) -> ObjectState {
     let names = stored::lang_map(&s.names);
     ObjectState {
-        href: state_href(s.group_id, s.id),
+        href: hrefs::load_object_state(s.group_id, s.id),
         id: s.id,
         identifier: s.identifier.clone(),
         priority: s.priority,
-        object_state_group: group_href(s.group_id),
+        object_state_group: hrefs::load_object_state_group(s.group_id),
         default_language_code: s.default_language_code.clone(),
         language_codes: language_codes(&names),
         names,
@@ -384,7 +377,7 @@ impl ObjectStatesApi for Service {
             .await?;
         Ok(LoadObjectStateGroupsResponse::Ok {
             body: ObjectStateGroupList {
-                href: "/content/objectstategroups".into(),
+                href: hrefs::load_object_state_groups(),
                 object_state_group: groups.iter().map(group_model).collect(),
             },
         })
@@ -526,7 +519,7 @@ impl ObjectStatesApi for Service {
         let states = states_of(db, group.id).await?;
         Ok(LoadObjectStatesResponse::Ok {
             body: ObjectStateList {
-                href: format!("{}/objectstates", group_href(group.id)),
+                href: hrefs::load_object_states(group.id),
                 object_state: states.iter().map(state_model).collect(),
             },
         })

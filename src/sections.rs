@@ -1,5 +1,6 @@
 //! Sections: list (or look up by identifier), create, load, update, delete.
 
+use crate::api::hrefs;
 use crate::api::model::*;
 use crate::api::traits::SectionsApi;
 use crate::auth::Caller;
@@ -14,7 +15,7 @@ use sea_orm::{
 
 fn to_model(s: section::Model) -> Section {
     Section {
-        href: format!("/content/sections/{}", s.id),
+        href: hrefs::load_section(s.id),
         section_id: s.id,
         identifier: s.identifier,
         name: s.name,
@@ -83,7 +84,7 @@ impl SectionsApi for Service {
         }
         Ok(ListSectionsResponse::Ok {
             body: SectionList {
-                href: "/content/sections".into(),
+                href: hrefs::list_sections(),
                 section: sections,
             },
         })

@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::field_types::{FieldIds, FieldType, FileStore, Registry, ValueContext};
 use crate::permissions::PermissionCache;
 use cairn_runtime::ETag;
-use cairn_runtime::http::Operation;
+use cairn_runtime::http::{Operation, Rq};
 use cairn_store::Db;
 use std::sync::Arc;
 
@@ -23,8 +23,6 @@ pub struct ServiceSettings {
     pub secure_cookie: bool,
     /// The cookie's `Path` (the sub-folder, or `/`).
     pub cookie_path: String,
-    /// The API prefix, for hrefs inside field values.
-    pub prefix: String,
     /// Archived versions kept per content item; older ones go when a version is published.
     pub archived_versions: usize,
     /// Where uploaded files are kept, and the path they are served from (`/var/storage`).
@@ -117,7 +115,6 @@ impl Service {
     /// What field types need to read and write values.
     pub fn value_context(&self, field: Option<FieldIds>) -> ValueContext<'_> {
         ValueContext {
-            prefix: &self.settings.prefix,
             files: self.files.as_ref(),
             field,
             asset: None,
@@ -129,13 +126,10 @@ impl ApiBase for Service {
     type Context = Caller;
     type Error = Error;
 
-    async fn context(
-        &self,
-        request: &poem::Request,
-        op: &'static Operation,
-    ) -> Result<Caller, Error> {
-        let peer = request.remote_addr().as_socket_addr().map(|a| a.ip());
-        self.authenticate(request.headers(), peer, op).await
+    async fn context(&self, request: &Rq, op: &'static Operation) -> Result<Caller, Error> {
+        let peer = request.http.remote_addr().as_socket_addr().map(|a| a.ip());
+        self.authenticate(request.http.headers(), peer, op, request.settings.clone())
+            .await
     }
 
     async fn completed(&self, _cx: &Caller, op: &'static Operation) {

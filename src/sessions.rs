@@ -1,6 +1,7 @@
 //! Sessions: log in (cookie + CSRF token), check, refresh, log out. Sessions live in the
 //! database, so every server instance knows them.
 
+use crate::api::hrefs;
 use crate::api::model::*;
 use crate::api::traits::SessionsApi;
 use crate::auth::Caller;
@@ -15,7 +16,7 @@ use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, Quer
 impl Service {
     fn session_body(&self, s: &user_session::Model) -> Session {
         Session {
-            href: format!("/user/sessions/{}", s.id),
+            href: hrefs::delete_session(&s.id),
             name: self.settings.session_cookie.clone(),
             identifier: s.id.clone(),
             csrf_token: s.csrf_token.clone(),

@@ -4,6 +4,7 @@
 //! under its parent or another Location. Every operation is a fixed number of set
 //! statements over the path range, whatever the size of the subtree.
 
+use crate::api::hrefs;
 use crate::api::model::*;
 use crate::api::traits::TrashApi;
 use crate::auth::Caller;
@@ -111,7 +112,7 @@ impl Service {
             .await?;
         Ok(match trashed {
             Some(t) => MoveSubtreeResponse::Created {
-                location: format!("/content/trash/{}", t.id),
+                location: hrefs::load_trash_item(t.id),
             },
             None => MoveSubtreeResponse::NoContent,
         })
@@ -190,7 +191,7 @@ impl Service {
                 let main = c.main_location_id.and_then(|m| mains.get(&m));
                 let info = self.content_info(c, main.map(String::as_str));
                 Ok(TrashItem {
-                    href: format!("/content/trash/{}", t.id),
+                    href: hrefs::load_trash_item(t.id),
                     id: t.id,
                     priority: t.priority,
                     hidden: t.is_hidden || c.is_hidden,
@@ -242,7 +243,7 @@ impl TrashApi for Service {
         let items = self.trash_items(db, &q.all(db).await?).await?;
         Ok(LoadTrashItemsResponse::Ok {
             body: Trash {
-                href: "/content/trash".into(),
+                href: hrefs::load_trash_items(),
                 trash_item: items,
             },
         })
@@ -284,13 +285,7 @@ impl TrashApi for Service {
         req: RestoreTrashItemRequest,
     ) -> Result<RestoreTrashItemResponse> {
         let target = match &req.destination {
-            Some(d) => Some(
-                d.strip_prefix("/content/locations/")
-                    .ok_or_else(|| {
-                        Error::BadRequest(format!("Destination '{d}' is not a Location"))
-                    })?
-                    .to_string(),
-            ),
+            Some(d) => Some(crate::locations::ops::destination_path(d)?.to_string()),
             None => None,
         };
         let restored = self

@@ -10,6 +10,7 @@ pub(crate) mod render;
 pub(crate) mod rows;
 mod versions;
 
+use crate::api::hrefs;
 use crate::api::model::*;
 use crate::api::traits::ContentApi;
 use crate::auth::Caller;
@@ -26,7 +27,6 @@ use cairn_store::entity::{
 };
 pub(crate) use fields::FieldSet;
 use fields::{Failures, check_language_code};
-use render::{content_href, version_href};
 use rows::TypeInfo;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
@@ -694,7 +694,7 @@ impl ContentApi for Service {
             .await?
             .ok_or_else(|| Error::not_found("Content", &remote_id))?;
         Ok(RedirectContentResponse::TemporaryRedirect {
-            location: content_href(c.id),
+            location: hrefs::load_content(c.id),
         })
     }
 
@@ -788,7 +788,7 @@ impl ContentApi for Service {
             .copy_content_to(cx, req.content_id, &req.destination)
             .await?;
         Ok(CopyContentResponse::Created {
-            location: content_href(id),
+            location: hrefs::load_content(id),
         })
     }
 
@@ -811,7 +811,7 @@ impl ContentApi for Service {
             .visible_content(self.db.conn(), cx, req.content_id)
             .await?;
         Ok(RedirectCurrentVersionResponse::TemporaryRedirect {
-            location: version_href(c.id, c.current_version),
+            location: hrefs::load_content_in_version(c.id, c.current_version),
         })
     }
 
@@ -838,13 +838,13 @@ impl ContentApi for Service {
                 continue;
             }
             items.push(VersionItem {
-                version: version_href(c.id, v.version_no),
+                version: hrefs::load_content_in_version(c.id, v.version_no),
                 version_info: self.version_info(&c, &v),
             });
         }
         Ok(LoadContentVersionsResponse::Ok {
             body: VersionList {
-                href: format!("/content/objects/{}/versions", c.id),
+                href: hrefs::load_content_versions(c.id),
                 version_item: items,
             },
         })
@@ -936,7 +936,7 @@ impl ContentApi for Service {
             .visible_content(self.db.conn(), cx, req.content_id)
             .await?;
         Ok(RedirectCurrentVersionRelationsResponse::TemporaryRedirect {
-            location: format!("{}/relations", version_href(c.id, c.current_version)),
+            location: hrefs::load_version_relations(c.id, c.current_version),
         })
     }
 
@@ -1119,12 +1119,7 @@ impl ContentApi for Service {
     ) -> Result<SetObjectStatesForContentResponse> {
         let mut states = Vec::new();
         for href in &req.body.object_state {
-            let id = href
-                .trim_end_matches('/')
-                .rsplit('/')
-                .next()
-                .and_then(|s| s.parse::<i64>().ok())
-                .filter(|_| href.starts_with("/content/objectstategroups/"))
+            let (_, id) = hrefs::read::load_object_state(href)
                 .ok_or_else(|| Error::BadRequest(format!("'{href}' is not an Object state")))?;
             states.push(id);
         }
@@ -1173,7 +1168,7 @@ impl Service {
         Ok(ContentObjectStates {
             object_state: states
                 .into_iter()
-                .map(|(g, s)| format!("/content/objectstategroups/{g}/objectstates/{s}"))
+                .map(|(g, s)| hrefs::load_object_state(g, s))
                 .collect(),
         })
     }

@@ -1,6 +1,7 @@
 //! Content items, versions, fields and relations as the API represents them.
 
 use super::rows::{self, TypeInfo};
+use crate::api::hrefs;
 use crate::api::model::*;
 use crate::field_types::{FieldIds, RelationKind};
 use crate::service::Service;
@@ -17,14 +18,6 @@ pub(crate) struct Parts<'a> {
     pub fields: &'a [content_field::Model],
     pub relations: &'a [content_relation::Model],
     pub assets: &'a Assets,
-}
-
-pub fn content_href(id: i64) -> String {
-    format!("/content/objects/{id}")
-}
-
-pub fn version_href(id: i64, no: i64) -> String {
-    format!("/content/objects/{id}/versions/{no}")
 }
 
 fn content_status(s: i32) -> String {
@@ -71,18 +64,18 @@ impl Service {
     ) -> ContentInfo {
         let never_published = c.status == content::DRAFT;
         ContentInfo {
-            href: content_href(c.id),
+            href: hrefs::load_content(c.id),
             remote_id: c.remote_id.clone(),
             id: c.id,
-            content_type: format!("/content/types/{}", c.content_type_id),
+            content_type: hrefs::load_content_type(c.content_type_id),
             name: c.name.clone(),
             translated_name: c.name.clone(),
-            versions: format!("/content/objects/{}/versions", c.id),
-            current_version: format!("/content/objects/{}/currentversion", c.id),
-            section: format!("/content/sections/{}", c.section_id),
-            main_location: main_location_path.map(|p| format!("/content/locations/{p}")),
-            locations: format!("/content/objects/{}/locations", c.id),
-            owner: format!("/user/users/{}", c.owner_id),
+            versions: hrefs::load_content_versions(c.id),
+            current_version: hrefs::redirect_current_version(c.id),
+            section: hrefs::load_section(c.section_id),
+            main_location: main_location_path.map(hrefs::load_location),
+            locations: hrefs::load_locations_for_content(c.id),
+            owner: hrefs::load_user(c.owner_id),
             last_modification_date: (!never_published).then_some(Timestamp(c.modified)),
             published_date: (!never_published).then_some(Timestamp(c.published)),
             main_language_code: c.main_language_code.clone(),
@@ -90,7 +83,7 @@ impl Service {
             always_available: c.always_available,
             is_hidden: c.is_hidden,
             status: content_status(c.status),
-            object_states: format!("/content/objects/{}/objectstates", c.id),
+            object_states: hrefs::get_object_states_for_content(c.id),
         }
     }
 
@@ -135,7 +128,7 @@ impl Service {
             version_no: v.version_no,
             status: version_status(v.status),
             modification_date: Timestamp(v.modified),
-            creator: format!("/user/users/{}", v.creator_id),
+            creator: hrefs::load_user(v.creator_id),
             creation_date: Timestamp(v.created),
             initial_language_code: v.initial_language_code.clone(),
             language_codes: languages.join(","),
@@ -148,7 +141,7 @@ impl Service {
                             DeleteTranslationLink {
                                 href: format!(
                                     "{}/translations/{l}",
-                                    version_href(c.id, v.version_no)
+                                    hrefs::load_content_in_version(c.id, v.version_no)
                                 ),
                             }
                         }),
@@ -156,7 +149,7 @@ impl Service {
                     .collect(),
             }),
             names: stored::lang_map(&v.names),
-            content: content_href(c.id),
+            content: hrefs::load_content(c.id),
         }
     }
 
@@ -229,11 +222,11 @@ impl Service {
         Relation {
             href: format!(
                 "{}/relations/{}",
-                version_href(r.source_content_id, r.source_version_no),
+                hrefs::load_content_in_version(r.source_content_id, r.source_version_no),
                 r.id
             ),
-            source_content: content_href(r.source_content_id),
-            destination_content: content_href(r.destination_content_id),
+            source_content: hrefs::load_content(r.source_content_id),
+            destination_content: hrefs::load_content(r.destination_content_id),
             source_field_definition_identifier: r
                 .source_field_definition_id
                 .and_then(|id| ty.and_then(|t| t.field(id)))
@@ -250,7 +243,7 @@ impl Service {
         ty: Option<&TypeInfo>,
     ) -> RelationList {
         RelationList {
-            href: format!("{}/relations", version_href(content_id, no)),
+            href: hrefs::load_version_relations(content_id, no),
             relation: relations.iter().map(|r| self.relation(r, ty)).collect(),
         }
     }
@@ -295,7 +288,7 @@ impl Service {
             .filter_map(|f| self.field(ty, f, assets))
             .collect();
         Version {
-            href: version_href(c.id, v.version_no),
+            href: hrefs::load_content_in_version(c.id, v.version_no),
             version_info: info,
             thumbnail: thumbnail(ty, &rendered),
             fields: Fields { field: rendered },

@@ -3,6 +3,7 @@
 
 use super::fields::{Failures, FieldSet};
 use super::rows;
+use crate::api::hrefs;
 use crate::api::model::*;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
@@ -373,12 +374,7 @@ impl Service {
         content_id: i64,
         destination: &str,
     ) -> Result<i64> {
-        let parent_path = destination
-            .strip_prefix("/content/locations/")
-            .ok_or_else(|| {
-                Error::BadRequest(format!("Destination '{destination}' is not a Location"))
-            })?
-            .to_string();
+        let parent_path = crate::locations::ops::destination_path(destination)?.to_string();
         self.db
             .write(async |tx| {
                 let c = self.visible_content(tx, cx, content_id).await?;
@@ -560,7 +556,7 @@ impl Service {
             })),
         );
         Ok(ContentImageVariation {
-            href: format!("/content/binary/images/{image_id}/variations/{alias}"),
+            href: hrefs::get_image_variation(image_id, alias),
             uri: out
                 .get("uri")
                 .and_then(|u| u.as_str())

@@ -8,6 +8,7 @@ mod input;
 mod render;
 mod rows;
 
+use crate::api::hrefs;
 use crate::api::model::*;
 use crate::api::traits::ContentTypesApi;
 use crate::auth::Caller;
@@ -273,7 +274,7 @@ impl ContentTypesApi for Service {
                 .await?
                 .ok_or_else(|| Error::not_found("ContentTypeGroup", &identifier))?;
             return Ok(LoadContentTypeGroupListResponse::TemporaryRedirect {
-                location: format!("/content/typegroups/{}", g.id),
+                location: hrefs::load_content_type_group(g.id),
             });
         }
         let groups = content_type_group::Entity::find()
@@ -282,7 +283,7 @@ impl ContentTypesApi for Service {
             .await?;
         Ok(LoadContentTypeGroupListResponse::Ok {
             body: ContentTypeGroupList {
-                href: "/content/typegroups".into(),
+                href: hrefs::load_content_type_group_list(),
                 content_type_group: groups.iter().map(group).collect(),
             },
         })
@@ -439,7 +440,7 @@ impl ContentTypesApi for Service {
             .order_by_asc(content_type::Column::Id)
             .all(db)
             .await?;
-        let href = format!("/content/typegroups/{}/types", req.content_type_group_id);
+        let href = hrefs::list_content_types_for_group(req.content_type_group_id);
         Ok(match req.accept {
             ListContentTypesForGroupAccept::ContentTypeList => {
                 let types = self.defined_types(db, types).await?;
@@ -615,7 +616,7 @@ impl ContentTypesApi for Service {
             ListContentTypesAccept::ContentTypeList => {
                 let types = self.defined_types(db, types).await?;
                 ListContentTypesResponse::OkContentTypeList {
-                    body: self.full_list("/content/types", &types),
+                    body: self.full_list(&hrefs::list_content_types(), &types),
                 }
             }
             ListContentTypesAccept::ContentTypeInfoList => {
@@ -628,7 +629,7 @@ impl ContentTypesApi for Service {
                     })
                     .collect();
                 ListContentTypesResponse::OkContentTypeInfoList {
-                    body: self.info_list("/content/types", &types),
+                    body: self.info_list(&hrefs::list_content_types(), &types),
                 }
             }
         })
@@ -724,7 +725,7 @@ impl ContentTypesApi for Service {
         let types = limit.window(query.all(db).await?, q.offset.unwrap_or_default());
         let types = self.defined_types(db, types).await?;
         Ok(CreateContentTypeViewResponse::Ok {
-            body: self.full_list("/content/types", &types),
+            body: self.full_list(&hrefs::list_content_types(), &types),
         })
     }
 
@@ -853,9 +854,9 @@ impl ContentTypesApi for Service {
             .ok_or_else(|| Error::not_found("FieldDefinition", &req.field_definition_identifier))?;
         // Named as it was asked for, as the reference answers.
         let mut body = self.field_definition(f);
-        body.href = format!(
-            "/content/types/{}/fieldDefinition/{}",
-            req.content_type_id, req.field_definition_identifier
+        body.href = hrefs::load_content_type_field_definition_by_identifier(
+            req.content_type_id,
+            &req.field_definition_identifier,
         );
         let etag = ETag::of(&body);
         Ok(LoadContentTypeFieldDefinitionByIdentifierResponse::Ok { body, etag })
@@ -1055,13 +1056,13 @@ impl ContentTypesApi for Service {
     ) -> Result<LoadGroupsOfContentTypeResponse> {
         let t = rows::find(self.db.conn(), req.content_type_id, DEFINED).await?;
         Ok(LoadGroupsOfContentTypeResponse::Ok {
-            body: group_refs(t.ty.id, &t.groups, &self.settings.prefix),
+            body: group_refs(t.ty.id, &t.groups),
         })
     }
 
     async fn link_content_type_to_group(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LinkContentTypeToGroupRequest,
     ) -> Result<LinkContentTypeToGroupResponse> {
         let href = req.group.ok_or_else(|| {
@@ -1069,12 +1070,8 @@ impl ContentTypesApi for Service {
                 "The query parameter 'group' (a content type group href) is required".into(),
             )
         })?;
-        let path = href
-            .strip_prefix(self.settings.prefix.as_str())
-            .unwrap_or(&href);
-        let group_id: i64 = cairn_runtime::decode::param_of(path, "/content/typegroups/{id}")
-            .and_then(|v| v.parse().ok())
-            .ok_or_else(|| {
+        let group_id =
+            hrefs::read::load_content_type_group(cx.api_path(&href)).ok_or_else(|| {
                 Error::BadRequest(format!("'{href}' is not a content type group href"))
             })?;
         let groups = self
@@ -1102,7 +1099,7 @@ impl ContentTypesApi for Service {
             })
             .await?;
         Ok(LinkContentTypeToGroupResponse::Ok {
-            body: group_refs(req.content_type_id, &groups, &self.settings.prefix),
+            body: group_refs(req.content_type_id, &groups),
         })
     }
 
@@ -1142,7 +1139,7 @@ impl ContentTypesApi for Service {
             })
             .await?;
         Ok(UnlinkContentTypeFromGroupResponse::Ok {
-            body: group_refs(req.content_type_id, &groups, &self.settings.prefix),
+            body: group_refs(req.content_type_id, &groups),
         })
     }
 }

@@ -1,6 +1,7 @@
 //! Content types, their Field definitions and groups as the API represents them.
 
 use super::rows::TypeRows;
+use crate::api::hrefs;
 use crate::api::model::*;
 use crate::service::Service;
 use crate::stored;
@@ -10,9 +11,9 @@ use cairn_store::entity::{content_type, content_type_group, field_definition};
 /// `/content/types/{id}` or `/content/types/{id}/draft`.
 pub fn type_href(id: i64, status: i32) -> String {
     if status == content_type::DRAFT {
-        format!("/content/types/{id}/draft")
+        hrefs::load_content_type_draft(id)
     } else {
-        format!("/content/types/{id}")
+        hrefs::load_content_type(id)
     }
 }
 
@@ -27,7 +28,7 @@ fn status_name(status: i32) -> String {
 
 pub fn group(g: &content_type_group::Model) -> ContentTypeGroup {
     ContentTypeGroup {
-        href: format!("/content/typegroups/{}", g.id),
+        href: hrefs::load_content_type_group(g.id),
         id: g.id,
         identifier: g.identifier.clone(),
         created: Timestamp(g.created),
@@ -39,15 +40,15 @@ pub fn group(g: &content_type_group::Model) -> ContentTypeGroup {
 }
 
 /// The groups of a type: each with an unlink link while the type has more than one.
-pub fn group_refs(type_id: i64, groups: &[i64], prefix: &str) -> ContentTypeGroupRefList {
+pub fn group_refs(type_id: i64, groups: &[i64]) -> ContentTypeGroupRefList {
     ContentTypeGroupRefList {
-        href: format!("/content/types/{type_id}/groups"),
+        href: hrefs::load_groups_of_content_type(type_id),
         content_type_group_ref: groups
             .iter()
             .map(|g| ContentTypeGroupRef {
-                href: format!("/content/typegroups/{g}"),
+                href: hrefs::load_content_type_group(*g),
                 unlink: (groups.len() > 1).then(|| ContentTypeGroupUnlink {
-                    href: format!("{prefix}/content/types/{type_id}/groups/{g}"),
+                    href: hrefs::unlink_content_type_from_group(type_id, *g),
                     method: "DELETE".into(),
                 }),
             })
@@ -116,7 +117,11 @@ impl Service {
         fields: &[field_definition::Model],
     ) -> FieldDefinitionList {
         FieldDefinitionList {
-            href: format!("{}/fieldDefinitions", type_href(type_id, status)),
+            href: if status == content_type::DRAFT {
+                hrefs::load_content_type_draft_field_definition_list(type_id)
+            } else {
+                hrefs::load_content_type_field_definition_list(type_id)
+            },
             field_definition: fields.iter().map(|f| self.field_definition(f)).collect(),
         }
     }

@@ -5,6 +5,7 @@
 
 use super::upload::{self, check_file_name, check_file_size};
 use super::*;
+use crate::api::hrefs;
 
 pub(crate) struct ImageType;
 
@@ -18,13 +19,13 @@ pub(crate) fn image_id(f: FieldIds) -> String {
 }
 
 /// `{alias: {href}}` for every variation of the image `image_id`.
-pub(crate) fn variations(prefix: &str, image_id: &str) -> HashValue {
+pub(crate) fn variations(image_id: &str) -> HashValue {
     HashValue::Map(
         VARIATIONS
             .iter()
             .map(|alias| {
-                let href = format!("{prefix}/content/binary/images/{image_id}/variations/{alias}");
-                (alias.to_string(), map([("href", HashValue::String(href))]))
+                let href = hrefs::get_image_variation(image_id, alias);
+                (alias.to_string(), map([("href", HashValue::Href(href))]))
             })
             .collect(),
     )
@@ -94,7 +95,7 @@ impl FieldType for ImageType {
         };
         let image_id = cx.field.map(image_id);
         let variations = match &image_id {
-            Some(image_id) => variations(cx.prefix, image_id),
+            Some(image_id) => variations(image_id),
             None => HashValue::Map(Vec::new()),
         };
         let get = |k: &str| field(value, k).clone();

@@ -73,8 +73,6 @@ pub struct Definition<'a> {
 
 /// Where a value is read and written: what a type needs besides the value.
 pub struct ValueContext<'a> {
-    /// The API prefix for hrefs in output (`/api/ibexa/v2`).
-    pub prefix: &'a str,
     /// Where uploaded files (base64 `data` of ezimage, ezbinaryfile, ezmedia) are kept.
     pub files: &'a dyn FileStore,
     /// The stored field a value belongs to, when there is one (output of binary types needs

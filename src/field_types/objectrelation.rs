@@ -6,6 +6,7 @@
 //! schemas) and `selectionRootHref` are for the content service: they need the repository.
 
 use super::*;
+use crate::api::hrefs;
 
 pub(crate) struct ObjectRelationType;
 
@@ -43,8 +44,8 @@ pub(crate) fn content_id(v: &HashValue, kind: &'static str) -> Result<Option<i64
 }
 
 /// The href of a content item.
-pub(crate) fn content_href(cx: &ValueContext<'_>, id: i64) -> HashValue {
-    HashValue::String(format!("{}/content/objects/{id}", cx.prefix))
+pub(crate) fn content_href(id: i64) -> HashValue {
+    HashValue::Href(hrefs::load_content(id))
 }
 
 fn target(value: &HashValue) -> Option<i64> {
@@ -88,11 +89,11 @@ impl FieldType for ObjectRelationType {
     }
 
     /// `{destinationContentId, destinationContentHref}`, or `{destinationContentId: null}`.
-    fn to_hash(&self, value: &HashValue, cx: &ValueContext<'_>) -> HashValue {
+    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
         match target(value) {
             Some(id) => map([
                 ("destinationContentId", HashValue::Int(id)),
-                ("destinationContentHref", content_href(cx, id)),
+                ("destinationContentHref", content_href(id)),
             ]),
             None => map([("destinationContentId", HashValue::Null)]),
         }

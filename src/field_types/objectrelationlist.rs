@@ -127,7 +127,7 @@ impl FieldType for ObjectRelationListType {
         )]))
     }
 
-    fn to_hash(&self, value: &HashValue, cx: &ValueContext<'_>) -> HashValue {
+    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
         let ids = targets(value);
         map([
             (
@@ -136,7 +136,7 @@ impl FieldType for ObjectRelationListType {
             ),
             (
                 "destinationContentHrefs",
-                HashValue::List(ids.iter().map(|i| content_href(cx, *i)).collect()),
+                HashValue::List(ids.iter().map(|i| content_href(*i)).collect()),
             ),
         ])
     }

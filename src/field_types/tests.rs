@@ -10,10 +10,21 @@ pub(crate) struct Cx {
     pub files: MemoryFiles,
 }
 
+/// A value as a response under `/api/ibexa/v2` writes it: hrefs with the prefix.
+fn as_written(v: HashValue) -> HashValue {
+    match v {
+        HashValue::Href(path) => HashValue::String(format!("/api/ibexa/v2{path}")),
+        HashValue::List(l) => HashValue::List(l.into_iter().map(as_written).collect()),
+        HashValue::Map(m) => {
+            HashValue::Map(m.into_iter().map(|(k, v)| (k, as_written(v))).collect())
+        }
+        v => v,
+    }
+}
+
 impl Cx {
     pub fn cx(&self) -> ValueContext<'_> {
         ValueContext {
-            prefix: "/api/ibexa/v2",
             files: &self.files,
             field: Some(FieldIds {
                 content_id: 67,
@@ -470,7 +481,7 @@ fn every_type_round_trips() {
             .from_hash(&json(&case.input), &c.cx())
             .unwrap_or_else(|e| panic!("{id}: {e:?}"));
         assert!(!t.is_empty(&stored) || id == "ezboolean", "{id} not empty");
-        let output = t.to_hash(&stored, &c.cx());
+        let output = as_written(t.to_hash(&stored, &c.cx()));
         assert_eq!(output, json(&case.output), "{id} output");
         // The defaults accept the value (ezselection needs options, ezcountry isMultiple).
         let valid_settings = match id {

@@ -5,6 +5,7 @@
 pub(crate) mod ops;
 pub(crate) mod tree;
 
+use crate::api::hrefs;
 use crate::api::model::*;
 use crate::api::traits::LocationsApi;
 use crate::auth::Caller;
@@ -429,7 +430,10 @@ impl LocationsApi for Service {
             .all(db)
             .await?;
         Ok(LoadLocationChildrenResponse::Ok {
-            body: self.location_list(format!("{}/children", location_href(&parent)), &children),
+            body: self.location_list(
+                hrefs::load_location_children(&href_path(&parent.path_string)),
+                &children,
+            ),
         })
     }
 
@@ -471,7 +475,7 @@ impl LocationsApi for Service {
             locations.retain(|l| readable.contains(&l.id));
         }
         Ok(LoadLocationsForContentResponse::Ok {
-            body: self.location_list(format!("/content/objects/{}/locations", c.id), &locations),
+            body: self.location_list(hrefs::load_locations_for_content(c.id), &locations),
         })
     }
 

@@ -1,6 +1,7 @@
 //! Moving, copying and swapping subtrees.
 
 use super::tree::{self, location_href, subtree_end};
+use crate::api::hrefs;
 use crate::api::model::MoveSubtreeResponse;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
@@ -16,10 +17,9 @@ use sea_orm::{
 };
 use std::collections::HashMap;
 
-/// The Location path a `Destination` header names (`/content/locations/1/2`).
+/// The Location path (`1/2`) a `Destination` header names (`/content/locations/1/2`).
 pub fn destination_path(destination: &str) -> Result<&str> {
-    destination
-        .strip_prefix("/content/locations/")
+    hrefs::read::load_location(destination)
         .ok_or_else(|| Error::BadRequest(format!("Destination '{destination}' is not a Location")))
 }
 
@@ -42,7 +42,7 @@ impl Service {
         path: &str,
         destination: &str,
     ) -> Result<MoveSubtreeResponse> {
-        if destination.trim_end_matches('/') == "/content/trash" {
+        if destination.trim_end_matches('/') == hrefs::load_trash_items() {
             return self.trash_location(cx, path).await;
         }
         let target = destination_path(destination)?.to_string();

@@ -3,6 +3,7 @@
 //! `path_string` serves on both databases. The number of statements of an operation does not
 //! grow with the size of the subtree.
 
+use crate::api::hrefs;
 use crate::error::{Error, Result};
 use cairn_store::entity::{content, location};
 use cairn_store::sql::stmt;
@@ -20,7 +21,7 @@ pub fn href_path(path_string: &str) -> String {
 }
 
 pub fn location_href(l: &location::Model) -> String {
-    format!("/content/locations/{}", href_path(&l.path_string))
+    hrefs::load_location(&href_path(&l.path_string))
 }
 
 /// The end of the subtree range of `path_string`.

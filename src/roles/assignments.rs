@@ -1,10 +1,11 @@
 //! Role assignments of users and user groups, and the Policies that apply to a user.
 
 use super::limitations::{Lim, decode_values, encode_values, of_input, to_model};
+use crate::api::hrefs;
 use crate::api::model::{Limitation, RoleAssignInput, RoleAssignment, RoleAssignmentList};
 use crate::error::{Error, Result};
 use crate::locations::tree::find_by_path;
-use cairn_runtime::decode::param_of;
+use cairn_runtime::media::Wire;
 use cairn_store::entity::{location, role_assignment, section};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
@@ -22,8 +23,33 @@ pub(crate) async fn of_subject(
         .await?)
 }
 
-/// An assignment as served under `base` (`/user/users/14/roles`).
-pub(crate) fn to_item(base: &str, a: &role_assignment::Model) -> Result<RoleAssignment> {
+/// Whose assignments: a user's, or a user group's (by the path of its Location).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Holder<'a> {
+    User(i64),
+    Group(&'a str),
+}
+
+impl Holder<'_> {
+    /// The href of the holder's `RoleAssignmentList`.
+    pub(crate) fn list(self) -> String {
+        match self {
+            Holder::User(id) => hrefs::load_role_assignments_for_user(id),
+            Holder::Group(path) => hrefs::load_role_assignments_for_user_group(path),
+        }
+    }
+
+    /// The href of the holder's assignment of the Role `role_id`.
+    pub(crate) fn item(self, role_id: i64) -> String {
+        match self {
+            Holder::User(id) => hrefs::load_role_assignment_for_user(id, role_id),
+            Holder::Group(path) => hrefs::load_role_assignment_for_user_group(path, role_id),
+        }
+    }
+}
+
+/// An assignment of `holder`.
+pub(crate) fn to_item(holder: Holder<'_>, a: &role_assignment::Model) -> Result<RoleAssignment> {
     let limitation = match (&a.limitation_identifier, &a.limitation_values) {
         (Some(identifier), Some(values)) => Some(to_model(&Lim {
             identifier: identifier.clone(),
@@ -32,46 +58,50 @@ pub(crate) fn to_item(base: &str, a: &role_assignment::Model) -> Result<RoleAssi
         _ => None,
     };
     Ok(RoleAssignment {
-        href: format!("{base}/{}", a.role_id),
+        href: holder.item(a.role_id),
         limitation,
         role: a.role_id,
     })
 }
 
-pub(crate) fn to_list(base: &str, rows: &[role_assignment::Model]) -> Result<RoleAssignmentList> {
+pub(crate) fn to_list(
+    holder: Holder<'_>,
+    rows: &[role_assignment::Model],
+) -> Result<RoleAssignmentList> {
     Ok(RoleAssignmentList {
-        href: base.to_string(),
+        href: holder.list(),
         role_assignment: rows
             .iter()
-            .map(|a| to_item(base, a))
+            .map(|a| to_item(holder, a))
             .collect::<Result<_>>()?,
     })
 }
 
 /// The first assignment of the Role `role_id` among `rows` (404 when none).
 pub(crate) fn find_in(
-    base: &str,
+    holder: Holder<'_>,
     rows: &[role_assignment::Model],
     role_id: i64,
 ) -> Result<RoleAssignment> {
     let a = rows
         .iter()
         .find(|a| a.role_id == role_id)
-        .ok_or_else(|| Error::not_found("RoleAssignment", format!("{base}/{role_id}")))?;
-    to_item(base, a)
+        .ok_or_else(|| Error::not_found("RoleAssignment", holder.item(role_id)))?;
+    to_item(holder, a)
 }
 
 /// Assigns a Role to `content_id`, one row per limitation value; values already assigned are
-/// left out, and 406 when nothing is new (as the reference).
+/// left out, and 406 when nothing is new (as the reference). Limitation values are hrefs in
+/// `wire`'s dialect.
 pub(crate) async fn assign(
     tx: &impl ConnectionTrait,
-    prefix: &str,
+    wire: &Wire,
     content_id: i64,
     input: RoleAssignInput,
 ) -> Result<()> {
     let role = super::store::find_role(tx, input.role).await?;
     let mut lim = match input.limitation {
-        Some(l) => Some(of_assignment(tx, prefix, l).await?),
+        Some(l) => Some(of_assignment(tx, wire, l).await?),
         None => None,
     };
     let already = |what: String| {
@@ -127,7 +157,7 @@ fn row(
 
 /// The limitation of a RoleAssignInput: `Section` (Section hrefs → ids) or `Subtree`
 /// (Location hrefs → path strings); 400 for anything else or what does not exist.
-async fn of_assignment(db: &impl ConnectionTrait, prefix: &str, l: Limitation) -> Result<Lim> {
+async fn of_assignment(db: &impl ConnectionTrait, wire: &Wire, l: Limitation) -> Result<Lim> {
     let at = "RoleAssignInput.limitation";
     let mut lim = of_input(l, at)?;
     let bad = |v: &str| {
@@ -143,12 +173,10 @@ async fn of_assignment(db: &impl ConnectionTrait, prefix: &str, l: Limitation) -
     };
     let mut values = Vec::new();
     for href in &lim.values {
-        let path = href.strip_prefix(prefix).unwrap_or(href);
+        let path = wire.strip_prefix(href).unwrap_or(href);
         let value = match lim.identifier.as_str() {
             "Section" => {
-                let id: i64 = param_of(path, "/content/sections/{id}")
-                    .and_then(|v| v.parse().ok())
-                    .ok_or_else(|| bad(href))?;
+                let id = hrefs::read::load_section(path).ok_or_else(|| bad(href))?;
                 section::Entity::find_by_id(id)
                     .one(db)
                     .await?
@@ -156,7 +184,7 @@ async fn of_assignment(db: &impl ConnectionTrait, prefix: &str, l: Limitation) -
                 id.to_string()
             }
             "Subtree" => {
-                let p = param_of(path, "/content/locations/{path}").ok_or_else(|| bad(href))?;
+                let p = hrefs::read::load_location(path).ok_or_else(|| bad(href))?;
                 let l: location::Model = find_by_path(db, p).await.map_err(|_| bad(href))?;
                 // The value is the subtree's path: it must be the Location's real one.
                 if crate::locations::tree::href_path(&l.path_string) != p.trim_matches('/') {

@@ -7,12 +7,14 @@ pub(crate) mod limitations;
 mod policies;
 pub(crate) mod store;
 
+use crate::api::hrefs;
 use crate::api::model::*;
 use crate::api::traits::RolesApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::permissions::{Subject, Target};
 use crate::service::Service;
+use assignments::Holder;
 use cairn_runtime::{ETag, IfMatch};
 use cairn_store::entity::{policy, role};
 use limitations::{check_function, of_policy, to_policy_model};
@@ -21,7 +23,7 @@ use store::{DRAFT, PUBLISHED, PolicyRow};
 
 fn role_model(r: &role::Model) -> Role {
     Role {
-        href: format!("/user/roles/{}", r.id),
+        href: hrefs::load_role(r.id),
         identifier: r.identifier.clone(),
         policies: r.id,
     }
@@ -29,7 +31,7 @@ fn role_model(r: &role::Model) -> Role {
 
 fn draft_model(r: &role::Model) -> RoleDraft {
     RoleDraft {
-        href: format!("/user/roles/{}", r.id),
+        href: hrefs::load_role(r.id),
         identifier: r.identifier.clone(),
         policies: r.id,
     }
@@ -37,7 +39,7 @@ fn draft_model(r: &role::Model) -> RoleDraft {
 
 fn policy_model(p: &PolicyRow) -> Policy {
     Policy {
-        href: format!("/user/roles/{}/policies/{}", p.p.role_id, p.p.id),
+        href: hrefs::load_policy(p.p.role_id, p.p.id),
         id: p.p.id,
         original_id: p.p.original_id,
         module: p.p.module.clone(),
@@ -65,19 +67,14 @@ fn check(if_match: &Option<IfMatch>, current: &impl std::hash::Hash) -> Result<(
     Ok(())
 }
 
-/// The `RoleAssignmentList` href of a user and of a user group.
-fn user_base(user_id: i64) -> String {
-    format!("/user/users/{user_id}/roles")
-}
-
-fn group_base(path: &str) -> String {
-    format!("/user/groups/{path}/roles")
-}
-
 impl Service {
-    async fn assignment_list(&self, base: &str, content_id: i64) -> Result<RoleAssignmentList> {
+    async fn assignment_list(
+        &self,
+        holder: Holder<'_>,
+        content_id: i64,
+    ) -> Result<RoleAssignmentList> {
         assignments::to_list(
-            base,
+            holder,
             &assignments::of_subject(self.db.conn(), content_id).await?,
         )
     }
@@ -88,11 +85,10 @@ impl Service {
     async fn assign_to(
         &self,
         cx: &Caller,
-        base: &str,
+        holder: Holder<'_>,
         content_id: i64,
         input: RoleAssignInput,
     ) -> Result<RoleAssignmentList> {
-        let prefix = self.settings.prefix.clone();
         self.db
             .write(async |tx| {
                 if !cx.grants.may_all("role", "assign") {
@@ -103,25 +99,25 @@ impl Service {
                     self.authorize(tx, cx, ("role", "assign"), Subject::Other, &targets)
                         .await?;
                 }
-                assignments::assign(tx, &prefix, content_id, input).await
+                assignments::assign(tx, &cx.dialect.wire, content_id, input).await
             })
             .await?;
-        self.assignment_list(base, content_id).await
+        self.assignment_list(holder, content_id).await
     }
 
     async fn assignment(
         &self,
-        base: &str,
+        holder: Holder<'_>,
         content_id: i64,
         role_id: i64,
     ) -> Result<RoleAssignment> {
         let rows = assignments::of_subject(self.db.conn(), content_id).await?;
-        assignments::find_in(base, &rows, role_id)
+        assignments::find_in(holder, &rows, role_id)
     }
 
     async fn unassign_from(
         &self,
-        base: &str,
+        holder: Holder<'_>,
         content_id: i64,
         role_id: i64,
         if_match: &Option<IfMatch>,
@@ -130,12 +126,12 @@ impl Service {
             .write(async |tx| {
                 if if_match.is_some() {
                     let rows = assignments::of_subject(tx, content_id).await?;
-                    check(if_match, &assignments::find_in(base, &rows, role_id)?)?;
+                    check(if_match, &assignments::find_in(holder, &rows, role_id)?)?;
                 }
                 assignments::unassign(tx, content_id, role_id).await
             })
             .await?;
-        self.assignment_list(base, content_id).await
+        self.assignment_list(holder, content_id).await
     }
 }
 
@@ -158,7 +154,7 @@ impl RolesApi for Service {
         let roles = q.all(self.db.conn()).await?;
         Ok(ListRolesResponse::Ok {
             body: RoleList {
-                href: "/user/roles".into(),
+                href: hrefs::list_roles(),
                 role: roles.iter().map(role_model).collect(),
             },
         })
@@ -308,7 +304,7 @@ impl RolesApi for Service {
             })
             .await?;
         Ok(PublishRoleDraftResponse::NoContent {
-            location: format!("/user/roles/{}", r.id),
+            location: hrefs::load_role(r.id),
         })
     }
 
@@ -338,7 +334,7 @@ impl RolesApi for Service {
         let r = store::find_any(db, req.role_id).await?;
         let rows = store::policies_of(db, &[r.id]).await?;
         Ok(LoadPoliciesResponse::Ok {
-            body: policy_list(format!("/user/roles/{}/policies", r.id), &rows),
+            body: policy_list(hrefs::load_policies(r.id), &rows),
         })
     }
 
@@ -459,7 +455,7 @@ impl RolesApi for Service {
         let mut rows = store::policies_of(db, &roles).await?;
         rows.sort_by_key(|p| roles.iter().position(|r| *r == p.p.role_id));
         Ok(ListPoliciesForUserResponse::Ok {
-            body: policy_list("/user/policies".into(), &rows),
+            body: policy_list(hrefs::list_policies_for_user(), &rows),
         })
     }
 
@@ -470,7 +466,7 @@ impl RolesApi for Service {
     ) -> Result<LoadRoleAssignmentsForUserResponse> {
         let id = self.subject_user(self.db.conn(), cx, req.user_id).await?;
         Ok(LoadRoleAssignmentsForUserResponse::Ok {
-            body: self.assignment_list(&user_base(id), id).await?,
+            body: self.assignment_list(Holder::User(id), id).await?,
         })
     }
 
@@ -481,7 +477,7 @@ impl RolesApi for Service {
     ) -> Result<AssignRoleToUserResponse> {
         let id = self.subject_user(self.db.conn(), cx, req.user_id).await?;
         Ok(AssignRoleToUserResponse::Ok {
-            body: self.assign_to(cx, &user_base(id), id, req.body).await?,
+            body: self.assign_to(cx, Holder::User(id), id, req.body).await?,
         })
     }
 
@@ -491,7 +487,7 @@ impl RolesApi for Service {
         req: LoadRoleAssignmentForUserRequest,
     ) -> Result<LoadRoleAssignmentForUserResponse> {
         let id = self.subject_user(self.db.conn(), cx, req.user_id).await?;
-        let body = self.assignment(&user_base(id), id, req.role_id).await?;
+        let body = self.assignment(Holder::User(id), id, req.role_id).await?;
         Ok(LoadRoleAssignmentForUserResponse::Ok {
             etag: ETag::of(&body),
             body,
@@ -506,7 +502,7 @@ impl RolesApi for Service {
         let id = self.subject_user(self.db.conn(), cx, req.user_id).await?;
         Ok(UnassignRoleFromUserResponse::Ok {
             body: self
-                .unassign_from(&user_base(id), id, req.role_id, &req.if_match)
+                .unassign_from(Holder::User(id), id, req.role_id, &req.if_match)
                 .await?,
         })
     }
@@ -520,7 +516,7 @@ impl RolesApi for Service {
             .subject_group(self.db.conn(), cx, &req.group_path)
             .await?;
         Ok(LoadRoleAssignmentsForUserGroupResponse::Ok {
-            body: self.assignment_list(&group_base(&path), id).await?,
+            body: self.assignment_list(Holder::Group(&path), id).await?,
         })
     }
 
@@ -533,7 +529,9 @@ impl RolesApi for Service {
             .subject_group(self.db.conn(), cx, &req.group_path)
             .await?;
         Ok(AssignRoleToUserGroupResponse::Ok {
-            body: self.assign_to(cx, &group_base(&path), id, req.body).await?,
+            body: self
+                .assign_to(cx, Holder::Group(&path), id, req.body)
+                .await?,
         })
     }
 
@@ -545,7 +543,9 @@ impl RolesApi for Service {
         let (id, path) = self
             .subject_group(self.db.conn(), cx, &req.group_path)
             .await?;
-        let body = self.assignment(&group_base(&path), id, req.role_id).await?;
+        let body = self
+            .assignment(Holder::Group(&path), id, req.role_id)
+            .await?;
         Ok(LoadRoleAssignmentForUserGroupResponse::Ok {
             etag: ETag::of(&body),
             body,
@@ -562,7 +562,7 @@ impl RolesApi for Service {
             .await?;
         Ok(UnassignRoleFromUserGroupResponse::Ok {
             body: self
-                .unassign_from(&group_base(&path), id, req.role_id, &req.if_match)
+                .unassign_from(Holder::Group(&path), id, req.role_id, &req.if_match)
                 .await?,
         })
     }

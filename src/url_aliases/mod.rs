@@ -14,6 +14,7 @@ pub(crate) use elements::{
     locations_swapped, locations_trashed, subtree_moved, trash_purged,
 };
 
+use crate::api::hrefs;
 use crate::api::model::*;
 use crate::api::traits::UrlAliasesApi;
 use crate::auth::Caller;
@@ -72,7 +73,7 @@ async fn alias_body(
     };
     let id = alias_id(r);
     Ok(UrlAlias {
-        href: format!("/content/urlaliases/{id}"),
+        href: hrefs::load_url_alias(&id),
         id,
         r#type: kind.into(),
         location,
@@ -226,7 +227,7 @@ async fn target(db: &impl ConnectionTrait, b: &UrlAliasCreate) -> Result<String>
 
 fn wildcard_body(w: url_wildcard::Model) -> UrlWildcard {
     UrlWildcard {
-        href: format!("/content/urlwildcards/{}", w.id),
+        href: hrefs::load_url_wildcard(w.id),
         id: w.id,
         source_url: w.source_url,
         destination_url: w.destination_url,
@@ -277,7 +278,7 @@ impl UrlAliasesApi for Service {
             .await?;
         Ok(ListGlobalUrlAliasesResponse::Ok {
             body: UrlAliasRefList {
-                href: "/content/urlaliases".into(),
+                href: hrefs::list_global_url_aliases(),
                 url_alias: rows.iter().map(alias_id).collect(),
             },
         })
@@ -302,7 +303,7 @@ impl UrlAliasesApi for Service {
             .await?;
         Ok(ListLocationUrlAliasesResponse::Ok {
             body: UrlAliasRefList {
-                href: format!("{}/urlaliases", tree::location_href(&l)),
+                href: hrefs::list_location_url_aliases(&tree::href_path(&l.path_string)),
                 url_alias: rows.iter().map(alias_id).collect(),
             },
         })
@@ -412,7 +413,7 @@ impl UrlAliasesApi for Service {
             .await?;
         Ok(ListUrlWildcardsResponse::Ok {
             body: UrlWildcardList {
-                href: "/content/urlwildcards".into(),
+                href: hrefs::list_url_wildcards(),
                 url_wildcard: rows.into_iter().map(wildcard_body).collect(),
             },
         })

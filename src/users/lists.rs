@@ -1,6 +1,7 @@
 //! Finding users and groups: by lookup query, by membership and by placement. Every list is
 //! a fixed number of queries whatever its length.
 
+use crate::api::hrefs;
 use crate::api::model::*;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
@@ -19,13 +20,13 @@ async fn ids(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Result
     Ok(cairn_store::sql::ids(db, sql, values).await?)
 }
 
-/// The id at the end of a REST href (`/api/ibexa/v2/user/roles/3` → 3), or 400.
-fn trailing_id(href: &str, what: &str) -> Result<i64> {
-    href.trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| Error::BadRequest(format!("'{href}' is not the href of a {what}")))
+/// The Role a `roleId` query names, by its href (`/api/ibexa/v2/user/roles/3`) or its id; 400
+/// otherwise.
+fn role_of(cx: &Caller, value: &str) -> Result<i64> {
+    let value = value.trim();
+    (value.parse().ok())
+        .or_else(|| hrefs::read::load_role(cx.api_path(value)))
+        .ok_or_else(|| Error::BadRequest(format!("'{value}' is not the href of a Role")))
 }
 
 impl Service {
@@ -50,7 +51,7 @@ impl Service {
         email: &Option<String>,
     ) -> Result<Vec<content::Model>> {
         let candidates = if let Some(role) = role_id {
-            let role = trailing_id(role, "Role")?;
+            let role = role_of(cx, role)?;
             ids(
                 db,
                 "SELECT content_id FROM role_assignments WHERE role_id = ?",
@@ -205,7 +206,7 @@ impl Service {
             .into_iter()
             .filter_map(|l| Some((groups.get(&l.content_id)?.clone(), l)))
             .collect();
-        let href = format!("/user/users/{}/groups", c.id);
+        let href = hrefs::load_user_groups_of_user(c.id);
         let mut list = self.group_ref_list(href, &all, Some(c.id));
         list.user_group = limit.window(list.user_group, offset);
         Ok(list)
@@ -311,13 +312,13 @@ impl Service {
             .map(|c| (c.id, c))
             .collect();
         Ok(VersionList {
-            href: format!("/user/users/{user_id}/drafts"),
+            href: hrefs::load_user_drafts(user_id),
             version_item: vs
                 .iter()
                 .filter_map(|v| {
                     let c = cs.get(&v.content_id)?;
                     Some(VersionItem {
-                        version: crate::content::render::version_href(c.id, v.version_no),
+                        version: hrefs::load_content_in_version(c.id, v.version_no),
                         version_info: self.version_info(c, v),
                     })
                 })

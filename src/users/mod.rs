@@ -9,6 +9,7 @@ pub(crate) mod account;
 mod lists;
 mod render;
 
+use crate::api::hrefs;
 use crate::api::model::*;
 use crate::api::traits::UsersApi;
 use crate::auth::Caller;
@@ -30,13 +31,9 @@ const ROOT_GROUP: &str = "1/5";
 const USER_TYPE: &str = "user";
 const GROUP_TYPE: &str = "user_group";
 
-/// `/user/groups/1/5/13` (a Destination, or a `group` query with the prefix) → `1/5/13`.
-fn group_path_of<'a>(href: &'a str, prefix: &str) -> Option<&'a str> {
-    href.strip_prefix(prefix)
-        .unwrap_or(href)
-        .strip_prefix("/user/groups/")
-        .map(|p| p.trim_matches('/'))
-        .filter(|p| !p.is_empty())
+/// `/user/groups/1/5/13` (a Destination, or a `group` query without the prefix) → `1/5/13`.
+fn group_path_of(path: &str) -> Option<&str> {
+    hrefs::read::load_user_group(path)
 }
 
 fn field_inputs(list: Option<&UserFieldInputList>) -> Vec<FieldInput> {
@@ -292,7 +289,7 @@ impl UsersApi for Service {
         let found = self
             .find_users(db, cx, &req.role_id, &req.remote_id, &req.login, &req.email)
             .await?;
-        let href = "/user/users".to_string();
+        let href = hrefs::load_users();
         Ok(match req.accept {
             LoadUsersAccept::UserRefList => LoadUsersResponse::OkUserRefList {
                 body: UserRefList {
@@ -424,7 +421,7 @@ impl UsersApi for Service {
             ));
         }
         Ok(RedirectToCurrentUserResponse::TemporaryRedirect {
-            location: format!("/user/users/{}", cx.user_id),
+            location: hrefs::load_user(cx.user_id),
         })
     }
 
@@ -450,7 +447,7 @@ impl UsersApi for Service {
             .group
             .as_deref()
             .ok_or_else(|| Error::BadRequest("The query parameter 'group' is missing".into()))?;
-        let path = group_path_of(href, &self.settings.prefix)
+        let path = group_path_of(cx.api_path(href))
             .ok_or_else(|| Error::BadRequest(format!("'{href}' is not a user group href")))?
             .to_string();
         let c = self
@@ -557,7 +554,7 @@ impl UsersApi for Service {
         let groups = self
             .find_groups(db, cx, req.id, req.role_id, req.remote_id.as_deref())
             .await?;
-        let href = "/user/groups".to_string();
+        let href = hrefs::load_user_groups();
         Ok(match req.accept {
             LoadUserGroupsAccept::UserGroupRefList => LoadUserGroupsResponse::OkUserGroupRefList {
                 body: self.group_ref_list(href, &groups, None),
@@ -577,7 +574,7 @@ impl UsersApi for Service {
         _req: LoadRootUserGroupRequest,
     ) -> Result<LoadRootUserGroupResponse> {
         Ok(LoadRootUserGroupResponse::MovedPermanently {
-            location: format!("/user/groups/{ROOT_GROUP}"),
+            location: hrefs::load_user_group(ROOT_GROUP),
         })
     }
 
@@ -674,7 +671,7 @@ impl UsersApi for Service {
         cx: &Caller,
         req: MoveUserGroupRequest,
     ) -> Result<MoveUserGroupResponse> {
-        let target = group_path_of(&req.destination, &self.settings.prefix)
+        let target = group_path_of(cx.api_path(&req.destination))
             .ok_or_else(|| {
                 Error::BadRequest(format!(
                     "Destination '{}' is not a user group",
@@ -699,7 +696,7 @@ impl UsersApi for Service {
             })
             .await?;
         Ok(MoveUserGroupResponse::Created {
-            location: format!("/user/groups/{}", href_path(&moved.path_string)),
+            location: hrefs::load_user_group(&href_path(&moved.path_string)),
         })
     }
 
@@ -711,7 +708,7 @@ impl UsersApi for Service {
         let db = self.db.conn();
         let (_, l) = self.group_at(db, cx, &req.group_path).await?;
         let groups = self.subgroups(db, cx, &l, req.offset, req.limit).await?;
-        let href = format!("/user/groups/{}/subgroups", href_path(&l.path_string));
+        let href = hrefs::load_sub_user_groups(&href_path(&l.path_string));
         Ok(match req.accept {
             LoadSubUserGroupsAccept::UserGroupRefList => {
                 LoadSubUserGroupsResponse::OkUserGroupRefList {
@@ -744,7 +741,7 @@ impl UsersApi for Service {
         let db = self.db.conn();
         let (_, l) = self.group_at(db, cx, &req.group_path).await?;
         let users = self.users_under(db, cx, &l, req.offset, req.limit).await?;
-        let href = format!("/user/groups/{}/users", href_path(&l.path_string));
+        let href = hrefs::load_users_from_group(&href_path(&l.path_string));
         Ok(match req.accept {
             LoadUsersFromGroupAccept::UserRefList => LoadUsersFromGroupResponse::OkUserRefList {
                 body: UserRefList {

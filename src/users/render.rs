@@ -1,6 +1,7 @@
 //! Users and user groups as the API represents them: content-like bodies with the current
 //! version embedded, built for a whole list in a fixed number of queries.
 
+use crate::api::hrefs;
 use crate::api::model::*;
 use crate::error::{Error, Result};
 use crate::locations::tree::{href_path, parent_path};
@@ -14,7 +15,7 @@ use std::collections::HashMap;
 fn location_path(info: &ContentInfo) -> String {
     info.main_location
         .as_deref()
-        .and_then(|h| h.strip_prefix("/content/locations/"))
+        .and_then(hrefs::read::load_location)
         .unwrap_or_default()
         .to_string()
 }
@@ -48,7 +49,7 @@ impl Service {
                     .get(&c.id)
                     .ok_or_else(|| Error::not_found("User", c.id))?;
                 Ok(User {
-                    href: format!("/user/users/{}", c.id),
+                    href: hrefs::load_user(c.id),
                     id: c.id,
                     remote_id: c.remote_id.clone(),
                     content_type: c.content_type_id,
@@ -91,7 +92,7 @@ impl Service {
             .map(|((c, l), (info, version))| {
                 let path = href_path(&l.path_string);
                 UserGroup {
-                    href: format!("/user/groups/{path}"),
+                    href: hrefs::load_user_group(&path),
                     id: c.id,
                     remote_id: c.remote_id.clone(),
                     content_type: c.content_type_id,
@@ -131,9 +132,9 @@ impl Service {
             user_group: groups
                 .iter()
                 .map(|(_, l)| UserGroupRef {
-                    href: format!("/user/groups/{}", href_path(&l.path_string)),
+                    href: hrefs::load_user_group(&href_path(&l.path_string)),
                     unassign: user.filter(|_| unassignable).map(|u| UnassignLink {
-                        href: format!("{}/user/users/{u}/groups/{}", self.settings.prefix, l.id),
+                        href: hrefs::unassign_user_from_user_group(u, &l.id.to_string()),
                         method: "DELETE".to_string(),
                     }),
                 })

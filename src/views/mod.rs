@@ -10,6 +10,7 @@ mod criteria;
 mod search;
 mod sort;
 
+use crate::api::hrefs;
 use crate::api::model::*;
 use crate::api::traits::ViewsApi;
 use crate::auth::Caller;
@@ -137,10 +138,10 @@ impl Service {
             .await?;
         let identifier = input.identifier;
         Ok(View {
-            href: format!("/views/{identifier}"),
+            href: hrefs::get_view(&identifier),
             query: ViewQuery {},
             result: ViewResult {
-                href: format!("/views/{identifier}/results"),
+                href: hrefs::load_view_results(&identifier),
                 count: found.count,
                 time: Float(started.elapsed().as_secs_f64() * 1000.0),
                 timed_out: false,
@@ -226,7 +227,7 @@ impl ViewsApi for Service {
     ) -> Result<CreateContentViewResponse> {
         Ok(CreateContentViewResponse::MovedPermanently {
             body: self.run_view(cx, req.body).await?,
-            location: "/views".into(),
+            location: hrefs::list_view(),
         })
     }
 }

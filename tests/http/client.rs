@@ -4,7 +4,7 @@
 //! through an href kept from before a move, log out. The client builds no path beyond the
 //! API root's: it follows the hrefs and `Location` headers the server gives. Run in the eZ
 //! Platform dialect and the Ibexa one, with a session (cookie and CSRF token) and with HTTP
-//! Basic.
+//! Basic, on a server serving both dialects and on one serving that dialect alone.
 
 use crate::support::*;
 use serde_json::{Value, json};
@@ -73,8 +73,13 @@ fn href(v: &Value) -> String {
         .to_string()
 }
 
-async fn editors_day(vendor: &'static str, prefix: &'static str, session: bool) {
-    let app = TestApp::with_args(&["--vendor", vendor, "--prefix", prefix]).await;
+/// The day in the dialect of `vendor` at `prefix`, on a server that serves both dialects
+/// (the default) or, when `alone`, this one only.
+async fn editors_day(vendor: &'static str, prefix: &'static str, session: bool, alone: bool) {
+    let app = match alone {
+        true => TestApp::with_args(&["--vendor", vendor, "--prefix", prefix]).await,
+        false => TestApp::new().await,
+    };
     let mut c = Client {
         app: &app,
         vendor,
@@ -323,20 +328,20 @@ async fn editors_day(vendor: &'static str, prefix: &'static str, session: bool) 
 
 #[tokio::test]
 async fn an_editors_day_in_the_ez_platform_dialect_with_a_session() {
-    editors_day("ez", "/api/ezp/v2", true).await;
+    editors_day("ez", "/api/ezp/v2", true, false).await;
 }
 
 #[tokio::test]
 async fn an_editors_day_in_the_ez_platform_dialect_with_basic_auth() {
-    editors_day("ez", "/api/ezp/v2", false).await;
+    editors_day("ez", "/api/ezp/v2", false, true).await;
 }
 
 #[tokio::test]
 async fn an_editors_day_in_the_ibexa_dialect_with_a_session() {
-    editors_day("ibexa", "/api/ibexa/v2", true).await;
+    editors_day("ibexa", "/api/ibexa/v2", true, true).await;
 }
 
 #[tokio::test]
 async fn an_editors_day_in_the_ibexa_dialect_with_basic_auth() {
-    editors_day("ibexa", "/api/ibexa/v2", false).await;
+    editors_day("ibexa", "/api/ibexa/v2", false, false).await;
 }

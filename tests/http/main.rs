@@ -8,6 +8,7 @@ mod client;
 mod codecs;
 mod content;
 mod content_types;
+mod dialects;
 mod fuzz;
 mod locations;
 mod object_states;

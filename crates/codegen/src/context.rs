@@ -68,6 +68,7 @@ pub fn build(api: &Api) -> Value {
     json!({
         "title": api.title,
         "vendor": api.vendor,
+        "hrefs": hrefs_ctx(api),
         "policy_map": policy_map,
         "types": types,
         "families": families,
@@ -75,6 +76,65 @@ pub fn build(api: &Api) -> Value {
         "paths": paths,
         "media_types": media_types,
     })
+}
+
+/// One href per distinct path of the spec, named after the operation a client calls with it:
+/// the path's GET operation, else its first.
+fn hrefs_ctx(api: &Api) -> Vec<Value> {
+    let mut by_path: Vec<&Endpoint> = Vec::new();
+    for e in api.families.iter().flat_map(|f| &f.endpoints) {
+        match by_path.iter_mut().find(|first| first.path == e.path) {
+            Some(first) if e.method == "GET" && first.method != "GET" => *first = e,
+            Some(_) => {}
+            None => by_path.push(e),
+        }
+    }
+    by_path
+        .into_iter()
+        .map(|e| {
+            let params: Vec<Value> = e
+                .path_params
+                .iter()
+                .enumerate()
+                .map(|(i, (n, k))| {
+                    let int = *k == ParamKind::Int;
+                    json!({
+                        "rust": snake(n),
+                        "ty": if int { "i64" } else { "&str" },
+                        "multi": *k == ParamKind::Path,
+                        "read": if int { format!("v[{i}].parse().ok()?") } else { format!("v[{i}]") },
+                    })
+                })
+                .collect();
+            let mut fmt = e.path.clone();
+            for (n, _) in &e.path_params {
+                fmt = fmt.replace(&format!("{{{n}}}"), &format!("{{{}}}", snake(n)));
+            }
+            let out_ty: Vec<&str> = e
+                .path_params
+                .iter()
+                .map(|(_, k)| if *k == ParamKind::Int { "i64" } else { "&str" })
+                .collect();
+            let out_ty = match out_ty.len() {
+                1 => out_ty[0].to_string(),
+                _ => format!("({})", out_ty.join(", ")),
+            };
+            // What reads a lone parameter: parsed, or the segment itself.
+            let single = match e.path_params.first() {
+                Some((_, ParamKind::Int)) => "v[0].parse().ok()",
+                _ => "Some(v[0])",
+            };
+            json!({
+                "name": snake(&e.id),
+                "op": e.id,
+                "single": single,
+                "template": e.path,
+                "fmt": fmt,
+                "params": params,
+                "out_ty": out_ty,
+            })
+        })
+        .collect()
 }
 
 fn type_ctx(api: &Api, t: &crate::model::TypeDef) -> Value {
@@ -104,7 +164,7 @@ fn scalar_rust(ty: &Ty) -> &'static str {
         Ty::Int => "i64",
         Ty::Float => "Float",
         Ty::Bool => "bool",
-        Ty::String => "String",
+        Ty::String | Ty::Href => "String",
         Ty::DateTime => "Timestamp",
         Ty::Offset => "Offset",
         Ty::Limit => "Limit",
@@ -169,7 +229,7 @@ fn kind_ctx(api: &Api, ty: &Ty) -> Value {
             json!({"kind": if union { "union" } else { "object" }, "target": n})
         }
         Ty::List { .. } => json!({"kind": "list"}),
-        s => json!({"kind": "scalar", "scalar": scalar_rust(s)}),
+        s => json!({"kind": "scalar", "scalar": scalar_rust(s), "href": *s == Ty::Href}),
     }
 }
 

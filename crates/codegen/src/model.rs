@@ -100,6 +100,8 @@ pub enum Ty {
     Float,
     Bool,
     String,
+    /// A path under the API prefix, written with the prefix of the response's dialect.
+    Href,
     DateTime,
     /// The start of a list's window (`offset`: 0 or more).
     Offset,
@@ -135,7 +137,14 @@ impl Ty {
     pub fn is_scalar(&self) -> bool {
         matches!(
             self,
-            Ty::Int | Ty::Float | Ty::Bool | Ty::String | Ty::DateTime | Ty::Offset | Ty::Limit
+            Ty::Int
+                | Ty::Float
+                | Ty::Bool
+                | Ty::String
+                | Ty::Href
+                | Ty::DateTime
+                | Ty::Offset
+                | Ty::Limit
         )
     }
 }
@@ -566,6 +575,9 @@ fn parse_field(
             "attributes and #text take a scalar type, not `{e}`"
         ));
     }
+    if ty == Ty::Href && (place != Place::Attribute || optional || nullable) {
+        return Err("`href` is for required attributes".into());
+    }
     if matches!(ty, Ty::List { .. }) && (optional || nullable) {
         return Err("a list is never optional: an empty list is written as nothing".into());
     }
@@ -656,6 +668,7 @@ fn parse_ty(
         "float" => Ty::Float,
         "bool" => Ty::Bool,
         "string" => Ty::String,
+        "href" => Ty::Href,
         "datetime" => Ty::DateTime,
         "offset" => Ty::Offset,
         "limit" => Ty::Limit,

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// The Rust files generated from `templates/<name>.rs.tera`.
-pub const RUST_FILES: &[&str] = &["model", "encode", "decode", "traits", "routes"];
+pub const RUST_FILES: &[&str] = &["model", "encode", "decode", "traits", "routes", "hrefs"];
 
 /// Renders every Rust template with `ctx`; returns (file name, formatted source).
 pub fn rust_files(templates: &Path, ctx: &serde_json::Value) -> Result<Vec<(String, String)>> {

@@ -412,6 +412,67 @@ pub fn param_of<'h>(href: &'h str, template: &str) -> Option<&'h str> {
     Some(value)
 }
 
+/// The parameters of `template` (`/content/objects/{contentId}/versions/{versionNo}`) in
+/// `path`, in order; `None` when `path` is not one of its paths. Each parameter takes one
+/// segment, or where `multi` says so one or more segments of digits (a Location path
+/// `1/2/54`). A trailing slash is allowed.
+pub fn params_of<'h>(path: &'h str, template: &str, multi: &[bool]) -> Option<Vec<&'h str>> {
+    let path = match path.strip_suffix('/') {
+        Some(p) if !p.is_empty() => p,
+        _ => path,
+    };
+    // Segment spans of the path (both begin with '/', so the first segment is empty).
+    let mut spans = Vec::new();
+    let mut start = 0;
+    for (i, c) in path.char_indices() {
+        if c == '/' {
+            spans.push((start, i));
+            start = i + 1;
+        }
+    }
+    spans.push((start, path.len()));
+    let parts: Vec<&str> = template.split('/').collect();
+    let mut out = Vec::with_capacity(multi.len());
+    fn walk<'h>(
+        path: &'h str,
+        spans: &[(usize, usize)],
+        parts: &[&str],
+        multi: &[bool],
+        out: &mut Vec<&'h str>,
+    ) -> bool {
+        let Some((part, rest)) = parts.split_first() else {
+            return spans.is_empty();
+        };
+        if !(part.starts_with('{') && part.ends_with('}')) {
+            return spans.first().is_some_and(|&(a, b)| &path[a..b] == *part)
+                && walk(path, &spans[1..], rest, multi, out);
+        }
+        let many = multi.get(out.len()).copied().unwrap_or(false);
+        let most = if many {
+            spans.len()
+        } else {
+            spans.len().min(1)
+        };
+        for n in 1..=most {
+            let taken = &spans[..n];
+            let ok = taken.iter().all(|&(a, b)| {
+                let s = &path[a..b];
+                !s.is_empty() && (!many || s.bytes().all(|c| c.is_ascii_digit()))
+            });
+            if !ok {
+                break;
+            }
+            out.push(&path[taken[0].0..taken[n - 1].1]);
+            if walk(path, &spans[n..], rest, multi, out) {
+                return true;
+            }
+            out.pop();
+        }
+        false
+    }
+    walk(path, &spans, &parts, multi, &mut out).then_some(out)
+}
+
 impl Node for serde_json::Value {
     const JSON: bool = true;
     fn attr(&self, name: &str) -> Option<Scalar<'_>> {
@@ -468,6 +529,52 @@ impl Node for serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_give_their_parameters_back() {
+        let t = "/content/objects/{contentId}/versions/{versionNo}";
+        assert_eq!(
+            params_of("/content/objects/4/versions/2", t, &[false, false]),
+            Some(vec!["4", "2"])
+        );
+        assert_eq!(
+            params_of("/content/objects/4/versions/2/", t, &[false, false]),
+            Some(vec!["4", "2"])
+        );
+        assert_eq!(
+            params_of("/content/objects/4/versions", t, &[false, false]),
+            None
+        );
+        assert_eq!(
+            params_of("/content/objects/4/versions/2/x", t, &[false, false]),
+            None
+        );
+        assert_eq!(
+            params_of("/content/objects//versions/2", t, &[false, false]),
+            None
+        );
+        let g = "/user/groups/{groupPath}/subgroups";
+        assert_eq!(
+            params_of("/user/groups/1/5/12/subgroups", g, &[true]),
+            Some(vec!["1/5/12"])
+        );
+        assert_eq!(params_of("/user/groups/subgroups", g, &[true]), None);
+        assert_eq!(params_of("/user/groups/1/x/subgroups", g, &[true]), None);
+        let l = "/content/locations/{locationPath}";
+        assert_eq!(
+            params_of("/content/locations/1/2", l, &[true]),
+            Some(vec!["1/2"])
+        );
+        assert_eq!(
+            params_of("/content/locations/1/2/children", l, &[true]),
+            None
+        );
+        assert_eq!(params_of("/", "/", &[]), Some(vec![]));
+        assert_eq!(
+            params_of("/languages/eng-GB", "/languages/{languageCode}", &[false]),
+            Some(vec!["eng-GB"])
+        );
+    }
 
     #[test]
     fn params_come_out_of_hrefs() {

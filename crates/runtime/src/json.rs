@@ -189,7 +189,12 @@ impl<'w> JsonWriter<'w> {
 
     /// `"_href": "<prefix><path>"`.
     pub fn href(&mut self, path: &str) {
-        self.key("_href");
+        self.field_path("_href", path);
+    }
+
+    /// `"name": "<prefix><path>"`: a path under the API prefix.
+    pub fn field_path(&mut self, name: &str, path: &str) {
+        self.key(name);
         let mut full = String::with_capacity(self.wire.prefix.len() + path.len());
         full.push_str(&self.wire.prefix);
         full.push_str(path);
@@ -227,6 +232,7 @@ impl<'w> JsonWriter<'w> {
             HashValue::Int(i) => self.value(i),
             HashValue::Float(f) => self.value(f),
             HashValue::String(s) => self.value(s.as_str()),
+            HashValue::Href(path) => self.value(format!("{}{path}", self.wire.prefix).as_str()),
             HashValue::List(items) => {
                 self.begin_array();
                 for i in items {

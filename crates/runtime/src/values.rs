@@ -67,6 +67,9 @@ pub enum HashValue {
     Int(i64),
     Float(Float),
     String(String),
+    /// A path under the API prefix (`/content/objects/4`): written as a string with the
+    /// prefix of the dialect the response is in, like the hrefs of bodies.
+    Href(String),
     List(Vec<HashValue>),
     Map(Vec<(String, HashValue)>),
 }
@@ -85,7 +88,7 @@ impl HashValue {
 
     pub fn as_str(&self) -> Option<&str> {
         match self {
-            HashValue::String(s) => Some(s),
+            HashValue::String(s) | HashValue::Href(s) => Some(s),
             _ => None,
         }
     }
@@ -127,7 +130,7 @@ impl HashValue {
     /// The value as text: strings as they are, numbers and booleans printed.
     pub fn to_text(&self) -> Option<String> {
         match self {
-            HashValue::String(s) => Some(s.clone()),
+            HashValue::String(s) | HashValue::Href(s) => Some(s.clone()),
             HashValue::Int(i) => Some(i.to_string()),
             HashValue::Float(f) => Some(f.0.to_string()),
             HashValue::Bool(b) => Some(b.to_string()),
@@ -161,7 +164,7 @@ impl HashValue {
             HashValue::Bool(b) => Value::Bool(*b),
             HashValue::Int(i) => Value::from(*i),
             HashValue::Float(f) => Value::from(f.0),
-            HashValue::String(s) => Value::String(s.clone()),
+            HashValue::String(s) | HashValue::Href(s) => Value::String(s.clone()),
             HashValue::List(l) => Value::Array(l.iter().map(Self::to_json).collect()),
             HashValue::Map(m) => {
                 Value::Object(m.iter().map(|(k, v)| (k.clone(), v.to_json())).collect())

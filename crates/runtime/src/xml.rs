@@ -141,7 +141,14 @@ impl<'w> XmlWriter<'w> {
 
     /// `href="<prefix><path>"`.
     pub fn attr_href(&mut self, path: &str) {
-        self.out.extend_from_slice(b" href=\"");
+        self.attr_path("href", path);
+    }
+
+    /// `name="<prefix><path>"`: a path under the API prefix.
+    pub fn attr_path(&mut self, name: &str, path: &str) {
+        self.out.push(b' ');
+        self.out.extend_from_slice(name.as_bytes());
+        self.out.extend_from_slice(b"=\"");
         escape_into(&self.wire.prefix, &mut self.out);
         escape_into(path, &mut self.out);
         self.out.push(b'"');
@@ -212,6 +219,11 @@ impl<'w> XmlWriter<'w> {
             HashValue::Int(i) => self.text(i),
             HashValue::Float(f) => self.text(f),
             HashValue::String(s) => self.text(s),
+            HashValue::Href(path) => {
+                self.close_tag();
+                escape_into(&self.wire.prefix, &mut self.out);
+                escape_into(path, &mut self.out);
+            }
             HashValue::List(items) => {
                 for item in items {
                     self.open("value");

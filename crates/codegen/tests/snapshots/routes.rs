@@ -170,7 +170,7 @@ fn h_list_things<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[0];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = ListThingsRequest {
                 offset: rq.query::<i64>("offset")?.unwrap_or(0),
                 limit: rq.query::<i64>("limit")?,
@@ -191,7 +191,7 @@ fn h_create_thing<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[1];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateThingRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -212,7 +212,7 @@ fn h_load_thing<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[2];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = LoadThingRequest {
                 thing_path: rq.path("thingPath")?,
                 accept: if rq.neg.names("ThingList") {
@@ -252,7 +252,7 @@ fn h_copy_thing<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[3];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CopyThingRequest {
                 thing_path: rq.path("thingPath")?,
                 if_match: rq.if_match(),
@@ -278,7 +278,7 @@ fn h_move_thing<A: Api>(api: Arc<A>) -> Handler {
         let api = api.clone();
         Box::pin(async move {
             let op = &OPERATIONS[4];
-            let cx = api.context(&rq.http, op).await.map_err(Into::into)?;
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = MoveThingRequest {
                 thing_path: rq.path("thingPath")?,
                 destination: rq.destination()?,

@@ -2,7 +2,7 @@
 
 use super::model::*;
 use cairn_runtime::HttpError;
-use cairn_runtime::http::Operation;
+use cairn_runtime::http::{Operation, Rq};
 use std::future::Future;
 /// What an implementation provides besides its operations.
 pub trait ApiBase: Send + Sync + 'static {
@@ -10,10 +10,11 @@ pub trait ApiBase: Send + Sync + 'static {
     type Context: Send + Sync;
     /// The implementation's error type, mapped to HTTP in one place.
     type Error: Into<HttpError> + Send;
-    /// Authenticates the request for `op`; an error answers instead of the operation.
+    /// Authenticates the request for `op` (in the dialect `request.wire()` names); an error
+    /// answers instead of the operation.
     fn context(
         &self,
-        request: &poem::Request,
+        request: &Rq,
         op: &'static Operation,
     ) -> impl Future<Output = Result<Self::Context, Self::Error>> + Send;
     /// Runs after `op` succeeded, before its response is sent.
