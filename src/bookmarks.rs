@@ -11,7 +11,6 @@ use crate::locations::tree;
 use crate::permissions::filter::Sql;
 use crate::permissions::{Filter, READ, Scope};
 use crate::service::Service;
-use cairn_runtime::HttpError;
 use cairn_store::entity::{bookmark, location};
 use cairn_store::sql::stmt;
 use sea_orm::sea_query::OnConflict;
@@ -33,9 +32,7 @@ fn logged_in(cx: &Caller) -> Result<i64> {
 }
 
 fn not_bookmarked(location_id: i64) -> Error {
-    Error::Http(HttpError::not_found(format!(
-        "Location {location_id} is not bookmarked"
-    )))
+    Error::Absent(format!("Location {location_id} is not bookmarked"))
 }
 
 /// Removes, in one statement, the bookmarks of every Location whose `path_string` lies in

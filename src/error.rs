@@ -4,7 +4,7 @@
 //! picks a status code and decides what a client is told. Database and internal failures are
 //! logged there with their cause and answered with the reference's generic 500 text.
 
-use cairn_runtime::HttpError;
+use cairn_runtime::{FieldErrors, HttpError};
 use poem::http::StatusCode;
 
 #[derive(Debug, thiserror::Error)]
@@ -30,9 +30,27 @@ pub enum Error {
     /// 429: too many failed logins; try again after `retry_after` seconds.
     #[error("Too many failed logins: try again in {retry_after} seconds")]
     TooManyRequests { retry_after: u64 },
-    /// An error already in HTTP terms (a failed `If-Match`, a bad Destination...).
+    /// 404 with a message of its own (`Location 5 is not bookmarked`).
     #[error("{0}")]
-    Http(HttpError),
+    Absent(String),
+    /// 404 without a body: the caller has no session (`GET /user/sessions/current`).
+    #[error("Could not find 'Session' with identifier 'current'")]
+    NoSession,
+    /// The error, and the session cookie cleared with it (a session that is gone).
+    #[error("{error}")]
+    ClearingCookie {
+        error: Box<Error>,
+        set_cookie: String,
+    },
+    /// 400: field values that did not validate, each field with its errors.
+    #[error("{message}")]
+    InvalidFields {
+        message: String,
+        fields: Vec<FieldErrors>,
+    },
+    /// 412: the resource changed since the caller loaded it (`If-Match`).
+    #[error("{0}")]
+    PreconditionFailed(String),
     /// 501: an operation not implemented (stored views, as in the reference).
     #[error("The operation '{0}' is not implemented")]
     NotImplemented(&'static str),
@@ -58,12 +76,6 @@ impl Error {
     }
 }
 
-impl From<HttpError> for Error {
-    fn from(e: HttpError) -> Error {
-        Error::Http(e)
-    }
-}
-
 impl From<Error> for HttpError {
     fn from(e: Error) -> HttpError {
         let description = e.to_string();
@@ -78,7 +90,17 @@ impl From<Error> for HttpError {
                 HttpError::new(StatusCode::TOO_MANY_REQUESTS, description)
                     .with_header("retry-after", retry_after.to_string())
             }
-            Error::Http(h) => h,
+            Error::Absent(_) => HttpError::not_found(description),
+            Error::NoSession => HttpError::not_found(description).without_body(),
+            Error::ClearingCookie { error, set_cookie } => {
+                HttpError::from(*error).with_header("set-cookie", set_cookie)
+            }
+            Error::InvalidFields { fields, .. } => {
+                let mut e = HttpError::bad_request(description);
+                e.details = fields;
+                e
+            }
+            Error::PreconditionFailed(_) => HttpError::precondition_failed(description),
             Error::NotImplemented(_) => HttpError::not_implemented(description),
             Error::Db(ref db) => {
                 let text = db.to_string();

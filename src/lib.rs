@@ -15,6 +15,7 @@ pub mod field_types;
 mod front;
 mod full_text;
 pub mod metrics;
+mod preconditions;
 pub mod service;
 
 mod bookmarks;

@@ -20,6 +20,7 @@ use crate::api::model::*;
 use crate::api::traits::ObjectStatesApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
+use crate::preconditions;
 use crate::service::Service;
 use crate::stored;
 use cairn_runtime::{ETag, LangMap};
@@ -446,9 +447,7 @@ impl ObjectStatesApi for Service {
             .db
             .write(async |tx| {
                 let current = find_group(tx, req.object_state_group_id).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&group_model(&current)))?;
-                }
+                preconditions::if_match(&req.if_match, async || Ok(group_model(&current))).await?;
                 let default_language_code = b
                     .default_language_code
                     .unwrap_or_else(|| current.default_language_code.clone());
@@ -488,9 +487,7 @@ impl ObjectStatesApi for Service {
         self.db
             .write(async |tx| {
                 let current = find_group(tx, req.object_state_group_id).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&group_model(&current)))?;
-                }
+                preconditions::if_match(&req.if_match, async || Ok(group_model(&current))).await?;
                 lock(tx, STATES_LOCK).await?;
                 content_object_state::Entity::delete_many()
                     .filter(content_object_state::Column::GroupId.eq(current.id))
@@ -611,9 +608,7 @@ impl ObjectStatesApi for Service {
             .db
             .write(async |tx| {
                 let current = find_state(tx, group_id, req.object_state_id).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&state_model(&current)))?;
-                }
+                preconditions::if_match(&req.if_match, async || Ok(state_model(&current))).await?;
                 let default_language_code = b
                     .default_language_code
                     .unwrap_or_else(|| current.default_language_code.clone());
@@ -663,9 +658,7 @@ impl ObjectStatesApi for Service {
         self.db
             .write(async |tx| {
                 let current = find_state(tx, group_id, req.object_state_id).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&state_model(&current)))?;
-                }
+                preconditions::if_match(&req.if_match, async || Ok(state_model(&current))).await?;
                 lock(tx, STATES_LOCK).await?;
                 object_state::Entity::delete_by_id(current.id)
                     .exec(tx)

@@ -5,6 +5,7 @@ use crate::api::model::*;
 use crate::api::traits::SectionsApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
+use crate::preconditions;
 use crate::service::Service;
 use cairn_runtime::ETag;
 use cairn_store::entity::section;
@@ -139,9 +140,8 @@ impl SectionsApi for Service {
             .db
             .write(async |tx| {
                 let current = find(tx, req.section_id).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&to_model(current.clone())))?;
-                }
+                preconditions::if_match(&req.if_match, async || Ok(to_model(current.clone())))
+                    .await?;
                 let mut active: section::ActiveModel = current.into();
                 if let Some(identifier) = req.body.identifier {
                     check_identifier(&identifier)?;
@@ -169,9 +169,8 @@ impl SectionsApi for Service {
         self.db
             .write(async |tx| {
                 let current = find(tx, req.section_id).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&to_model(current.clone())))?;
-                }
+                preconditions::if_match(&req.if_match, async || Ok(to_model(current.clone())))
+                    .await?;
                 section::Entity::delete_by_id(current.id).exec(tx).await?;
                 Ok::<_, Error>(())
             })

@@ -124,10 +124,7 @@ impl SessionsApi for Service {
         _req: CheckSessionRequest,
     ) -> Result<CheckSessionResponse> {
         // Without a session: a 404 without a body, as the reference answers.
-        let s = cx.session.as_ref().ok_or_else(|| {
-            let missing: cairn_runtime::HttpError = Error::not_found("Session", "current").into();
-            Error::Http(missing.without_body())
-        })?;
+        let s = cx.session.as_ref().ok_or(Error::NoSession)?;
         let body = self.session_body(s);
         Ok(CheckSessionResponse::Ok {
             etag: ETag::of(&body),
@@ -142,9 +139,9 @@ impl SessionsApi for Service {
     ) -> Result<RefreshSessionResponse> {
         // A session that is gone: 404, and the cookie is cleared.
         let clear = self.clear_cookie();
-        let s = self.own_session(cx, &req.session_id).map_err(|e| {
-            let http: cairn_runtime::HttpError = e.into();
-            Error::Http(http.with_header("set-cookie", clear.clone()))
+        let s = (self.own_session(cx, &req.session_id)).map_err(|e| Error::ClearingCookie {
+            error: Box::new(e),
+            set_cookie: clear.clone(),
         })?;
         Ok(RefreshSessionResponse::Ok {
             body: self.session_body(s),
@@ -157,9 +154,9 @@ impl SessionsApi for Service {
         req: DeleteSessionRequest,
     ) -> Result<DeleteSessionResponse> {
         let clear = self.clear_cookie();
-        let s = self.own_session(cx, &req.session_id).map_err(|e| {
-            let http: cairn_runtime::HttpError = e.into();
-            Error::Http(http.with_header("set-cookie", clear.clone()))
+        let s = (self.own_session(cx, &req.session_id)).map_err(|e| Error::ClearingCookie {
+            error: Box::new(e),
+            set_cookie: clear.clone(),
         })?;
         user_session::Entity::delete_by_id(s.id.clone())
             .exec(self.db.conn())

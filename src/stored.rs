@@ -1,6 +1,12 @@
-//! How model values are kept in text columns: language maps and value trees as JSON.
+//! How model values are kept in columns: language maps and value trees as JSON, new remote ids.
 
 use cairn_runtime::{HashValue, LangMap};
+
+/// A new remote id: 32 random hex digits, as the reference makes them.
+pub fn new_remote_id() -> String {
+    let bytes: [u8; 16] = rand::random();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
 
 /// `{"eng-GB": "Name"}` → a language map (insertion order kept); malformed text is empty.
 pub fn lang_map(json: &str) -> LangMap {

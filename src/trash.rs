@@ -12,21 +12,15 @@ use crate::error::{Error, Result};
 use crate::locations::tree::{self, href_path, subtree_end};
 use crate::permissions::filter::Sql;
 use crate::permissions::{ContentFacts, LocationFacts, READ, Scope, Subject, Target};
+use crate::preconditions;
 use crate::service::Service;
 use cairn_runtime::{ETag, Timestamp};
 use cairn_store::entity::{content, location, trash};
-use cairn_store::sql::stmt;
+use cairn_store::sql::exec;
 use sea_orm::{
     ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Value,
 };
 use std::collections::HashMap;
-
-async fn exec(tx: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Result<u64> {
-    Ok(tx
-        .execute_raw(stmt(tx.get_database_backend(), sql, values))
-        .await?
-        .rows_affected())
-}
 
 async fn find(db: &impl ConnectionTrait, id: i64) -> Result<trash::Model> {
     trash::Entity::find_by_id(id)
@@ -348,9 +342,8 @@ impl TrashApi for Service {
         self.db
             .write(async |tx| {
                 let item = find(tx, req.trash_item_id).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&self.trash_item(tx, &item).await?))?;
-                }
+                preconditions::if_match(&req.if_match, async || self.trash_item(tx, &item).await)
+                    .await?;
                 let range = || -> Vec<Value> {
                     vec![
                         item.path_string.clone().into(),

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::field_types::{Definition, SortKey};
 use crate::service::Service;
 use crate::stored;
-use cairn_runtime::{FieldErrors, HashValue, HttpError, LangMap};
+use cairn_runtime::{FieldErrors, HashValue, LangMap};
 use cairn_store::entity::{content, content_field, content_relation};
 use cairn_store::ids::next_ids;
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter};
@@ -106,11 +106,10 @@ impl Failures {
             return Ok(());
         }
         let count: usize = self.0.iter().map(|f| f.errors.len()).sum();
-        let mut e = HttpError::bad_request(format!(
-            "Content \"{what}\" fields did not validate: {count} error(s)"
-        ));
-        e.details = self.0;
-        Err(Error::Http(e))
+        Err(Error::InvalidFields {
+            message: format!("Content \"{what}\" fields did not validate: {count} error(s)"),
+            fields: self.0,
+        })
     }
 }
 

@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::locations::tree;
 use crate::permissions::subject::location_facts_of;
 use crate::permissions::{ContentFacts, Filter, READ, Scope, Subject, Target, denied};
+use crate::preconditions;
 use crate::service::Service;
 use crate::stored;
 use cairn_runtime::{ETag, Timestamp};
@@ -33,11 +34,6 @@ use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
     QueryFilter, QuerySelect,
 };
-
-fn random_remote_id() -> String {
-    let bytes: [u8; 16] = rand::random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
 
 impl Service {
     /// The content item, if the caller may read it (`content/read`, and `content/versionread`
@@ -602,7 +598,7 @@ impl Service {
             .remote_id
             .clone()
             .filter(|r| !r.is_empty())
-            .unwrap_or_else(random_remote_id);
+            .unwrap_or_else(crate::stored::new_remote_id);
         self.db
             .write(async |tx| {
                 cairn_store::sql::lock(tx, "content_remote_id").await?;
@@ -747,9 +743,7 @@ impl ContentApi for Service {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 self.authorize_content(tx, cx, &c, &[]).await?;
                 self.authorize_section_change(tx, cx, &c, b.section).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&self.info_of(tx, &c).await?))?;
-                }
+                preconditions::if_match(&req.if_match, async || self.info_of(tx, &c).await).await?;
                 self.apply_metadata(tx, &c, &b).await
             })
             .await?;
@@ -768,9 +762,7 @@ impl ContentApi for Service {
         self.db
             .write(async |tx| {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&self.info_of(tx, &c).await?))?;
-                }
+                preconditions::if_match(&req.if_match, async || self.info_of(tx, &c).await).await?;
                 let locations = tree::of_content(tx, &c).await?;
                 self.authorize_removal(tx, cx, &locations).await?;
                 tree::delete_subtrees(tx, &locations, &[c.id]).await
@@ -1062,9 +1054,7 @@ impl ContentApi for Service {
                     .into_iter()
                     .find(|r| r.id == req.relation_id)
                     .ok_or_else(|| Error::not_found("Relation", req.relation_id))?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&self.relation(&r, Some(&*self.defined_type(tx, c.content_type_id).await?))))?;
-                }
+                preconditions::if_match(&req.if_match, async || Ok(self.relation(&r, Some(&*self.defined_type(tx, c.content_type_id).await?)))).await?;
                 if v.status != content_version::DRAFT {
                     return Err(Error::Forbidden("Relations can only be removed from drafts".into()));
                 }
@@ -1128,9 +1118,10 @@ impl ContentApi for Service {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 let targets: Vec<Target> = states.iter().map(|s| Target::State(*s)).collect();
                 self.authorize_content(tx, cx, &c, &targets).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&self.content_states_body(tx, c.id).await?))?;
-                }
+                preconditions::if_match(&req.if_match, async || {
+                    self.content_states_body(tx, c.id).await
+                })
+                .await?;
                 crate::object_states::assign_states(tx, c.id, &states).await
             })
             .await?;

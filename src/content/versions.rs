@@ -11,6 +11,7 @@ use crate::field_types::FieldIds;
 use crate::locations::tree;
 use crate::permissions::subject::location_facts_of;
 use crate::permissions::{ContentFacts, Subject, Target};
+use crate::preconditions;
 use crate::service::Service;
 use crate::stored;
 use cairn_runtime::Timestamp;
@@ -68,10 +69,10 @@ impl Service {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 let v = self.visible_version(tx, cx, &c, req.version_no).await?;
                 self.authorize_content(tx, cx, &c, &[]).await?;
-                if let Some(m) = &req.if_match {
-                    let current = self.version_body(tx, &c, &v, None).await?;
-                    m.check(&cairn_runtime::ETag::of(&current))?;
-                }
+                preconditions::if_match(&req.if_match, async || {
+                    self.version_body(tx, &c, &v, None).await
+                })
+                .await?;
                 if v.status != content_version::DRAFT {
                     return Err(Error::Forbidden(
                         "Only versions with DRAFT status can be updated".into(),
@@ -222,9 +223,10 @@ impl Service {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 let v = self.visible_version(tx, cx, &c, req.version_no).await?;
                 self.authorize_content(tx, cx, &c, &[]).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&cairn_runtime::ETag::of(&self.version_body(tx, &c, &v, None).await?))?;
-                }
+                preconditions::if_match(&req.if_match, async || {
+                    self.version_body(tx, &c, &v, None).await
+                })
+                .await?;
                 if v.status == content_version::PUBLISHED {
                     return Err(Error::Forbidden(
                         "Versions with PUBLISHED status cannot be deleted".into(),

@@ -7,29 +7,15 @@ use crate::stored;
 use cairn_runtime::{HashValue, LangMap};
 use cairn_store::entity::field_definition;
 
-/// The sort fields of Locations, as the API names them.
-pub const SORT_FIELDS: &[&str] = &[
-    "PATH",
-    "PUBLISHED",
-    "MODIFIED",
-    "SECTION",
-    "DEPTH",
-    "CLASS_IDENTIFIER",
-    "CLASS_NAME",
-    "PRIORITY",
-    "NAME",
-    "MODIFIED_SUBNODE",
-    "NODE_ID",
-    "CONTENTOBJECT_ID",
-];
-
 pub fn check_sort(field: Option<&str>, order: Option<&str>) -> Result<()> {
+    use crate::locations::SORT_FIELDS;
     if let Some(f) = field
-        && !SORT_FIELDS.contains(&f)
+        && !SORT_FIELDS.iter().any(|(name, ..)| *name == f)
     {
+        let names: Vec<&str> = SORT_FIELDS.iter().map(|(name, ..)| *name).collect();
         return Err(Error::BadRequest(format!(
             "defaultSortField '{f}' is not one of {}",
-            SORT_FIELDS.join(", ")
+            names.join(", ")
         )));
     }
     if let Some(o) = order

@@ -13,6 +13,7 @@ use crate::api::model::*;
 use crate::api::traits::ContentTypesApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
+use crate::preconditions;
 use crate::service::Service;
 use crate::stored;
 use cairn_runtime::{ETag, LangMap, Limit, Timestamp};
@@ -39,11 +40,6 @@ async fn find_group(db: &impl ConnectionTrait, id: i64) -> Result<content_type_g
         .one(db)
         .await?
         .ok_or_else(|| Error::not_found("ContentTypeGroup", id))
-}
-
-fn random_remote_id() -> String {
-    let bytes: [u8; 16] = rand::random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Field definitions of one draft must have distinct identifiers, and a singular field type
@@ -354,9 +350,7 @@ impl ContentTypesApi for Service {
             .db
             .write(async |tx| {
                 let current = find_group(tx, req.content_type_group_id).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&group(&current)))?;
-                }
+                preconditions::if_match(&req.if_match, async || Ok(group(&current))).await?;
                 let mut active = current.into_active_model();
                 if let Some(identifier) = &req.body.identifier {
                     if identifier.trim().is_empty() {
@@ -397,9 +391,7 @@ impl ContentTypesApi for Service {
         self.db
             .write(async |tx| {
                 let current = find_group(tx, req.content_type_group_id).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&group(&current)))?;
-                }
+                preconditions::if_match(&req.if_match, async || Ok(group(&current))).await?;
                 let members = content_type_group_link::Entity::find()
                     .filter(content_type_group_link::Column::GroupId.eq(current.id))
                     .count(tx)
@@ -500,7 +492,10 @@ impl ContentTypesApi for Service {
                         id,
                         status: DRAFT,
                         identifier: b.identifier.clone(),
-                        remote_id: b.remote_id.clone().unwrap_or_else(random_remote_id),
+                        remote_id: b
+                            .remote_id
+                            .clone()
+                            .unwrap_or_else(crate::stored::new_remote_id),
                         names: stored::lang_map_json(
                             b.names.as_ref().unwrap_or(&LangMap::default()),
                         ),
@@ -743,7 +738,7 @@ impl ContentTypesApi for Service {
                 let mut copy = original;
                 copy.ty.id = id;
                 copy.ty.identifier = format!("copy_of_{}_{id}", copy.ty.identifier);
-                copy.ty.remote_id = random_remote_id();
+                copy.ty.remote_id = crate::stored::new_remote_id();
                 copy.ty.created = now;
                 copy.ty.modified = now;
                 copy.ty.creator_id = cx.user_id;
@@ -807,9 +802,8 @@ impl ContentTypesApi for Service {
         self.db
             .write(async |tx| {
                 let current = rows::find(tx, req.content_type_id, DEFINED).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&self.content_type(&current)))?;
-                }
+                preconditions::if_match(&req.if_match, async || Ok(self.content_type(&current)))
+                    .await?;
                 self.ensure_no_content(tx, req.content_type_id).await?;
                 rows::delete(tx, req.content_type_id, DRAFT).await?;
                 rows::delete(tx, req.content_type_id, DEFINED).await
@@ -884,9 +878,8 @@ impl ContentTypesApi for Service {
             .db
             .write(async |tx| {
                 let mut draft = rows::find(tx, req.content_type_id, DRAFT).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&self.content_type(&draft)))?;
-                }
+                preconditions::if_match(&req.if_match, async || Ok(self.content_type(&draft)))
+                    .await?;
                 self.apply_type_update(&mut draft.ty, &req.body, cx.user_id)?;
                 self.ensure_type_free(
                     tx,
@@ -927,9 +920,8 @@ impl ContentTypesApi for Service {
         self.db
             .write(async |tx| {
                 let draft = rows::find(tx, req.content_type_id, DRAFT).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&self.content_type(&draft)))?;
-                }
+                preconditions::if_match(&req.if_match, async || Ok(self.content_type(&draft)))
+                    .await?;
                 rows::delete(tx, req.content_type_id, DRAFT).await
             })
             .await?;
@@ -1006,9 +998,8 @@ impl ContentTypesApi for Service {
                     .find(|f| f.id == req.field_definition_id)
                     .cloned()
                     .ok_or_else(|| Error::not_found("FieldDefinition", req.field_definition_id))?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&self.field_definition(&f)))?;
-                }
+                preconditions::if_match(&req.if_match, async || Ok(self.field_definition(&f)))
+                    .await?;
                 self.update_field(&mut f, &req.body)?;
                 let all: Vec<field_definition::Model> = draft
                     .fields
@@ -1037,9 +1028,8 @@ impl ContentTypesApi for Service {
                     .iter()
                     .find(|f| f.id == req.field_definition_id)
                     .ok_or_else(|| Error::not_found("FieldDefinition", req.field_definition_id))?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&self.field_definition(f)))?;
-                }
+                preconditions::if_match(&req.if_match, async || Ok(self.field_definition(f)))
+                    .await?;
                 field_definition::Entity::delete_by_id((f.id, DRAFT))
                     .exec(tx)
                     .await?;

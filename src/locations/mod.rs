@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::permissions::filter::Sql;
 use crate::permissions::subject::location_facts_of;
 use crate::permissions::{ContentFacts, Filter, READ, Scope, Subject, Target};
+use crate::preconditions;
 use crate::service::Service;
 use cairn_runtime::ETag;
 use cairn_store::entity::{content, location};
@@ -25,26 +26,38 @@ use sea_orm::{
 use std::collections::HashMap;
 use tree::{href_path, location_href};
 
-/// The joins and the `ORDER BY` of children for a parent's sort field (the reference's sort
-/// fields). PATH, PRIORITY and NODE_ID follow an index; the others sort the children.
+const CONTENT: &str = "LEFT JOIN contents c ON c.id = l.content_id";
+const TYPE: &str = "LEFT JOIN contents c ON c.id = l.content_id LEFT JOIN content_types t ON t.id = c.content_type_id AND t.status = 0";
+
+/// The reference's sort fields of Locations, as the API names them, each with the joins and
+/// the key it sorts children by. PATH, PRIORITY and NODE_ID follow an index; the others sort
+/// the children.
+pub const SORT_FIELDS: &[(&str, &str, &str)] = &[
+    ("PATH", "", "l.path_string"),
+    ("PUBLISHED", CONTENT, "c.published"),
+    ("MODIFIED", CONTENT, "c.modified"),
+    ("SECTION", CONTENT, "c.section_id"),
+    ("DEPTH", "", "l.depth"),
+    ("CLASS_IDENTIFIER", TYPE, "t.identifier"),
+    ("CLASS_NAME", TYPE, "t.identifier"),
+    ("PRIORITY", "", "l.priority"),
+    ("NAME", CONTENT, "LOWER(c.name)"),
+    ("MODIFIED_SUBNODE", CONTENT, "c.modified"),
+    ("NODE_ID", "", "l.id"),
+    ("CONTENTOBJECT_ID", "", "l.content_id"),
+];
+
+/// The joins and the `ORDER BY` of children for a parent's sort field (PATH when unknown).
 fn order_by(sort_field: &str, desc: bool) -> (&'static str, String) {
-    const CONTENT: &str = "LEFT JOIN contents c ON c.id = l.content_id";
-    const TYPE: &str = "LEFT JOIN contents c ON c.id = l.content_id LEFT JOIN content_types t ON t.id = c.content_type_id AND t.status = 0";
     let dir = if desc { "DESC" } else { "ASC" };
-    let (joins, key) = match sort_field {
-        "PUBLISHED" => (CONTENT, "c.published"),
-        "MODIFIED" | "MODIFIED_SUBNODE" => (CONTENT, "c.modified"),
-        "SECTION" => (CONTENT, "c.section_id"),
-        "DEPTH" => ("", "l.depth"),
-        "CLASS_IDENTIFIER" | "CLASS_NAME" => (TYPE, "t.identifier"),
-        "PRIORITY" => ("", "l.priority"),
-        "NAME" => (CONTENT, "LOWER(c.name)"),
-        "NODE_ID" => return ("", format!("l.id {dir}")),
-        "CONTENTOBJECT_ID" => ("", "l.content_id"),
-        // Paths are unique: no tie-break.
-        _ => return ("", format!("l.path_string {dir}")),
-    };
-    (joins, format!("{key} {dir}, l.id {dir}"))
+    let (_, joins, key) = (SORT_FIELDS.iter())
+        .find(|(name, ..)| *name == sort_field)
+        .unwrap_or(&SORT_FIELDS[0]);
+    match *key {
+        // Unique: no tie-break.
+        "l.path_string" | "l.id" => (joins, format!("{key} {dir}")),
+        _ => (joins, format!("{key} {dir}, l.id {dir}")),
+    }
 }
 
 impl Service {
@@ -284,9 +297,8 @@ impl LocationsApi for Service {
                 let l = tree::find_by_path(tx, &req.location_path).await?;
                 self.authorize_at(tx, cx, ("content", "edit"), &l, vec![])
                     .await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&self.location_body(tx, &l).await?))?;
-                }
+                preconditions::if_match(&req.if_match, async || self.location_body(tx, &l).await)
+                    .await?;
                 if l.id == tree::ROOT {
                     return Err(Error::Forbidden(
                         "The root Location cannot be changed".into(),
@@ -341,9 +353,8 @@ impl LocationsApi for Service {
         self.db
             .write(async |tx| {
                 let l = tree::find_by_path(tx, &req.location_path).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&self.location_body(tx, &l).await?))?;
-                }
+                preconditions::if_match(&req.if_match, async || self.location_body(tx, &l).await)
+                    .await?;
                 if l.id == tree::ROOT {
                     return Err(Error::Forbidden(
                         "The root Location cannot be deleted".into(),

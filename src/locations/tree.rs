@@ -6,10 +6,10 @@
 use crate::api::hrefs;
 use crate::error::{Error, Result};
 use cairn_store::entity::{content, location};
-use cairn_store::sql::stmt;
+use cairn_store::sql::{exec, stmt};
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait,
-    QueryFilter, QueryOrder, Value,
+    QueryFilter, QueryOrder,
 };
 
 /// The virtual root of the tree.
@@ -78,11 +78,6 @@ pub async fn of_content(
     Ok(ls)
 }
 
-fn random_remote_id() -> String {
-    let bytes: [u8; 16] = rand::random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// What a new Location is given.
 pub struct NewLocation {
     pub priority: i64,
@@ -100,7 +95,7 @@ pub async fn create(
     c: &content::Model,
     new: NewLocation,
 ) -> Result<location::Model> {
-    let remote_id = new.remote_id.unwrap_or_else(random_remote_id);
+    let remote_id = new.remote_id.unwrap_or_else(crate::stored::new_remote_id);
     if location::Entity::find()
         .filter(location::Column::RemoteId.eq(remote_id.as_str()))
         .one(tx)
@@ -129,13 +124,6 @@ pub async fn create(
     let mut active: location::ActiveModel = inserted.clone().into();
     active.path_string = Set(format!("{}{}/", parent.path_string, inserted.id));
     Ok(active.update(tx).await?)
-}
-
-async fn exec(tx: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Result<u64> {
-    Ok(tx
-        .execute_raw(stmt(tx.get_database_backend(), sql, values))
-        .await?
-        .rows_affected())
 }
 
 /// A scratch table of content ids for the length of the transaction.

@@ -13,6 +13,7 @@ use crate::api::traits::RolesApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::permissions::{Subject, Target};
+use crate::preconditions;
 use crate::service::Service;
 use assignments::Holder;
 use cairn_runtime::{ETag, IfMatch};
@@ -58,13 +59,6 @@ fn policy_list(href: String, rows: &[PolicyRow]) -> PolicyList {
 /// The identifier of a RoleInput: `None` when absent or empty.
 fn identifier_of(input: RoleInput) -> Option<String> {
     input.identifier.filter(|i| !i.trim().is_empty())
-}
-
-fn check(if_match: &Option<IfMatch>, current: &impl std::hash::Hash) -> Result<()> {
-    if let Some(m) = if_match {
-        m.check(&ETag::of(current))?;
-    }
-    Ok(())
 }
 
 impl Service {
@@ -124,10 +118,11 @@ impl Service {
     ) -> Result<RoleAssignmentList> {
         self.db
             .write(async |tx| {
-                if if_match.is_some() {
+                preconditions::if_match(if_match, async || {
                     let rows = assignments::of_subject(tx, content_id).await?;
-                    check(if_match, &assignments::find_in(holder, &rows, role_id)?)?;
-                }
+                    assignments::find_in(holder, &rows, role_id)
+                })
+                .await?;
                 assignments::unassign(tx, content_id, role_id).await
             })
             .await?;
@@ -221,7 +216,7 @@ impl RolesApi for Service {
             .db
             .write(async |tx| {
                 let r = store::find_role(tx, req.role_id).await?;
-                check(&req.if_match, &role_model(&r))?;
+                preconditions::if_match(&req.if_match, async || Ok(role_model(&r))).await?;
                 let mut d = store::draft_of(tx, &r).await?;
                 if let Some(identifier) = identifier {
                     store::ensure_free(tx, &identifier, Some(r.id)).await?;
@@ -245,7 +240,7 @@ impl RolesApi for Service {
         self.db
             .write(async |tx| {
                 let r = store::find_role(tx, req.role_id).await?;
-                check(&req.if_match, &role_model(&r))?;
+                preconditions::if_match(&req.if_match, async || Ok(role_model(&r))).await?;
                 store::delete_role(tx, r.id).await
             })
             .await?;
@@ -274,7 +269,7 @@ impl RolesApi for Service {
             .db
             .write(async |tx| {
                 let d = store::find_draft(tx, req.role_id).await?;
-                check(&req.if_match, &draft_model(&d))?;
+                preconditions::if_match(&req.if_match, async || Ok(draft_model(&d))).await?;
                 let Some(identifier) = identifier else {
                     return Ok(d);
                 };
@@ -318,7 +313,7 @@ impl RolesApi for Service {
                 let d = store::find_draft_by_id(tx, req.role_id)
                     .await?
                     .ok_or_else(|| Error::not_found("RoleDraft", req.role_id))?;
-                check(&req.if_match, &draft_model(&d))?;
+                preconditions::if_match(&req.if_match, async || Ok(draft_model(&d))).await?;
                 store::delete_draft(tx, d.id).await
             })
             .await?;
@@ -405,7 +400,7 @@ impl RolesApi for Service {
             .db
             .write(async |tx| {
                 let current = policies::addressed(tx, req.role_id, req.policy_id).await?;
-                check(&req.if_match, &policy_model(&current))?;
+                preconditions::if_match(&req.if_match, async || Ok(policy_model(&current))).await?;
                 let id = policies::on_draft(tx, req.role_id, async |d, copied| {
                     let p = policies::in_draft(tx, d, req.policy_id, copied).await?;
                     store::set_limitations(tx, p.p.id, lims).await?;
@@ -430,7 +425,7 @@ impl RolesApi for Service {
         self.db
             .write(async |tx| {
                 let current = policies::addressed(tx, req.role_id, req.policy_id).await?;
-                check(&req.if_match, &policy_model(&current))?;
+                preconditions::if_match(&req.if_match, async || Ok(policy_model(&current))).await?;
                 policies::on_draft(tx, req.role_id, async |d, copied| {
                     let p = policies::in_draft(tx, d, req.policy_id, copied).await?;
                     store::delete_policies(tx, &[d.id], Some(&[p.p.id])).await

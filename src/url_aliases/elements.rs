@@ -17,11 +17,11 @@ use crate::stored;
 use cairn_runtime::LangMap;
 use cairn_store::entity::{content, content_version, language, location, url_alias};
 use cairn_store::ids::next_id;
-use cairn_store::sql::{lock, stmt};
+use cairn_store::sql::{exec, lock};
 use md5::{Digest, Md5};
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
-    QueryFilter, QueryOrder, Value,
+    QueryFilter, QueryOrder,
 };
 
 /// The virtual root Location: it has no alias.
@@ -42,13 +42,6 @@ pub fn hash(text: &str) -> String {
 /// The action of a Location's elements.
 pub fn node_action(location_id: i64) -> String {
     format!("eznode:{location_id}")
-}
-
-async fn exec(tx: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Result<u64> {
-    Ok(tx
-        .execute_raw(stmt(tx.get_database_backend(), sql, values))
-        .await?
-        .rows_affected())
 }
 
 /// A new element id.

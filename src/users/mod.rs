@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::locations::tree::{self, href_path, subtree_end};
 use crate::permissions::subject::location_facts_of;
 use crate::permissions::{ContentFacts, READ, Subject, Target, denied};
+use crate::preconditions;
 use crate::service::Service;
 use cairn_runtime::{ETag, HashValue};
 use cairn_runtime::{Limit, Offset};
@@ -340,9 +341,10 @@ impl UsersApi for Service {
             .write(async |tx| {
                 let (c, u) = self.user_of(tx, cx, id).await?;
                 self.authorize_user_update(tx, cx, &c, &b).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&self.user_body(tx, c.clone()).await?))?;
-                }
+                preconditions::if_match(&req.if_match, async || {
+                    self.user_body(tx, c.clone()).await
+                })
+                .await?;
                 if let Some(login) = &b.login
                     && *login != u.login
                 {
@@ -399,9 +401,10 @@ impl UsersApi for Service {
         self.db
             .write(async |tx| {
                 let (c, _) = self.user_of(tx, cx, req.user_id).await?;
-                if let Some(m) = &req.if_match {
-                    m.check(&ETag::of(&self.user_body(tx, c.clone()).await?))?;
-                }
+                preconditions::if_match(&req.if_match, async || {
+                    self.user_body(tx, c.clone()).await
+                })
+                .await?;
                 let locations = tree::of_content(tx, &c).await?;
                 self.authorize_removal(tx, cx, &locations).await?;
                 tree::delete_subtrees(tx, &locations, &[c.id]).await
@@ -612,10 +615,10 @@ impl UsersApi for Service {
                 let (c, l) = self.group_at(tx, cx, &req.group_path).await?;
                 self.authorize_at(tx, cx, ("content", "edit"), &l, vec![])
                     .await?;
-                if let Some(m) = &req.if_match {
-                    let current = self.group_bodies(tx, vec![(c.clone(), l)]).await?.remove(0);
-                    m.check(&ETag::of(&current))?;
-                }
+                preconditions::if_match(&req.if_match, async || {
+                    Ok(self.group_bodies(tx, vec![(c.clone(), l)]).await?.remove(0))
+                })
+                .await?;
                 let metadata =
                     Self::metadata(b.main_language_code.clone(), b.section, b.remote_id.clone());
                 self.update_member(tx, cx, c, metadata, field_inputs(b.fields.as_ref()))
@@ -639,10 +642,10 @@ impl UsersApi for Service {
         self.db
             .write(async |tx| {
                 let (c, l) = self.group_at(tx, cx, &req.group_path).await?;
-                if let Some(m) = &req.if_match {
-                    let current = self.group_bodies(tx, vec![(c.clone(), l)]).await?.remove(0);
-                    m.check(&ETag::of(&current))?;
-                }
+                preconditions::if_match(&req.if_match, async || {
+                    Ok(self.group_bodies(tx, vec![(c.clone(), l)]).await?.remove(0))
+                })
+                .await?;
                 let locations = tree::of_content(tx, &c).await?;
                 for l in &locations {
                     self.authorize_at(tx, cx, ("content", "remove"), l, vec![]).await?;

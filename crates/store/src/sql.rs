@@ -30,6 +30,18 @@ pub fn placeholders(backend: DbBackend, sql: &str) -> String {
     }
 }
 
+/// Runs a raw statement (`?` placeholders); the number of rows it touched.
+pub async fn exec(
+    db: &impl ConnectionTrait,
+    sql: &str,
+    values: impl IntoIterator<Item = Value>,
+) -> Result<u64, DbErr> {
+    Ok(db
+        .execute_raw(stmt(db.get_database_backend(), sql, values))
+        .await?
+        .rows_affected())
+}
+
 /// The first column of every row of a raw `SELECT <id> ...` (`?` placeholders).
 pub async fn ids(
     db: &impl ConnectionTrait,

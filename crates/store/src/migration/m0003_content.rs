@@ -3,8 +3,6 @@
 //! install's twelve content items, their Locations and their `ez_lock` states.
 
 use super::{bump_sequences, ddl};
-use crate::sql::stmt;
-use sea_orm::{ConnectionTrait, Value};
 use sea_orm_migration::prelude::*;
 
 #[derive(DeriveMigrationName)]
@@ -423,12 +421,6 @@ const LOCATIONS: &[LocationRow] = &[
     ),
 ];
 
-async fn exec(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Result<(), DbErr> {
-    db.execute_raw(stmt(db.get_database_backend(), sql, values))
-        .await?;
-    Ok(())
-}
-
 fn names(text: &str) -> String {
     serde_json::json!({ "eng-GB": text }).to_string()
 }
@@ -438,13 +430,13 @@ async fn seed(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
     let db = manager.get_connection();
     for &(id, type_id, section, remote_id, version, published, modified, name) in CONTENTS {
         let main_location = LOCATIONS.iter().find(|l| l.2 == id).map(|l| l.0);
-        exec(
+        crate::sql::exec(
             db,
             "INSERT INTO contents (id, content_type_id, section_id, owner_id, remote_id, main_language_code, always_available, current_version, status, published, modified, is_hidden, main_location_id, name) VALUES (?, ?, ?, 14, ?, 'eng-GB', ?, ?, 1, ?, ?, ?, ?, ?)",
             vec![id.into(), type_id.into(), section.into(), remote_id.into(), (type_id != 2).into(), version.into(), published.into(), modified.into(), false.into(), main_location.into(), name.into()],
         )
         .await?;
-        exec(
+        crate::sql::exec(
             db,
             "INSERT INTO content_object_states (content_id, group_id, state_id) VALUES (?, 2, 1)",
             vec![id.into()],
@@ -457,7 +449,7 @@ async fn seed(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
             .find(|c| c.0 == content)
             .map(|c| c.7)
             .unwrap_or_default();
-        exec(
+        crate::sql::exec(
             db,
             "INSERT INTO content_versions (id, content_id, version_no, status, creator_id, created, modified, initial_language_code, language_codes, names) VALUES (?, ?, ?, 1, 14, ?, ?, 'eng-GB', 'eng-GB', ?)",
             vec![id.into(), content.into(), version.into(), created.into(), modified.into(), names(name).into()],
@@ -484,7 +476,7 @@ async fn seed(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
         } else {
             (serde_json::json!(text), text.to_lowercase())
         };
-        exec(
+        crate::sql::exec(
             db,
             "INSERT INTO content_fields (id, version_no, content_id, field_definition_id, language_code, value, sort_key_string, sort_key_int) VALUES (?, ?, ?, ?, 'eng-GB', ?, ?, 0)",
             vec![id.into(), version.into(), content.into(), definition.into(), value.to_string().into(), sort.into()],
@@ -492,14 +484,14 @@ async fn seed(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
         .await?;
     }
     for &(id, parent, content, path, depth, remote_id, sort_field) in LOCATIONS {
-        exec(
+        crate::sql::exec(
             db,
             "INSERT INTO locations (id, parent_id, content_id, path_string, depth, priority, is_hidden, is_invisible, remote_id, sort_field, sort_order) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, 'ASC')",
             vec![id.into(), parent.into(), content.into(), path.into(), depth.into(), false.into(), false.into(), remote_id.into(), sort_field.into()],
         )
         .await?;
     }
-    exec(
+    crate::sql::exec(
         db,
         "INSERT INTO id_sequences (name, next_id) VALUES ('content_fields', 181)",
         vec![],

@@ -10,8 +10,6 @@
 //! placeholder element). `lang_mask` holds the language ids (bit flags, as `languages.id`).
 
 use super::ddl;
-use crate::sql::stmt;
-use sea_orm::{ConnectionTrait, Value};
 use sea_orm_migration::prelude::*;
 
 #[derive(DeriveMigrationName)]
@@ -92,16 +90,10 @@ const ALIASES: &[AliasRow] = &[
     (34, 17, "multimedia", "2e5bc8831f7ae6a29530e7f1bbf2de9c", "eznode:53", 1, false, 20),
 ];
 
-async fn exec(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Result<(), DbErr> {
-    db.execute_raw(stmt(db.get_database_backend(), sql, values))
-        .await?;
-    Ok(())
-}
-
 async fn seed(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
     let db = manager.get_connection();
     for &(id, parent, text, md5, action, mask, original, link) in ALIASES {
-        exec(
+        crate::sql::exec(
             db,
             "INSERT INTO url_aliases (parent, text_md5, id, link, text, action, lang_mask, always_available, is_original, is_alias, alias_redirects) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             vec![
@@ -121,10 +113,11 @@ async fn seed(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
         .await?;
     }
     let next = ALIASES.iter().map(|a| a.0).max().unwrap_or(0) + 1;
-    exec(
+    crate::sql::exec(
         db,
         "INSERT INTO id_sequences (name, next_id) VALUES ('url_aliases', ?)",
         vec![next.into()],
     )
-    .await
+    .await?;
+    Ok(())
 }
