@@ -65,13 +65,9 @@ pub fn app(
         .at("/health", poem::endpoint::make_sync(|_| health()))
         .at("/ready", ready(service.clone()));
     let wires: Arc<Vec<Wire>> = Arc::new(dialects.iter().map(|d| d.wire.clone()).collect());
-    // The front page, unless the API itself is served at the root.
+    // The pages for people, unless the API itself is served at the root.
     if wires.iter().all(|w| !w.prefix.is_empty()) {
-        let wires = wires.clone();
-        app = app.at(
-            "/",
-            poem::endpoint::make_sync(move |_| crate::front::page(&wires)),
-        );
+        app = crate::front::mount(app, wires.clone());
     }
     if service.settings.metrics_here {
         app = app.at("/metrics", metrics(service.clone()));

@@ -381,3 +381,59 @@ async fn the_front_page_links_to_the_api() {
         .assert(200);
     app.abs("GET", "/api/ibexa/v2/").send().await.assert(200);
 }
+
+/// The API reference and the content browser are pages of their own, with their scripts
+/// embedded in the server (nothing from elsewhere); `.ci/browser` drives them in Chromium.
+#[tokio::test]
+async fn the_reference_and_the_content_browser_are_served_with_their_scripts() {
+    let app = TestApp::new().await;
+    let front = app.abs("GET", "/").send().await;
+    for link in [
+        r#"href="browse""#,
+        r#"href="reference""#,
+        r#"href="/api/ezp/v2/""#,
+    ] {
+        assert!(front.body.contains(link), "{link}: {}", front.body);
+    }
+    let r = app.abs("GET", "/reference").send().await;
+    r.assert(200);
+    assert!(
+        r.body
+            .contains(r#"<redoc spec-url="/api/ibexa/v2/openapi.json""#)
+    );
+    assert!(
+        r.body
+            .contains(r#"<script src="assets/redoc.standalone.js">"#)
+    );
+    let r = app.abs("GET", "/browse").send().await;
+    r.assert(200);
+    assert!(
+        r.body
+            .contains(r#"data-api="/api/ibexa/v2" data-vendor="ibexa""#)
+    );
+    let csp = r.header("content-security-policy").unwrap();
+    assert!(
+        csp.contains("script-src 'self'") && csp.contains("connect-src 'self'"),
+        "{csp}"
+    );
+    for (asset, inside) in [
+        ("redoc.standalone.js", "Redoc"),
+        ("browse.js", "content browser"),
+    ] {
+        let r = app.abs("GET", &format!("/assets/{asset}")).send().await;
+        r.assert(200);
+        assert!(r.content_type().starts_with("text/javascript"));
+        assert!(r.body.contains(inside));
+        assert!(
+            !r.body.contains("cdn.redoc.ly"),
+            "{asset} loads from elsewhere"
+        );
+    }
+    app.abs("GET", "/assets/nothing.js")
+        .send()
+        .await
+        .assert(404);
+    let r = app.abs("GET", "/favicon.svg").send().await;
+    r.assert(200);
+    assert_eq!(r.content_type(), "image/svg+xml");
+}
