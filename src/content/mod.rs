@@ -267,9 +267,9 @@ impl Service {
         &self,
         tx: &impl ConnectionTrait,
         c: &content::Model,
-        no: i64,
+        v: content_version::Model,
     ) -> Result<()> {
-        let v = rows::version(tx, c.id, no).await?;
+        let no = v.version_no;
         if v.status != content_version::DRAFT {
             return Err(Error::Forbidden(
                 "Only versions with DRAFT status can be published".into(),
@@ -299,7 +299,7 @@ impl Service {
         let names = self.version_names(&ty, &set, &languages);
 
         let now = Timestamp::now().0;
-        content_version::Entity::update_many()
+        let archived = content_version::Entity::update_many()
             .col_expr(
                 content_version::Column::Status,
                 content_version::ARCHIVED.into(),
@@ -307,8 +307,9 @@ impl Service {
             .filter(content_version::Column::ContentId.eq(c.id))
             .filter(content_version::Column::Status.eq(content_version::PUBLISHED))
             .exec(tx)
-            .await?;
-        let mut active = v.clone().into_active_model();
+            .await?
+            .rows_affected;
+        let mut active = v.into_active_model();
         active.status = Set(content_version::PUBLISHED);
         active.modified = Set(now);
         active.names = Set(stored::lang_map_json(&names));
@@ -327,29 +328,39 @@ impl Service {
             .or_else(|| names.0.first().map(|(_, n)| n.as_str()))
             .unwrap_or_default()
             .to_string());
-        let mut c = ca.update(tx).await?;
+        let c = ca.update(tx).await?;
         self.index_text(tx, c.id, &ty, &set).await?;
-        if first {
-            c = self.place_pending(tx, c, &ty).await?;
-        }
-        for l in tree::of_content(tx, &c).await? {
+        let (c, locations) = match first {
+            true => self.place_pending(tx, c, &ty).await?,
+            false => {
+                let locations = tree::of_content(tx, &c).await?;
+                (c, locations)
+            }
+        };
+        for l in locations {
             crate::url_aliases::location_published(tx, &l, &names, c.always_available).await?;
         }
-        self.trim_archived(tx, c.id).await
+        // Only a publication that archived a version can take the archive past its limit.
+        if archived > 0 {
+            self.trim_archived(tx, c.id).await?;
+        }
+        Ok(())
     }
 
-    /// The first publication places the content item under its pending parents.
+    /// The first publication places the content item under its pending parents; the item
+    /// with its main Location set, and its Locations.
     async fn place_pending(
         &self,
         tx: &impl ConnectionTrait,
         c: content::Model,
         ty: &TypeInfo,
-    ) -> Result<content::Model> {
+    ) -> Result<(content::Model, Vec<location::Model>)> {
         let pending = pending_location::Entity::find()
             .filter(pending_location::Column::ContentId.eq(c.id))
             .all(tx)
             .await?;
         let mut main = c.main_location_id;
+        let mut locations = Vec::with_capacity(pending.len());
         for p in pending {
             let parent = tree::find(tx, p.parent_id).await?;
             let l = tree::create(
@@ -372,6 +383,7 @@ impl Service {
             )
             .await?;
             main.get_or_insert(l.id);
+            locations.push(l);
         }
         pending_location::Entity::delete_many()
             .filter(pending_location::Column::ContentId.eq(c.id))
@@ -379,7 +391,7 @@ impl Service {
             .await?;
         let mut ca = c.into_active_model();
         ca.main_location_id = Set(main);
-        Ok(ca.update(tx).await?)
+        Ok((ca.update(tx).await?, locations))
     }
 
     /// Keeps the newest archived versions up to the configured limit.
@@ -594,19 +606,20 @@ impl Service {
         failures.into_result(&main_name)?;
 
         let now = b.modification_date.unwrap_or_else(Timestamp::now).0;
-        let remote_id = b
-            .remote_id
-            .clone()
-            .filter(|r| !r.is_empty())
-            .unwrap_or_else(crate::stored::new_remote_id);
+        let chosen = b.remote_id.clone().filter(|r| !r.is_empty());
+        let remote_id = chosen.clone().unwrap_or_else(crate::stored::new_remote_id);
         self.db
             .write(async |tx| {
-                cairn_store::sql::lock(tx, "content_remote_id").await?;
-                if content::Entity::find()
-                    .filter(content::Column::RemoteId.eq(remote_id.as_str()))
-                    .one(tx)
-                    .await?
-                    .is_some()
+                // A remote id the client chose may be taken; a new random one (128 bits) is not.
+                if chosen.is_some() {
+                    cairn_store::sql::lock(tx, "content_remote_id").await?;
+                }
+                if chosen.is_some()
+                    && content::Entity::find()
+                        .filter(content::Column::RemoteId.eq(remote_id.as_str()))
+                        .one(tx)
+                        .await?
+                        .is_some()
                 {
                     return Err(Error::Forbidden(format!(
                         "A content item with remote id '{remote_id}' already exists"
@@ -634,7 +647,7 @@ impl Service {
                 }
                 .insert(tx)
                 .await?;
-                content_version::ActiveModel {
+                let v = content_version::ActiveModel {
                     content_id: Set(c.id),
                     version_no: Set(1),
                     status: Set(content_version::DRAFT),
@@ -662,7 +675,7 @@ impl Service {
                 .await?;
                 self.assign_default_states(tx, c.id).await?;
                 if publish {
-                    self.publish_version(tx, &c, 1).await?;
+                    self.publish_version(tx, &c, v).await?;
                     return rows::content(tx, c.id).await;
                 }
                 Ok(c)
@@ -903,7 +916,7 @@ impl ContentApi for Service {
                 let policy = ("content", "publish");
                 self.authorize(tx, cx, policy, Subject::Content(facts), &[])
                     .await?;
-                Service::publish_version(self, tx, &c, req.version_no).await
+                Service::publish_version(self, tx, &c, v).await
             })
             .await?;
         Ok(PublishVersionResponse::NoContent)

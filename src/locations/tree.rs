@@ -95,17 +95,19 @@ pub async fn create(
     c: &content::Model,
     new: NewLocation,
 ) -> Result<location::Model> {
-    let remote_id = new.remote_id.unwrap_or_else(crate::stored::new_remote_id);
-    if location::Entity::find()
-        .filter(location::Column::RemoteId.eq(remote_id.as_str()))
-        .one(tx)
-        .await?
-        .is_some()
+    // A remote id the client chose may be taken; a new random one (128 bits) is not.
+    if let Some(remote_id) = &new.remote_id
+        && location::Entity::find()
+            .filter(location::Column::RemoteId.eq(remote_id.as_str()))
+            .one(tx)
+            .await?
+            .is_some()
     {
         return Err(Error::Forbidden(format!(
             "A Location with remote id '{remote_id}' already exists"
         )));
     }
+    let remote_id = new.remote_id.unwrap_or_else(crate::stored::new_remote_id);
     let inserted = location::ActiveModel {
         parent_id: Set(parent.id),
         content_id: Set(c.id),

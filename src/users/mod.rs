@@ -263,7 +263,7 @@ impl Service {
         let v = self.draft_from(tx, cx, &c, c.current_version).await?;
         let initial = v.initial_language_code.clone();
         let v = self.edit_draft(tx, &c, v, &fields, initial, None).await?;
-        self.publish_version(tx, &c, v.version_no).await
+        self.publish_version(tx, &c, v).await
     }
 
     fn metadata(

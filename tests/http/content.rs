@@ -1329,3 +1329,27 @@ async fn content_types_with_content_refuse_deletion_and_singular_fields() {
             .any(|f| f["fieldDefinitionIdentifier"] == "tagline")
     );
 }
+
+/// What an importer pays per item, pinned (issue 14): the statements of a folder's create and
+/// its first publication, with warm caches (PostgreSQL takes one advisory lock more).
+#[tokio::test]
+async fn create_and_publish_take_a_pinned_number_of_statements() {
+    let app = TestApp::new().await;
+    let warm = create_folder(&app, "Warm", "1/2").await;
+    publish(&app, warm, 1).await;
+    let before = app.statements();
+    let id = create_folder(&app, "Counted", "1/2").await;
+    let create = app.statements() - before;
+    let before = app.statements();
+    publish(&app, id, 1).await;
+    let published = app.statements() - before;
+    let pinned = match backend() {
+        "postgres" => (17, 22),
+        _ => (16, 22),
+    };
+    assert_eq!(
+        (create, published),
+        pinned,
+        "statements of create and publish"
+    );
+}
