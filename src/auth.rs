@@ -209,6 +209,36 @@ impl Service {
         Ok(caller)
     }
 
+    /// The user `login` as a caller of `op` with its Policies, without a password: what a
+    /// command of the operator's (who holds the database) acts as.
+    pub async fn caller_named(
+        &self,
+        login: &str,
+        op: &'static Operation,
+        dialect: Arc<Settings>,
+    ) -> Result<Caller> {
+        let user = user::Entity::find()
+            .from_raw_sql(stmt(
+                self.db.backend(),
+                "SELECT users.* FROM users JOIN contents ON contents.id = users.id \
+                 WHERE users.login = ? AND contents.status = ?",
+                [login.into(), content::PUBLISHED.into()],
+            ))
+            .one(self.db.conn())
+            .await?
+            .filter(|u| u.enabled)
+            .ok_or_else(|| Error::BadRequest(format!("There is no enabled user '{login}'")))?;
+        Ok(Caller {
+            user_id: user.id,
+            session: None,
+            grants: self.grants_of(user.id).await?,
+            op,
+            siteaccess: siteaccess(&HeaderMap::new()),
+            peer: None,
+            dialect,
+        })
+    }
+
     /// `X-Expected-User`: a client names the login it believes it is; 401 when the request
     /// is someone else's, as the reference answers.
     async fn check_expected_user(

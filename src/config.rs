@@ -36,6 +36,10 @@ pub enum Command {
     /// Checks the tree of Locations, its URL aliases and dangling rows; exits with 1 and a
     /// report when anything is off.
     Check(DbArgs),
+    /// Imports content items from a JSON Lines file, one ContentCreate body per line (as
+    /// `POST /content/objects` takes it in JSON), in batches of one transaction each; takes
+    /// the server's options for the database and storage.
+    Import(Box<ImportArgs>),
     /// Writes a consistent copy of the SQLite database to FILE, also while the server runs
     /// (for PostgreSQL, use pg_dump).
     Backup {
@@ -44,6 +48,23 @@ pub enum Command {
         #[command(flatten)]
         db: DbArgs,
     },
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The JSON Lines file (`-` for standard input).
+    pub file: std::path::PathBuf,
+    /// Lines per transaction.
+    #[arg(long, default_value_t = 100)]
+    pub batch: usize,
+    /// The user the import acts as, with its Policies.
+    #[arg(long, default_value = "admin")]
+    pub login: String,
+    /// Leave the items as drafts instead of publishing them.
+    #[arg(long)]
+    pub drafts: bool,
+    #[command(flatten)]
+    pub serve: ServeArgs,
 }
 
 #[derive(Debug, Subcommand)]

@@ -1,7 +1,7 @@
 //! The `cairn` command: `cairn serve`, `cairn openapi`, and the operator's commands
 //! (`user password`, `language add|list`, `check`, `backup`).
 
-use cairn::config::{Cli, Command, LanguageCommand, Metrics, ServeArgs, UserCommand};
+use cairn::config::{Cli, Command, ImportArgs, LanguageCommand, Metrics, ServeArgs, UserCommand};
 use clap::Parser;
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -17,6 +17,7 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Serve(args) => serve(*args).await,
+        Command::Import(args) => import(*args).await,
         Command::User(UserCommand::Password { login, db }) => {
             let password = read_password(&login)?;
             cairn::admin::set_password(&db.open().await?, &login, &password).await?;
@@ -134,4 +135,36 @@ async fn stopping() {
         _ = terminate => {}
     }
     tracing::info!("stopping: finishing the requests in flight");
+}
+
+/// `cairn import`: the file's items, with the rate on standard error as batches commit.
+async fn import(args: ImportArgs) -> anyhow::Result<()> {
+    let (service, dialects) = cairn::setup(&args.serve).await?;
+    let input: Box<dyn std::io::BufRead> = if args.file.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let f = std::fs::File::open(&args.file)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", args.file.display()))?;
+        Box::new(std::io::BufReader::new(f))
+    };
+    let how = cairn::admin::Import {
+        login: args.login.clone(),
+        batch: args.batch,
+        publish: !args.drafts,
+    };
+    let start = std::time::Instant::now();
+    let rate = |n: usize| n as f64 / start.elapsed().as_secs_f64().max(1e-9);
+    let result = cairn::admin::import(&service, dialects[0].clone(), input, &how, |n| {
+        eprint!("\rimported {n} items ({:.0} items/s)", rate(n));
+    })
+    .await;
+    eprintln!();
+    let n = result?;
+    eprintln!(
+        "Imported {n} items in {:.1} s ({:.0} items/s).",
+        start.elapsed().as_secs_f64(),
+        rate(n)
+    );
+    service.db.conn().clone().close().await?;
+    Ok(())
 }

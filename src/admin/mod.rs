@@ -1,10 +1,12 @@
 //! The operator's commands (`cairn user password`, `cairn language add|list`, `cairn check`,
-//! `cairn backup`): each works on the configured database, with the server stopped or
+//! `cairn backup`, `cairn import`): each works on the configured database, with the server stopped or
 //! running.
 
 mod check;
+mod import;
 
 pub use check::{Problem, check};
+pub use import::{Import, import};
 
 use cairn_store::Db;
 use cairn_store::entity::{language, user, user_session};

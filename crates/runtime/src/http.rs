@@ -166,6 +166,27 @@ impl Settings {
     }
 }
 
+/// A JSON body (`{"<name>": {...}}`) as the input type `T` named `name`, its hrefs read in
+/// `wire`'s dialect.
+pub fn decode_json<T: Decode>(text: &str, name: &str, wire: &Wire) -> Result<T, HttpError> {
+    let value: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| HttpError::bad_request(format!("Malformed JSON: {e}")))?;
+    if json_has_nul(&value) {
+        return Err(nul_in("The request body"));
+    }
+    // Like the reference, read the first property whatever its name.
+    let root = match &value {
+        serde_json::Value::Object(o) if !o.is_empty() => o.values().next().unwrap_or(&value),
+        _ => {
+            return Err(HttpError::bad_request(format!(
+                "The body must be a JSON object with one property, {name}"
+            )));
+        }
+    };
+    let mut path = Path::new(name, wire);
+    Ok(T::decode(root, &mut path)?)
+}
+
 /// A request as an operation's generated handler sees it.
 pub struct Rq {
     pub http: Request,
@@ -240,6 +261,8 @@ impl Rq {
     /// The request body as one of the `accepted` input types: 415 for another media type,
     /// 400 when the body does not parse or does not match the type. The raw body is released
     /// as soon as it is parsed (a large upload is not held twice).
+    /// The body as the input type `T`, in the format and of the type its Content-Type names
+    /// (one of `accepted`).
     pub fn input<T: Decode>(&mut self, accepted: &[&str]) -> Result<T, HttpError> {
         let body = std::mem::take(&mut self.body);
         let ct = self.header("content-type").unwrap_or("");
@@ -272,25 +295,7 @@ impl Rq {
                 }
                 Ok(T::decode(&root, &mut path)?)
             }
-            Format::Json => {
-                let value: serde_json::Value = serde_json::from_str(text)
-                    .map_err(|e| HttpError::bad_request(format!("Malformed JSON: {e}")))?;
-                if json_has_nul(&value) {
-                    return Err(nul_in("The request body"));
-                }
-                // Like the reference, read the first property whatever its name.
-                let root = match &value {
-                    serde_json::Value::Object(o) if !o.is_empty() => {
-                        o.values().next().unwrap_or(&value)
-                    }
-                    _ => {
-                        return Err(HttpError::bad_request(format!(
-                            "The body must be a JSON object with one property, {name}"
-                        )));
-                    }
-                };
-                Ok(T::decode(root, &mut path)?)
-            }
+            Format::Json => decode_json(text, name, self.wire()),
         }
     }
 

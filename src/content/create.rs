@@ -1,0 +1,262 @@
+//! Creating a content item: its input is read, completed, validated and authorized (`plan`),
+//! then written (`write`) as a draft, published at once when asked. `create` does both for one
+//! request in one transaction; `create_in` does both inside a transaction of the caller's (a
+//! batch of an import).
+
+use super::fields::{Failures, FieldSet};
+use super::rows::{self, TypeInfo};
+use crate::api::model::ContentCreate;
+use crate::auth::Caller;
+use crate::error::{Error, Result};
+use crate::locations::tree;
+use crate::permissions::subject::location_facts_of;
+use crate::permissions::{ContentFacts, Subject, Target};
+use crate::service::Service;
+use crate::stored;
+use cairn_runtime::{LangMap, Timestamp};
+use cairn_store::entity::{content, content_version, location, pending_location, section};
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter,
+};
+use std::sync::Arc;
+
+/// A content item to write: its checked input and what was derived from it.
+pub(crate) struct NewContent {
+    b: ContentCreate,
+    ty: Arc<TypeInfo>,
+    parent: location::Model,
+    section: i64,
+    set: FieldSet,
+    languages: Vec<String>,
+    names: LangMap,
+    main_name: String,
+    now: i64,
+    /// The remote id the client chose, if any; `remote_id` is it or a new random one.
+    chosen: Option<String>,
+    remote_id: String,
+}
+
+impl Service {
+    /// Creates a content item as a draft, published at once when `publish` (one transaction).
+    pub(crate) async fn create(
+        &self,
+        cx: &Caller,
+        b: ContentCreate,
+        publish: bool,
+    ) -> Result<content::Model> {
+        let new = self.plan(self.db.conn(), cx, b).await?;
+        self.db
+            .write(async |tx| self.write(tx, cx, new, publish).await)
+            .await
+    }
+
+    /// Creates a content item inside the caller's transaction `tx` (a batch of an import) and,
+    /// when `publish`, publishes it as `PUBLISH` would: the caller needs `content/publish` on
+    /// the new item as well.
+    pub(crate) async fn create_in(
+        &self,
+        tx: &impl ConnectionTrait,
+        cx: &Caller,
+        b: ContentCreate,
+        publish: bool,
+    ) -> Result<content::Model> {
+        let new = self.plan(tx, cx, b).await?;
+        let c = self.write(tx, cx, new, false).await?;
+        if !publish {
+            return Ok(c);
+        }
+        let v = rows::version(tx, c.id, 1).await?;
+        let facts = ContentFacts::of(&c).in_languages(rows::languages(&v.language_codes));
+        self.authorize(tx, cx, ("content", "publish"), Subject::Content(facts), &[])
+            .await?;
+        self.publish_version(tx, &c, v).await?;
+        rows::content(tx, c.id).await
+    }
+
+    /// Reads, completes, validates and authorizes the input; every field failure in one 400.
+    async fn plan(
+        &self,
+        db: &impl ConnectionTrait,
+        cx: &Caller,
+        b: ContentCreate,
+    ) -> Result<NewContent> {
+        let ty = self.defined_type(db, b.content_type).await?;
+        self.check_language(db, &b.main_language_code).await?;
+        let parent_path = b.location_create.parent_location.clone();
+        let parent = tree::find_by_path(db, &parent_path).await?;
+        let section = match b.section {
+            Some(id) => id,
+            None if parent.content_id == 0 => 1,
+            None => rows::content(db, parent.content_id)
+                .await
+                .map(|c| c.section_id)
+                .unwrap_or(1),
+        };
+        if section::Entity::find_by_id(section)
+            .one(db)
+            .await?
+            .is_none()
+        {
+            return Err(Error::BadRequest(format!(
+                "Section {section} does not exist"
+            )));
+        }
+        let lc = &b.location_create;
+        crate::content_types::check_sort(lc.sort_field.as_deref(), lc.sort_order.as_deref())?;
+        let facts = ContentFacts {
+            content_type_id: ty.ty.id,
+            section_id: section,
+            owner_id: b.user.unwrap_or(cx.user_id),
+            languages: vec![b.main_language_code.clone()],
+            ..Default::default()
+        };
+        if !cx.grants.may_all("content", "create") {
+            let at = Target::Location(location_facts_of(db, parent.id).await?);
+            self.authorize(
+                db,
+                cx,
+                ("content", "create"),
+                Subject::NewContent(facts),
+                &[at],
+            )
+            .await?;
+        }
+
+        // Fields: read, complete, validate; every failure in one 400.
+        let mut set = FieldSet::default();
+        let mut failures = Failures::default();
+        self.apply_inputs(
+            &ty,
+            &mut set,
+            &b.fields.field,
+            &b.main_language_code,
+            &b.main_language_code,
+            &mut failures,
+        )?;
+        let mut languages = set.languages();
+        if !languages.contains(&b.main_language_code) {
+            languages.insert(0, b.main_language_code.clone());
+        }
+        for l in &languages {
+            self.check_language(db, l).await?;
+        }
+        self.complete_fields(&ty, &mut set, &languages, &b.main_language_code, true);
+        self.validate_fields(&ty, &set, &mut failures);
+        self.check_relation_targets(db, &ty, &set, &mut failures)
+            .await?;
+        let names = self.version_names(&ty, &set, &languages);
+        let main_name = names
+            .get(&b.main_language_code)
+            .unwrap_or_default()
+            .to_string();
+        failures.into_result(&main_name)?;
+
+        let now = b.modification_date.unwrap_or_else(Timestamp::now).0;
+        let chosen = b.remote_id.clone().filter(|r| !r.is_empty());
+        let remote_id = chosen.clone().unwrap_or_else(crate::stored::new_remote_id);
+        Ok(NewContent {
+            b,
+            ty,
+            parent,
+            section,
+            set,
+            languages,
+            names,
+            main_name,
+            now,
+            chosen,
+            remote_id,
+        })
+    }
+
+    /// Writes the draft (and publishes it when `publish`).
+    async fn write(
+        &self,
+        tx: &impl ConnectionTrait,
+        cx: &Caller,
+        new: NewContent,
+        publish: bool,
+    ) -> Result<content::Model> {
+        let NewContent {
+            b,
+            ty,
+            parent,
+            section,
+            mut set,
+            languages,
+            names,
+            main_name,
+            now,
+            chosen,
+            remote_id,
+        } = new;
+        let lc = &b.location_create;
+        // A remote id the client chose may be taken; a new random one (128 bits) is not.
+        if chosen.is_some() {
+            cairn_store::sql::lock(tx, "content_remote_id").await?;
+        }
+        if chosen.is_some()
+            && content::Entity::find()
+                .filter(content::Column::RemoteId.eq(remote_id.as_str()))
+                .one(tx)
+                .await?
+                .is_some()
+        {
+            return Err(Error::Forbidden(format!(
+                "A content item with remote id '{remote_id}' already exists"
+            )));
+        }
+        // The parent may have gone since it was read.
+        tree::find(tx, parent.id).await?;
+        let c = content::ActiveModel {
+            content_type_id: Set(ty.ty.id),
+            section_id: Set(section),
+            owner_id: Set(b.user.unwrap_or(cx.user_id)),
+            remote_id: Set(remote_id.clone()),
+            main_language_code: Set(b.main_language_code.clone()),
+            always_available: Set(b.always_available.unwrap_or(ty.ty.default_always_available)),
+            current_version: Set(1),
+            status: Set(content::DRAFT),
+            published: Set(0),
+            modified: Set(now),
+            is_hidden: Set(false),
+            main_location_id: Set(None),
+            name: Set(main_name.clone()),
+            ..Default::default()
+        }
+        .insert(tx)
+        .await?;
+        let v = content_version::ActiveModel {
+            content_id: Set(c.id),
+            version_no: Set(1),
+            status: Set(content_version::DRAFT),
+            creator_id: Set(cx.user_id),
+            created: Set(now),
+            modified: Set(now),
+            initial_language_code: Set(b.main_language_code.clone()),
+            language_codes: Set(languages.join(",")),
+            names: Set(stored::lang_map_json(&names)),
+            ..Default::default()
+        }
+        .insert(tx)
+        .await?;
+        self.save_fields(tx, &ty, &c, 1, &mut set).await?;
+        pending_location::ActiveModel {
+            content_id: Set(c.id),
+            parent_id: Set(parent.id),
+            priority: Set(lc.priority.unwrap_or(0)),
+            is_hidden: Set(lc.hidden.unwrap_or(false)),
+            remote_id: Set(lc.remote_id.clone()),
+            sort_field: Set(lc.sort_field.clone()),
+            sort_order: Set(lc.sort_order.clone()),
+        }
+        .insert(tx)
+        .await?;
+        self.assign_default_states(tx, c.id).await?;
+        if publish {
+            self.publish_version(tx, &c, v).await?;
+            return rows::content(tx, c.id).await;
+        }
+        Ok(c)
+    }
+}
