@@ -528,3 +528,59 @@ async fn import_creates_and_publishes_in_batches_and_stops_at_a_bad_line() {
     assert!(n.unwrap_err().to_string().contains("nobody"));
     assert_eq!(children().await, 5);
 }
+
+/// On PostgreSQL, SIGTERM ends the server too: the connection that listens for the other
+/// instances' changes goes when the pool closes (it used to keep `close` waiting for ever).
+#[tokio::test]
+async fn sigterm_ends_a_server_on_postgresql() {
+    use std::net::TcpStream;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    if backend() != "postgres" {
+        return;
+    }
+    let db = cairn_store::scratch::ScratchDb::new().await;
+    let dir = tempfile::tempdir().unwrap();
+    let port = 20000 + ((std::process::id() + 7919) % 20000) as u16;
+    let addr = format!("127.0.0.1:{port}");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args([
+            "serve",
+            "--listen",
+            &addr,
+            "--log",
+            "warn",
+            "--database-url",
+            &db.url,
+        ])
+        .arg("--storage-dir")
+        .arg(dir.path().join("storage"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while TcpStream::connect(&addr).is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the server did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    let signalled = Instant::now();
+    let status = loop {
+        if let Some(status) = server.try_wait().unwrap() {
+            break status;
+        }
+        if signalled.elapsed() > Duration::from_secs(15) {
+            server.kill().unwrap();
+            panic!("the server did not stop within 15 s of SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status}");
+}

@@ -47,7 +47,7 @@ impl Db {
 
     /// Calls `on_change` for every notification on `channel` from another instance, and
     /// whenever the listening connection was lost (notifications may have been missed),
-    /// until the process ends. The first connection is made before this returns, so that no
+    /// until the pool is closed. The first connection is made before this returns, so that no
     /// change is missed from the start.
     pub async fn listen(
         &self,
@@ -63,8 +63,15 @@ impl Db {
             .await
             .map_err(|e| DbErr::Custom(format!("cannot listen on {channel}: {e}")))?;
         tokio::spawn(async move {
+            let closing = pool.close_event();
+            tokio::pin!(closing);
             loop {
-                match listener.try_recv().await {
+                // Closing the pool waits for every connection: this one goes at once.
+                let received = tokio::select! {
+                    r = listener.try_recv() => r,
+                    _ = &mut closing => return,
+                };
+                match received {
                     Ok(Some(n)) if n.payload() == &*instance => {}
                     Ok(Some(_)) => on_change(),
                     // The connection was lost (and is made again): what was sent meanwhile
@@ -74,6 +81,9 @@ impl Db {
                         tracing::warn!(error = %e, %channel, "listening for changes failed; listening again");
                         on_change();
                         loop {
+                            if pool.is_closed() {
+                                return;
+                            }
                             match listener_on(&pool, &channel).await {
                                 Ok(l) => {
                                     listener = l;
