@@ -217,16 +217,7 @@ impl Service {
         op: &'static Operation,
         dialect: Arc<Settings>,
     ) -> Result<Caller> {
-        let user = user::Entity::find()
-            .from_raw_sql(stmt(
-                self.db.backend(),
-                "SELECT users.* FROM users JOIN contents ON contents.id = users.id \
-                 WHERE users.login = ? AND contents.status = ?",
-                [login.into(), content::PUBLISHED.into()],
-            ))
-            .one(self.db.conn())
-            .await?
-            .filter(|u| u.enabled)
+        let user = (self.account(login).await?)
             .ok_or_else(|| Error::BadRequest(format!("There is no enabled user '{login}'")))?;
         Ok(Caller {
             user_id: user.id,
@@ -297,9 +288,9 @@ impl Service {
         checked
     }
 
-    async fn check_password(&self, login: &str, password: &str) -> Result<user::Model> {
-        // Only the account of a published user logs in (not a draft's, not a trashed one's):
-        // one lookup by login and one by primary key, whatever the size of the repository.
+    /// The enabled account of the published user `login` (not a draft's, not a trashed
+    /// one's): one lookup by login and one by primary key, whatever the size of the repository.
+    async fn account(&self, login: &str) -> Result<Option<user::Model>> {
         let user = user::Entity::find()
             .from_raw_sql(stmt(
                 self.db.backend(),
@@ -308,8 +299,13 @@ impl Service {
                 [login.into(), content::PUBLISHED.into()],
             ))
             .one(self.db.conn())
-            .await?
-            .filter(|u| u.enabled && u.id != ANONYMOUS_USER_ID)
+            .await?;
+        Ok(user.filter(|u| u.enabled))
+    }
+
+    async fn check_password(&self, login: &str, password: &str) -> Result<user::Model> {
+        let user = (self.account(login).await?)
+            .filter(|u| u.id != ANONYMOUS_USER_ID)
             .ok_or_else(invalid_login)?;
         if self.credentials.knows(login, password, &user.password_hash) {
             return Ok(user);

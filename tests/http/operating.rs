@@ -237,21 +237,18 @@ fn the_commands_run_from_the_command_line() {
     }
 }
 
-/// SIGTERM under load: the server stops accepting, every request it had started gets its
-/// whole response, and the process exits 0.
-#[test]
-fn sigterm_under_load_cuts_no_request() {
-    use std::io::{Read, Write};
-    use std::net::TcpStream;
+/// The server binary on `database_url`, listening on a port of this process's (`shift` tells
+/// the tests apart), once it accepts connections; and its address.
+fn start_server(
+    database_url: &str,
+    dir: &std::path::Path,
+    shift: u32,
+) -> (std::process::Child, String) {
     use std::process::{Command, Stdio};
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::time::{Duration, Instant};
-
-    let dir = tempfile::tempdir().unwrap();
-    let port = 20000 + (std::process::id() % 20000) as u16;
+    let port = 20000 + ((std::process::id() + shift) % 20000) as u16;
     let addr = format!("127.0.0.1:{port}");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_cairn"))
+    let server = Command::new(env!("CARGO_BIN_EXE_cairn"))
         .args([
             "serve",
             "--listen",
@@ -259,22 +256,40 @@ fn sigterm_under_load_cuts_no_request() {
             "--log",
             "warn",
             "--database-url",
+            database_url,
         ])
-        .arg(format!("sqlite://{}", dir.path().join("c.db").display()))
         .arg("--storage-dir")
-        .arg(dir.path().join("storage"))
+        .arg(dir.join("storage"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let started = Instant::now();
-    while TcpStream::connect(&addr).is_err() {
+    while std::net::TcpStream::connect(&addr).is_err() {
         assert!(
             started.elapsed() < Duration::from_secs(30),
             "the server did not start"
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+    (server, addr)
+}
+
+/// SIGTERM under load: the server stops accepting, every request it had started gets its
+/// whole response, and the process exits 0.
+#[test]
+fn sigterm_under_load_cuts_no_request() {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    use std::process::Command;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("c.db").display());
+    let (mut server, addr) = start_server(&url, dir.path(), 0);
+    let started = Instant::now();
     // When SIGTERM was sent (ms after `started`; 0 while not yet).
     let signalled = Arc::new(std::sync::atomic::AtomicU64::new(0));
     // One request on its own connection: the status, or None when the connection was
@@ -533,40 +548,14 @@ async fn import_creates_and_publishes_in_batches_and_stops_at_a_bad_line() {
 /// instances' changes goes when the pool closes (it used to keep `close` waiting for ever).
 #[tokio::test]
 async fn sigterm_ends_a_server_on_postgresql() {
-    use std::net::TcpStream;
-    use std::process::{Command, Stdio};
+    use std::process::Command;
     use std::time::{Duration, Instant};
     if backend() != "postgres" {
         return;
     }
     let db = cairn_store::scratch::ScratchDb::new().await;
     let dir = tempfile::tempdir().unwrap();
-    let port = 20000 + ((std::process::id() + 7919) % 20000) as u16;
-    let addr = format!("127.0.0.1:{port}");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args([
-            "serve",
-            "--listen",
-            &addr,
-            "--log",
-            "warn",
-            "--database-url",
-            &db.url,
-        ])
-        .arg("--storage-dir")
-        .arg(dir.path().join("storage"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while TcpStream::connect(&addr).is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "the server did not start"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let (mut server, _) = start_server(&db.url, dir.path(), 7919);
     Command::new("kill")
         .args(["-TERM", &server.id().to_string()])
         .status()
