@@ -139,10 +139,7 @@ impl Service {
                         language_code: l.clone(),
                         delete_translation: (deletable && *l != c.main_language_code).then(|| {
                             DeleteTranslationLink {
-                                href: format!(
-                                    "{}/translations/{l}",
-                                    hrefs::load_content_in_version(c.id, v.version_no)
-                                ),
+                                href: hrefs::delete_translation_from_draft(c.id, v.version_no, l),
                             }
                         }),
                     })
@@ -220,11 +217,7 @@ impl Service {
 
     pub(crate) fn relation(&self, r: &content_relation::Model, ty: Option<&TypeInfo>) -> Relation {
         Relation {
-            href: format!(
-                "{}/relations/{}",
-                hrefs::load_content_in_version(r.source_content_id, r.source_version_no),
-                r.id
-            ),
+            href: hrefs::load_version_relation(r.source_content_id, r.source_version_no, r.id),
             source_content: hrefs::load_content(r.source_content_id),
             destination_content: hrefs::load_content(r.destination_content_id),
             source_field_definition_identifier: r

@@ -24,7 +24,7 @@ use cairn_store::ids::next_id;
 use cairn_store::sql::lock;
 use input::check_identifier;
 pub(crate) use input::check_sort;
-use render::{group, group_refs, type_href};
+use render::{group, group_refs};
 use rows::TypeRows;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
@@ -752,7 +752,7 @@ impl ContentTypesApi for Service {
             })
             .await?;
         Ok(CopyContentTypeResponse::Created {
-            location: type_href(id, DEFINED),
+            location: hrefs::load_content_type(id),
         })
     }
 

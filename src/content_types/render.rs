@@ -9,7 +9,7 @@ use cairn_runtime::{HashValue, Timestamp};
 use cairn_store::entity::{content_type, content_type_group, field_definition};
 
 /// `/content/types/{id}` or `/content/types/{id}/draft`.
-pub fn type_href(id: i64, status: i32) -> String {
+fn type_href(id: i64, status: i32) -> String {
     if status == content_type::DRAFT {
         hrefs::load_content_type_draft(id)
     } else {
@@ -147,11 +147,11 @@ impl Service {
             None => (settings, validators, default),
         };
         FieldDefinition {
-            href: format!(
-                "{}/fieldDefinitions/{}",
-                type_href(f.content_type_id, f.status),
-                f.id
-            ),
+            href: if f.status == content_type::DRAFT {
+                hrefs::load_content_type_draft_field_definition(f.content_type_id, f.id)
+            } else {
+                hrefs::load_content_type_field_definition(f.content_type_id, f.id)
+            },
             id: f.id,
             identifier: f.identifier.clone(),
             field_type: self.field_types.identifier(&f.field_type),

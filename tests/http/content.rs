@@ -26,6 +26,16 @@ pub async fn create_folder(app: &TestApp, name: &str, parent: &str) -> i64 {
     r.json()["Content"]["_id"].as_i64().unwrap()
 }
 
+/// The RelationList of version 1 of `id` (JSON, as admin).
+async fn relations_of(app: &TestApp, id: i64) -> Value {
+    app.get(&format!("/content/objects/{id}/versions/1/relations"))
+        .admin()
+        .accept("RelationList+json")
+        .send()
+        .await
+        .json()
+}
+
 pub async fn publish(app: &TestApp, id: i64, no: i64) {
     app.req("PUBLISH", &format!("/content/objects/{id}/versions/{no}"))
         .admin()
@@ -857,13 +867,7 @@ async fn relations_common_and_from_fields() {
         .await;
     r.assert(201);
     let id = r.json()["Content"]["_id"].as_i64().unwrap();
-    let rel = app
-        .get(&format!("/content/objects/{id}/versions/1/relations"))
-        .admin()
-        .accept("RelationList+json")
-        .send()
-        .await
-        .json();
+    let rel = relations_of(&app, id).await;
     let rels = rel["Relations"]["Relation"].as_array().unwrap().clone();
     let kinds: Vec<&str> = rels
         .iter()
@@ -910,13 +914,7 @@ async fn relations_common_and_from_fields() {
     // The reference's order: relations of no Field first (COMMON, and LINK and EMBED, which
     // the reference stores without their Field), by id; then by Field definition (image 154),
     // whatever order they were made in.
-    let rel = app
-        .get(&format!("/content/objects/{id}/versions/1/relations"))
-        .admin()
-        .accept("RelationList+json")
-        .send()
-        .await
-        .json();
+    let rel = relations_of(&app, id).await;
     let kinds: Vec<&str> = (rel["Relations"]["Relation"].as_array().unwrap().iter())
         .map(|r| r["RelationType"].as_str().unwrap())
         .collect();

@@ -35,6 +35,16 @@ fn type_create(identifier: &str, fields: Vec<Value>) -> Value {
     })
 }
 
+/// `POST /content/typegroups/{group}/types` of a type with `fields` (JSON, as admin).
+async fn post_type(app: &TestApp, group: i64, identifier: &str, fields: Vec<Value>) -> Resp {
+    app.req("POST", &format!("/content/typegroups/{group}/types"))
+        .admin()
+        .accept("ContentType+json")
+        .json_body("ContentTypeCreate", type_create(identifier, fields))
+        .send()
+        .await
+}
+
 fn field_ids(ct: &Value) -> Vec<(String, i64, i64)> {
     ct["FieldDefinitions"]["FieldDefinition"]
         .as_array()
@@ -209,24 +219,18 @@ async fn clean_install_groups_and_types_have_the_reference_ids() {
 async fn a_type_lives_through_create_draft_publish_copy_and_delete_in_json() {
     let app = TestApp::new().await;
     let group = create_group(&app, "blog").await;
-    let r = app
-        .req("POST", &format!("/content/typegroups/{group}/types"))
-        .admin()
-        .accept("ContentType+json")
-        .json_body(
-            "ContentTypeCreate",
-            type_create(
-                "blog_post",
-                vec![
-                    field("title", "ezstring", 1),
-                    field("body", "ezrichtext", 2),
-                    field("rating", "ezinteger", 3),
-                    field("published", "ezdate", 4),
-                ],
-            ),
-        )
-        .send()
-        .await;
+    let r = post_type(
+        &app,
+        group,
+        "blog_post",
+        vec![
+            field("title", "ezstring", 1),
+            field("body", "ezrichtext", 2),
+            field("rating", "ezinteger", 3),
+            field("published", "ezdate", 4),
+        ],
+    )
+    .await;
     r.assert(201);
     let ct = r.json()["ContentType"].clone();
     let id = ct["id"].as_i64().unwrap();
@@ -1586,22 +1590,16 @@ async fn an_image_asset_names_the_variations_of_its_targets_image() {
     let storage = tempfile::tempdir().unwrap();
     let app = TestApp::with_args(&["--storage-dir", storage.path().to_str().unwrap()]).await;
     let group = create_group(&app, "media").await;
-    let r = app
-        .req("POST", &format!("/content/typegroups/{group}/types"))
-        .admin()
-        .accept("ContentType+json")
-        .json_body(
-            "ContentTypeCreate",
-            type_create(
-                "teaser",
-                vec![
-                    field("title", "ezstring", 1),
-                    field("picture", "ezimageasset", 2),
-                ],
-            ),
-        )
-        .send()
-        .await;
+    let r = post_type(
+        &app,
+        group,
+        "teaser",
+        vec![
+            field("title", "ezstring", 1),
+            field("picture", "ezimageasset", 2),
+        ],
+    )
+    .await;
     r.assert(201);
     let ty = r.json()["ContentType"]["id"].as_i64().unwrap();
     app.req("PUBLISH", &format!("/content/types/{ty}/draft"))

@@ -195,6 +195,11 @@ impl<'w> JsonWriter<'w> {
     /// `"name": "<prefix><path>"`: a path under the API prefix.
     pub fn field_path(&mut self, name: &str, path: &str) {
         self.key(name);
+        self.path_value(path);
+    }
+
+    /// `"<prefix><path>"`: a path under the API prefix, as a value.
+    pub fn path_value(&mut self, path: &str) {
         let mut full = String::with_capacity(self.wire.prefix.len() + path.len());
         full.push_str(&self.wire.prefix);
         full.push_str(path);
@@ -232,7 +237,7 @@ impl<'w> JsonWriter<'w> {
             HashValue::Int(i) => self.value(i),
             HashValue::Float(f) => self.value(f),
             HashValue::String(s) => self.value(s.as_str()),
-            HashValue::Href(path) => self.value(format!("{}{path}", self.wire.prefix).as_str()),
+            HashValue::Href(path) => self.path_value(path),
             HashValue::List(items) => {
                 self.begin_array();
                 for i in items {
