@@ -1473,6 +1473,78 @@ impl Encode for CountryList {
         w.end_object();
     }
 }
+impl Encode for EventList {
+    fn media(&self) -> &'static str {
+        "EventList"
+    }
+    fn element(&self) -> &'static str {
+        "EventList"
+    }
+    fn href(&self) -> Option<&str> {
+        Some(&self.href)
+    }
+    fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
+        w.open(name);
+        w.attr_media("EventList");
+        w.attr_href(&self.href);
+        w.elem("last", &self.last);
+        for v in &self.event {
+            v.write_xml(w, "Event");
+        }
+        w.close(name);
+    }
+    fn write_json(&self, w: &mut JsonWriter<'_>) {
+        w.begin_object();
+        w.media("EventList");
+        w.href(&self.href);
+        w.key("last");
+        w.value(&self.last);
+        w.key("Event");
+        w.begin_array();
+        for v in &self.event {
+            v.write_json(w);
+        }
+        w.end_array();
+        w.end_object();
+    }
+}
+impl Encode for Event {
+    fn media(&self) -> &'static str {
+        "Event"
+    }
+    fn element(&self) -> &'static str {
+        "Event"
+    }
+    fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
+        w.open(name);
+        w.attr_media("Event");
+        w.elem("id", &self.id);
+        w.elem("time", &self.time);
+        w.elem("operation", &self.operation);
+        w.reference("Resource", "", &self.resource);
+        if let Some(v) = &self.user_id {
+            w.elem("userId", v);
+        }
+        w.close(name);
+    }
+    fn write_json(&self, w: &mut JsonWriter<'_>) {
+        w.begin_object();
+        w.media("Event");
+        w.key("id");
+        w.value(&self.id);
+        w.key("time");
+        w.value(&self.time);
+        w.key("operation");
+        w.value(&self.operation);
+        w.key("Resource");
+        w.reference("", &self.resource);
+        if let Some(v) = &self.user_id {
+            w.key("userId");
+            w.value(v);
+        }
+        w.end_object();
+    }
+}
 impl Encode for Language {
     fn media(&self) -> &'static str {
         "Language"

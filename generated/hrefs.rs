@@ -152,6 +152,10 @@ pub fn unlink_content_type_from_group(
 pub fn load_country_list() -> String {
     "/services/countries".to_string()
 }
+/// `/events`: the href of `loadEvents`.
+pub fn load_events() -> String {
+    "/events".to_string()
+}
 /// `/languages`: the href of `listLanguages`.
 pub fn list_languages() -> String {
     "/languages".to_string()

@@ -775,6 +775,30 @@ pub struct CountryList {
     /// `Country`.
     pub country: Vec<Country>,
 }
+/// Committed changes after `after`, oldest first, and the id of the last one committed.
+#[derive(Debug, Clone, PartialEq, Hash)]
+pub struct EventList {
+    /// The element's own href, under the API prefix.
+    pub href: String,
+    /// `last`.
+    pub last: i64,
+    /// `Event`.
+    pub event: Vec<Event>,
+}
+/// One committed change: the API operation that made it (`publishVersion`) or the command run on the server (`import`), the resource it was made to, the user who made it (none for a command), and when.
+#[derive(Debug, Clone, PartialEq, Hash)]
+pub struct Event {
+    /// `id`.
+    pub id: i64,
+    /// `time`.
+    pub time: Timestamp,
+    /// `operation`.
+    pub operation: String,
+    /// `Resource`.
+    pub resource: String,
+    /// `userId`.
+    pub user_id: Option<i64>,
+}
 /// A language content can be written in.
 #[derive(Debug, Clone, PartialEq, Hash)]
 pub struct Language {
@@ -2600,6 +2624,21 @@ pub struct LoadCountryListRequest {}
 pub enum LoadCountryListResponse {
     /// 200
     Ok { body: CountryList, etag: ETag },
+}
+/// What `loadEvents` (`GET /events`) receives.
+#[derive(Debug)]
+pub struct LoadEventsRequest {
+    /// Query parameter `after`, default `0`.
+    pub after: i64,
+    /// Query parameter `limit`, default `100`.
+    pub limit: i64,
+}
+/// What `loadEvents` answers.
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+pub enum LoadEventsResponse {
+    /// 200
+    Ok { body: EventList },
 }
 /// What `listLanguages` (`GET /languages`) receives.
 #[derive(Debug)]

@@ -6,6 +6,7 @@ use cairn_runtime::http::{
     Access, Handler, Operation, PathEndpoint, PolicyMap, Rq, Settings, encode_document,
 };
 use cairn_runtime::media::{MediaTypeInfo, Wire};
+use cairn_runtime::responses::Lookup;
 use cairn_runtime::{Format, HttpError, Limit, Offset};
 use std::sync::Arc;
 /// Every operation of the spec, in spec order.
@@ -20,6 +21,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: true,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createBookmark",
@@ -31,6 +33,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "isBookmarked",
@@ -42,6 +45,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "isBookmarkedGet",
@@ -53,6 +57,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "deleteBookmark",
@@ -64,6 +69,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "redirectContent",
@@ -75,6 +81,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createContent",
@@ -86,6 +93,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["ContentCreate"],
+        cached: false,
     },
     Operation {
         id: "loadContent",
@@ -97,6 +105,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "updateContentMetadata",
@@ -108,6 +117,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["ContentUpdate"],
+        cached: false,
     },
     Operation {
         id: "deleteContent",
@@ -119,6 +129,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "copyContent",
@@ -130,6 +141,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "deleteContentTranslation",
@@ -141,6 +153,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "redirectCurrentVersion",
@@ -152,6 +165,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createDraftFromCurrentVersion",
@@ -163,6 +177,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadContentVersions",
@@ -174,6 +189,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "loadContentInVersion",
@@ -185,6 +201,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "updateVersion",
@@ -196,6 +213,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["VersionUpdate"],
+        cached: false,
     },
     Operation {
         id: "deleteContentVersion",
@@ -207,6 +225,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "createDraftFromVersion",
@@ -218,6 +237,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "publishVersion",
@@ -229,6 +249,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "deleteTranslationFromDraft",
@@ -240,6 +261,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "redirectCurrentVersionRelations",
@@ -251,6 +273,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "loadVersionRelations",
@@ -262,6 +285,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createRelation",
@@ -273,6 +297,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["RelationCreate"],
+        cached: false,
     },
     Operation {
         id: "loadVersionRelation",
@@ -284,6 +309,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "removeRelation",
@@ -295,6 +321,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "hideContent",
@@ -306,6 +333,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "revealContent",
@@ -317,6 +345,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "getObjectStatesForContent",
@@ -328,6 +357,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "setObjectStatesForContent",
@@ -339,6 +369,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["ContentObjectStates"],
+        cached: false,
     },
     Operation {
         id: "getImageVariation",
@@ -350,6 +381,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "loadContentTypeGroupList",
@@ -361,6 +393,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createContentTypeGroup",
@@ -372,6 +405,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["ContentTypeGroupInput"],
+        cached: false,
     },
     Operation {
         id: "loadContentTypeGroup",
@@ -383,6 +417,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "updateContentTypeGroup",
@@ -394,6 +429,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["ContentTypeGroupInput"],
+        cached: false,
     },
     Operation {
         id: "deleteContentTypeGroup",
@@ -405,6 +441,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "listContentTypesForGroup",
@@ -416,6 +453,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createContentType",
@@ -427,6 +465,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["ContentTypeCreate"],
+        cached: false,
     },
     Operation {
         id: "listContentTypes",
@@ -438,6 +477,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createContentTypeView",
@@ -449,6 +489,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["ContentTypeViewInput"],
+        cached: false,
     },
     Operation {
         id: "copyContentType",
@@ -460,6 +501,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadContentType",
@@ -471,6 +513,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createContentTypeDraft",
@@ -482,6 +525,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["ContentTypeUpdate"],
+        cached: false,
     },
     Operation {
         id: "deleteContentType",
@@ -493,6 +537,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadContentTypeFieldDefinitionList",
@@ -504,6 +549,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "loadContentTypeFieldDefinition",
@@ -515,6 +561,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "loadContentTypeFieldDefinitionByIdentifier",
@@ -526,6 +573,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "loadContentTypeDraft",
@@ -537,6 +585,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "updateContentTypeDraft",
@@ -548,6 +597,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["ContentTypeUpdate"],
+        cached: false,
     },
     Operation {
         id: "publishContentTypeDraft",
@@ -559,6 +609,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "deleteContentTypeDraft",
@@ -570,6 +621,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadContentTypeDraftFieldDefinitionList",
@@ -581,6 +633,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "addContentTypeDraftFieldDefinition",
@@ -592,6 +645,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["FieldDefinitionCreate"],
+        cached: false,
     },
     Operation {
         id: "loadContentTypeDraftFieldDefinition",
@@ -603,6 +657,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "updateContentTypeDraftFieldDefinition",
@@ -614,6 +669,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["FieldDefinitionUpdate"],
+        cached: false,
     },
     Operation {
         id: "removeContentTypeDraftFieldDefinition",
@@ -625,6 +681,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadGroupsOfContentType",
@@ -636,6 +693,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "linkContentTypeToGroup",
@@ -647,6 +705,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "unlinkContentTypeFromGroup",
@@ -658,6 +717,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadCountryList",
@@ -669,6 +729,19 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
+    },
+    Operation {
+        id: "loadEvents",
+        family: "events",
+        method: "GET",
+        path: "/events",
+        access: Access::Read,
+        policies: &[("setup", "administrate")],
+        filters: false,
+        csrf: true,
+        inputs: &[],
+        cached: true,
     },
     Operation {
         id: "listLanguages",
@@ -680,6 +753,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "loadLanguage",
@@ -691,6 +765,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "redirectLocation",
@@ -702,6 +777,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "loadLocation",
@@ -713,6 +789,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "updateLocation",
@@ -724,6 +801,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["LocationUpdate"],
+        cached: false,
     },
     Operation {
         id: "deleteSubtree",
@@ -735,6 +813,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "copySubtree",
@@ -746,6 +825,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "moveSubtree",
@@ -757,6 +837,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "swapLocation",
@@ -768,6 +849,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadLocationChildren",
@@ -779,6 +861,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "loadLocationsForContent",
@@ -790,6 +873,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createLocation",
@@ -801,6 +885,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["LocationCreate"],
+        cached: false,
     },
     Operation {
         id: "loadObjectStateGroups",
@@ -812,6 +897,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createObjectStateGroup",
@@ -823,6 +909,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["ObjectStateGroupCreate"],
+        cached: false,
     },
     Operation {
         id: "loadObjectStateGroup",
@@ -834,6 +921,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "updateObjectStateGroup",
@@ -845,6 +933,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["ObjectStateGroupUpdate"],
+        cached: false,
     },
     Operation {
         id: "deleteObjectStateGroup",
@@ -856,6 +945,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadObjectStates",
@@ -867,6 +957,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createObjectState",
@@ -878,6 +969,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["ObjectStateCreate"],
+        cached: false,
     },
     Operation {
         id: "loadObjectState",
@@ -889,6 +981,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "updateObjectState",
@@ -900,6 +993,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["ObjectStateUpdate"],
+        cached: false,
     },
     Operation {
         id: "deleteObjectState",
@@ -911,6 +1005,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "listRoles",
@@ -922,6 +1017,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: true,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createRole",
@@ -933,6 +1029,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["RoleInput"],
+        cached: false,
     },
     Operation {
         id: "loadRole",
@@ -944,6 +1041,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createRoleDraft",
@@ -955,6 +1053,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "updateRole",
@@ -966,6 +1065,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["RoleInput"],
+        cached: false,
     },
     Operation {
         id: "deleteRole",
@@ -977,6 +1077,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadRoleDraft",
@@ -988,6 +1089,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "updateRoleDraft",
@@ -999,6 +1101,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["RoleInput"],
+        cached: false,
     },
     Operation {
         id: "publishRoleDraft",
@@ -1010,6 +1113,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "deleteRoleDraft",
@@ -1021,6 +1125,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadPolicies",
@@ -1032,6 +1137,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "addPolicy",
@@ -1043,6 +1149,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["PolicyCreate"],
+        cached: false,
     },
     Operation {
         id: "deletePolicies",
@@ -1054,6 +1161,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadPolicy",
@@ -1065,6 +1173,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "updatePolicy",
@@ -1076,6 +1185,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["PolicyUpdate"],
+        cached: false,
     },
     Operation {
         id: "deletePolicy",
@@ -1087,6 +1197,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "listPoliciesForUser",
@@ -1098,6 +1209,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "loadRoleAssignmentsForUser",
@@ -1109,6 +1221,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "assignRoleToUser",
@@ -1120,6 +1233,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["RoleAssignInput"],
+        cached: false,
     },
     Operation {
         id: "loadRoleAssignmentForUser",
@@ -1131,6 +1245,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "unassignRoleFromUser",
@@ -1142,6 +1257,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadRoleAssignmentsForUserGroup",
@@ -1153,6 +1269,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "assignRoleToUserGroup",
@@ -1164,6 +1281,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["RoleAssignInput"],
+        cached: false,
     },
     Operation {
         id: "loadRoleAssignmentForUserGroup",
@@ -1175,6 +1293,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "unassignRoleFromUserGroup",
@@ -1186,6 +1305,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadRootResource",
@@ -1197,6 +1317,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "listSections",
@@ -1208,6 +1329,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: true,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createSection",
@@ -1219,6 +1341,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["SectionInput"],
+        cached: false,
     },
     Operation {
         id: "loadSection",
@@ -1230,6 +1353,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "updateSection",
@@ -1241,6 +1365,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["SectionInput"],
+        cached: false,
     },
     Operation {
         id: "deleteSection",
@@ -1252,6 +1377,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "createSession",
@@ -1263,6 +1389,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: false,
         inputs: &["SessionInput"],
+        cached: false,
     },
     Operation {
         id: "checkSession",
@@ -1274,6 +1401,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: false,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "refreshSession",
@@ -1285,6 +1413,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "deleteSession",
@@ -1296,6 +1425,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadTrashItems",
@@ -1307,6 +1437,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: true,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "emptyTrash",
@@ -1318,6 +1449,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadTrashItem",
@@ -1329,6 +1461,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "restoreTrashItem",
@@ -1340,6 +1473,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "deleteTrashItem",
@@ -1351,6 +1485,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "listGlobalURLAliases",
@@ -1362,6 +1497,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "listLocationURLAliases",
@@ -1373,6 +1509,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createURLAlias",
@@ -1384,6 +1521,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["UrlAliasCreate"],
+        cached: false,
     },
     Operation {
         id: "loadURLAlias",
@@ -1395,6 +1533,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "deleteURLAlias",
@@ -1406,6 +1545,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "listURLWildcards",
@@ -1417,6 +1557,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createURLWildcard",
@@ -1428,6 +1569,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["UrlWildcardCreate"],
+        cached: false,
     },
     Operation {
         id: "loadURLWildcard",
@@ -1439,6 +1581,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "deleteURLWildcard",
@@ -1450,6 +1593,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadUsers",
@@ -1461,6 +1605,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: true,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "verifyUsers",
@@ -1472,6 +1617,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadUser",
@@ -1483,6 +1629,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "updateUser",
@@ -1494,6 +1641,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["UserUpdate"],
+        cached: false,
     },
     Operation {
         id: "deleteUser",
@@ -1505,6 +1653,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "redirectToCurrentUser",
@@ -1516,6 +1665,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "loadUserGroupsOfUser",
@@ -1527,6 +1677,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "assignUserToUserGroup",
@@ -1538,6 +1689,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "unassignUserFromUserGroup",
@@ -1549,6 +1701,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadUserDrafts",
@@ -1560,6 +1713,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "loadUserGroups",
@@ -1571,6 +1725,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: true,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "loadRootUserGroup",
@@ -1582,6 +1737,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createRootUserGroup",
@@ -1593,6 +1749,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["UserGroupCreate"],
+        cached: false,
     },
     Operation {
         id: "loadUserGroup",
@@ -1604,6 +1761,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "updateUserGroup",
@@ -1615,6 +1773,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["UserGroupUpdate"],
+        cached: false,
     },
     Operation {
         id: "deleteUserGroup",
@@ -1626,6 +1785,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "moveUserGroup",
@@ -1637,6 +1797,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "loadSubUserGroups",
@@ -1648,6 +1809,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createUserGroup",
@@ -1659,6 +1821,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["UserGroupCreate"],
+        cached: false,
     },
     Operation {
         id: "loadUsersFromGroup",
@@ -1670,6 +1833,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createUser",
@@ -1681,6 +1845,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["UserCreate"],
+        cached: false,
     },
     Operation {
         id: "createView",
@@ -1692,6 +1857,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: true,
         csrf: true,
         inputs: &["ViewInput"],
+        cached: false,
     },
     Operation {
         id: "listView",
@@ -1703,6 +1869,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "getView",
@@ -1714,6 +1881,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "loadViewResults",
@@ -1725,6 +1893,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createContentView",
@@ -1736,6 +1905,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["ViewInput"],
+        cached: false,
     },
 ];
 /// The policy map: each module's functions and the limitations each function takes.
@@ -2113,6 +2283,20 @@ pub static MEDIA_TYPES: &[MediaTypeInfo] = &[
         name: "CountryList",
         type_name: "CountryList",
         element: "CountryList",
+        input: false,
+        output: true,
+    },
+    MediaTypeInfo {
+        name: "EventList",
+        type_name: "EventList",
+        element: "EventList",
+        input: false,
+        output: true,
+    },
+    MediaTypeInfo {
+        name: "Event",
+        type_name: "Event",
+        element: "Event",
         input: false,
         output: true,
     },
@@ -2560,10 +2744,18 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             ),
         )
         .at(
+            r"/events",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[60], h_load_events(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
             r"/languages",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[60], h_list_languages(api.clone())),],
+                vec![(& OPERATIONS[61], h_list_languages(api.clone())),],
                 render_error,
             ),
         )
@@ -2571,7 +2763,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/content/locations",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[62], h_redirect_location(api.clone())),],
+                vec![(& OPERATIONS[63], h_redirect_location(api.clone())),],
                 render_error,
             ),
         )
@@ -2580,8 +2772,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[72], h_load_object_state_groups(api.clone())), (&
-                    OPERATIONS[73], h_create_object_state_group(api.clone())),
+                    (& OPERATIONS[73], h_load_object_state_groups(api.clone())), (&
+                    OPERATIONS[74], h_create_object_state_group(api.clone())),
                 ],
                 render_error,
             ),
@@ -2591,7 +2783,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[82], h_list_roles(api.clone())), (& OPERATIONS[83],
+                    (& OPERATIONS[83], h_list_roles(api.clone())), (& OPERATIONS[84],
                     h_create_role(api.clone())),
                 ],
                 render_error,
@@ -2601,7 +2793,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/user/policies",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[98], h_list_policies_for_user(api.clone())),],
+                vec![(& OPERATIONS[99], h_list_policies_for_user(api.clone())),],
                 render_error,
             ),
         )
@@ -2609,7 +2801,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[107], h_load_root_resource(api.clone())),],
+                vec![(& OPERATIONS[108], h_load_root_resource(api.clone())),],
                 render_error,
             ),
         )
@@ -2618,8 +2810,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[108], h_list_sections(api.clone())), (&
-                    OPERATIONS[109], h_create_section(api.clone())),
+                    (& OPERATIONS[109], h_list_sections(api.clone())), (&
+                    OPERATIONS[110], h_create_section(api.clone())),
                 ],
                 render_error,
             ),
@@ -2628,7 +2820,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/user/sessions",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[113], h_create_session(api.clone())),],
+                vec![(& OPERATIONS[114], h_create_session(api.clone())),],
                 render_error,
             ),
         )
@@ -2636,7 +2828,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/user/sessions/current",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[114], h_check_session(api.clone())),],
+                vec![(& OPERATIONS[115], h_check_session(api.clone())),],
                 render_error,
             ),
         )
@@ -2645,8 +2837,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[117], h_load_trash_items(api.clone())), (&
-                    OPERATIONS[118], h_empty_trash(api.clone())),
+                    (& OPERATIONS[118], h_load_trash_items(api.clone())), (&
+                    OPERATIONS[119], h_empty_trash(api.clone())),
                 ],
                 render_error,
             ),
@@ -2656,8 +2848,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[122], h_list_global_url_aliases(api.clone())), (&
-                    OPERATIONS[124], h_create_url_alias(api.clone())),
+                    (& OPERATIONS[123], h_list_global_url_aliases(api.clone())), (&
+                    OPERATIONS[125], h_create_url_alias(api.clone())),
                 ],
                 render_error,
             ),
@@ -2667,8 +2859,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[127], h_list_url_wildcards(api.clone())), (&
-                    OPERATIONS[128], h_create_url_wildcard(api.clone())),
+                    (& OPERATIONS[128], h_list_url_wildcards(api.clone())), (&
+                    OPERATIONS[129], h_create_url_wildcard(api.clone())),
                 ],
                 render_error,
             ),
@@ -2678,7 +2870,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[131], h_load_users(api.clone())), (& OPERATIONS[132],
+                    (& OPERATIONS[132], h_load_users(api.clone())), (& OPERATIONS[133],
                     h_verify_users(api.clone())),
                 ],
                 render_error,
@@ -2688,7 +2880,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/user/current",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[136], h_redirect_to_current_user(api.clone())),],
+                vec![(& OPERATIONS[137], h_redirect_to_current_user(api.clone())),],
                 render_error,
             ),
         )
@@ -2696,7 +2888,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/user/groups",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[141], h_load_user_groups(api.clone())),],
+                vec![(& OPERATIONS[142], h_load_user_groups(api.clone())),],
                 render_error,
             ),
         )
@@ -2704,7 +2896,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/user/groups/root",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[142], h_load_root_user_group(api.clone())),],
+                vec![(& OPERATIONS[143], h_load_root_user_group(api.clone())),],
                 render_error,
             ),
         )
@@ -2712,7 +2904,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/user/groups/subgroups",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[143], h_create_root_user_group(api.clone())),],
+                vec![(& OPERATIONS[144], h_create_root_user_group(api.clone())),],
                 render_error,
             ),
         )
@@ -2721,7 +2913,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[152], h_create_view(api.clone())), (& OPERATIONS[153],
+                    (& OPERATIONS[153], h_create_view(api.clone())), (& OPERATIONS[154],
                     h_list_view(api.clone())),
                 ],
                 render_error,
@@ -2731,7 +2923,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/content/views",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[156], h_create_content_view(api.clone())),],
+                vec![(& OPERATIONS[157], h_create_content_view(api.clone())),],
                 render_error,
             ),
         )
@@ -2906,7 +3098,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/languages/:languageCode",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[61], h_load_language(api.clone())),],
+                vec![(& OPERATIONS[62], h_load_language(api.clone())),],
                 render_error,
             ),
         )
@@ -2915,8 +3107,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[70], h_load_locations_for_content(api.clone())), (&
-                    OPERATIONS[71], h_create_location(api.clone())),
+                    (& OPERATIONS[71], h_load_locations_for_content(api.clone())), (&
+                    OPERATIONS[72], h_create_location(api.clone())),
                 ],
                 render_error,
             ),
@@ -2926,9 +3118,9 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[74], h_load_object_state_group(api.clone())), (&
-                    OPERATIONS[75], h_update_object_state_group(api.clone())), (&
-                    OPERATIONS[76], h_delete_object_state_group(api.clone())),
+                    (& OPERATIONS[75], h_load_object_state_group(api.clone())), (&
+                    OPERATIONS[76], h_update_object_state_group(api.clone())), (&
+                    OPERATIONS[77], h_delete_object_state_group(api.clone())),
                 ],
                 render_error,
             ),
@@ -2938,8 +3130,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[77], h_load_object_states(api.clone())), (&
-                    OPERATIONS[78], h_create_object_state(api.clone())),
+                    (& OPERATIONS[78], h_load_object_states(api.clone())), (&
+                    OPERATIONS[79], h_create_object_state(api.clone())),
                 ],
                 render_error,
             ),
@@ -2949,9 +3141,9 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[84], h_load_role(api.clone())), (& OPERATIONS[85],
-                    h_create_role_draft(api.clone())), (& OPERATIONS[86],
-                    h_update_role(api.clone())), (& OPERATIONS[87], h_delete_role(api
+                    (& OPERATIONS[85], h_load_role(api.clone())), (& OPERATIONS[86],
+                    h_create_role_draft(api.clone())), (& OPERATIONS[87],
+                    h_update_role(api.clone())), (& OPERATIONS[88], h_delete_role(api
                     .clone())),
                 ],
                 render_error,
@@ -2962,9 +3154,9 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[88], h_load_role_draft(api.clone())), (&
-                    OPERATIONS[89], h_update_role_draft(api.clone())), (& OPERATIONS[90],
-                    h_publish_role_draft(api.clone())), (& OPERATIONS[91],
+                    (& OPERATIONS[89], h_load_role_draft(api.clone())), (&
+                    OPERATIONS[90], h_update_role_draft(api.clone())), (& OPERATIONS[91],
+                    h_publish_role_draft(api.clone())), (& OPERATIONS[92],
                     h_delete_role_draft(api.clone())),
                 ],
                 render_error,
@@ -2975,8 +3167,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[92], h_load_policies(api.clone())), (& OPERATIONS[93],
-                    h_add_policy(api.clone())), (& OPERATIONS[94], h_delete_policies(api
+                    (& OPERATIONS[93], h_load_policies(api.clone())), (& OPERATIONS[94],
+                    h_add_policy(api.clone())), (& OPERATIONS[95], h_delete_policies(api
                     .clone())),
                 ],
                 render_error,
@@ -2987,8 +3179,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[99], h_load_role_assignments_for_user(api.clone())), (&
-                    OPERATIONS[100], h_assign_role_to_user(api.clone())),
+                    (& OPERATIONS[100], h_load_role_assignments_for_user(api.clone())),
+                    (& OPERATIONS[101], h_assign_role_to_user(api.clone())),
                 ],
                 render_error,
             ),
@@ -2998,8 +3190,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[110], h_load_section(api.clone())), (& OPERATIONS[111],
-                    h_update_section(api.clone())), (& OPERATIONS[112],
+                    (& OPERATIONS[111], h_load_section(api.clone())), (& OPERATIONS[112],
+                    h_update_section(api.clone())), (& OPERATIONS[113],
                     h_delete_section(api.clone())),
                 ],
                 render_error,
@@ -3009,7 +3201,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/user/sessions/:sessionId/refresh",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[115], h_refresh_session(api.clone())),],
+                vec![(& OPERATIONS[116], h_refresh_session(api.clone())),],
                 render_error,
             ),
         )
@@ -3017,7 +3209,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/user/sessions/:sessionId",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[116], h_delete_session(api.clone())),],
+                vec![(& OPERATIONS[117], h_delete_session(api.clone())),],
                 render_error,
             ),
         )
@@ -3026,9 +3218,9 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[119], h_load_trash_item(api.clone())), (&
-                    OPERATIONS[120], h_restore_trash_item(api.clone())), (&
-                    OPERATIONS[121], h_delete_trash_item(api.clone())),
+                    (& OPERATIONS[120], h_load_trash_item(api.clone())), (&
+                    OPERATIONS[121], h_restore_trash_item(api.clone())), (&
+                    OPERATIONS[122], h_delete_trash_item(api.clone())),
                 ],
                 render_error,
             ),
@@ -3038,8 +3230,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[125], h_load_url_alias(api.clone())), (&
-                    OPERATIONS[126], h_delete_url_alias(api.clone())),
+                    (& OPERATIONS[126], h_load_url_alias(api.clone())), (&
+                    OPERATIONS[127], h_delete_url_alias(api.clone())),
                 ],
                 render_error,
             ),
@@ -3049,8 +3241,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[129], h_load_url_wildcard(api.clone())), (&
-                    OPERATIONS[130], h_delete_url_wildcard(api.clone())),
+                    (& OPERATIONS[130], h_load_url_wildcard(api.clone())), (&
+                    OPERATIONS[131], h_delete_url_wildcard(api.clone())),
                 ],
                 render_error,
             ),
@@ -3060,8 +3252,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[133], h_load_user(api.clone())), (& OPERATIONS[134],
-                    h_update_user(api.clone())), (& OPERATIONS[135], h_delete_user(api
+                    (& OPERATIONS[134], h_load_user(api.clone())), (& OPERATIONS[135],
+                    h_update_user(api.clone())), (& OPERATIONS[136], h_delete_user(api
                     .clone())),
                 ],
                 render_error,
@@ -3072,8 +3264,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[137], h_load_user_groups_of_user(api.clone())), (&
-                    OPERATIONS[138], h_assign_user_to_user_group(api.clone())),
+                    (& OPERATIONS[138], h_load_user_groups_of_user(api.clone())), (&
+                    OPERATIONS[139], h_assign_user_to_user_group(api.clone())),
                 ],
                 render_error,
             ),
@@ -3082,7 +3274,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/user/users/:userId<^\d+>/drafts",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[140], h_load_user_drafts(api.clone())),],
+                vec![(& OPERATIONS[141], h_load_user_drafts(api.clone())),],
                 render_error,
             ),
         )
@@ -3090,7 +3282,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/views/:viewId",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[154], h_get_view(api.clone())),],
+                vec![(& OPERATIONS[155], h_get_view(api.clone())),],
                 render_error,
             ),
         )
@@ -3098,7 +3290,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/views/:viewId/results",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[155], h_load_view_results(api.clone())),],
+                vec![(& OPERATIONS[156], h_load_view_results(api.clone())),],
                 render_error,
             ),
         )
@@ -3192,11 +3384,11 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[63], h_load_location(api.clone())), (& OPERATIONS[64],
-                    h_update_location(api.clone())), (& OPERATIONS[65],
-                    h_delete_subtree(api.clone())), (& OPERATIONS[66], h_copy_subtree(api
-                    .clone())), (& OPERATIONS[67], h_move_subtree(api.clone())), (&
-                    OPERATIONS[68], h_swap_location(api.clone())),
+                    (& OPERATIONS[64], h_load_location(api.clone())), (& OPERATIONS[65],
+                    h_update_location(api.clone())), (& OPERATIONS[66],
+                    h_delete_subtree(api.clone())), (& OPERATIONS[67], h_copy_subtree(api
+                    .clone())), (& OPERATIONS[68], h_move_subtree(api.clone())), (&
+                    OPERATIONS[69], h_swap_location(api.clone())),
                 ],
                 render_error,
             ),
@@ -3205,7 +3397,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/content/locations/:locationPath<^\d+(?:/\d+)*>/children",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[69], h_load_location_children(api.clone())),],
+                vec![(& OPERATIONS[70], h_load_location_children(api.clone())),],
                 render_error,
             ),
         )
@@ -3214,9 +3406,9 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[79], h_load_object_state(api.clone())), (&
-                    OPERATIONS[80], h_update_object_state(api.clone())), (&
-                    OPERATIONS[81], h_delete_object_state(api.clone())),
+                    (& OPERATIONS[80], h_load_object_state(api.clone())), (&
+                    OPERATIONS[81], h_update_object_state(api.clone())), (&
+                    OPERATIONS[82], h_delete_object_state(api.clone())),
                 ],
                 render_error,
             ),
@@ -3226,8 +3418,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[95], h_load_policy(api.clone())), (& OPERATIONS[96],
-                    h_update_policy(api.clone())), (& OPERATIONS[97], h_delete_policy(api
+                    (& OPERATIONS[96], h_load_policy(api.clone())), (& OPERATIONS[97],
+                    h_update_policy(api.clone())), (& OPERATIONS[98], h_delete_policy(api
                     .clone())),
                 ],
                 render_error,
@@ -3238,8 +3430,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[101], h_load_role_assignment_for_user(api.clone())), (&
-                    OPERATIONS[102], h_unassign_role_from_user(api.clone())),
+                    (& OPERATIONS[102], h_load_role_assignment_for_user(api.clone())), (&
+                    OPERATIONS[103], h_unassign_role_from_user(api.clone())),
                 ],
                 render_error,
             ),
@@ -3249,8 +3441,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[103], h_load_role_assignments_for_user_group(api
-                    .clone())), (& OPERATIONS[104], h_assign_role_to_user_group(api
+                    (& OPERATIONS[104], h_load_role_assignments_for_user_group(api
+                    .clone())), (& OPERATIONS[105], h_assign_role_to_user_group(api
                     .clone())),
                 ],
                 render_error,
@@ -3260,7 +3452,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/content/locations/:locationPath<^\d+(?:/\d+)*>/urlaliases",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[123], h_list_location_url_aliases(api.clone())),],
+                vec![(& OPERATIONS[124], h_list_location_url_aliases(api.clone())),],
                 render_error,
             ),
         )
@@ -3269,10 +3461,10 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[144], h_load_user_group(api.clone())), (&
-                    OPERATIONS[145], h_update_user_group(api.clone())), (&
-                    OPERATIONS[146], h_delete_user_group(api.clone())), (&
-                    OPERATIONS[147], h_move_user_group(api.clone())),
+                    (& OPERATIONS[145], h_load_user_group(api.clone())), (&
+                    OPERATIONS[146], h_update_user_group(api.clone())), (&
+                    OPERATIONS[147], h_delete_user_group(api.clone())), (&
+                    OPERATIONS[148], h_move_user_group(api.clone())),
                 ],
                 render_error,
             ),
@@ -3282,8 +3474,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[148], h_load_sub_user_groups(api.clone())), (&
-                    OPERATIONS[149], h_create_user_group(api.clone())),
+                    (& OPERATIONS[149], h_load_sub_user_groups(api.clone())), (&
+                    OPERATIONS[150], h_create_user_group(api.clone())),
                 ],
                 render_error,
             ),
@@ -3293,8 +3485,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[150], h_load_users_from_group(api.clone())), (&
-                    OPERATIONS[151], h_create_user(api.clone())),
+                    (& OPERATIONS[151], h_load_users_from_group(api.clone())), (&
+                    OPERATIONS[152], h_create_user(api.clone())),
                 ],
                 render_error,
             ),
@@ -3323,8 +3515,8 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[105], h_load_role_assignment_for_user_group(api
-                    .clone())), (& OPERATIONS[106], h_unassign_role_from_user_group(api
+                    (& OPERATIONS[106], h_load_role_assignment_for_user_group(api
+                    .clone())), (& OPERATIONS[107], h_unassign_role_from_user_group(api
                     .clone())),
                 ],
                 render_error,
@@ -3334,7 +3526,7 @@ pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
             r"/user/users/:userId<^\d+>/groups/:groupPath<^\d+(?:/\d+)*>",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[139], h_unassign_user_from_user_group(api.clone())),],
+                vec![(& OPERATIONS[140], h_unassign_user_from_user_group(api.clone())),],
                 render_error,
             ),
         )
@@ -3382,19 +3574,26 @@ fn h_load_bookmarks<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[0];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadBookmarksRequest {
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
                 limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(Some(25))),
             };
             let resp = api.load_bookmarks(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadBookmarksResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadBookmarksResponse::Ok { body } => rq.reply(200).body(&body).render(),
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3409,13 +3608,12 @@ fn h_create_bookmark<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.create_bookmark(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateBookmarkResponse::Created { location } => {
-                        rq.reply(201).location(&location).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateBookmarkResponse::Created { location } => {
+                    rq.reply(201).location(&location).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3430,11 +3628,10 @@ fn h_is_bookmarked<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.is_bookmarked(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    IsBookmarkedResponse::Ok => rq.reply(200).finish(),
-                },
-            )
+            let page = match resp {
+                IsBookmarkedResponse::Ok => rq.reply(200).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3444,16 +3641,25 @@ fn h_is_bookmarked_get<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[3];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = IsBookmarkedGetRequest {
                 location_id: rq.path("locationId")?,
             };
             let resp = api.is_bookmarked_get(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    IsBookmarkedGetResponse::Ok => rq.reply(200).finish(),
-                },
-            )
+            let page = match resp {
+                IsBookmarkedGetResponse::Ok => rq.reply(200).render(),
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3468,11 +3674,10 @@ fn h_delete_bookmark<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.delete_bookmark(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteBookmarkResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeleteBookmarkResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3482,18 +3687,27 @@ fn h_redirect_content<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[5];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = RedirectContentRequest {
                 remote_id: rq.query::<String>("remoteId")?,
             };
             let resp = api.redirect_content(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    RedirectContentResponse::TemporaryRedirect { location } => {
-                        rq.reply(307).location(&location).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                RedirectContentResponse::TemporaryRedirect { location } => {
+                    rq.reply(307).location(&location).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3513,24 +3727,23 @@ fn h_create_content<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.create_content(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateContentResponse::CreatedContentInfo { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("ContentUpdate")
-                            .finish()
-                    }
-                    CreateContentResponse::CreatedContent { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("ContentUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateContentResponse::CreatedContentInfo { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("ContentUpdate")
+                        .render()
+                }
+                CreateContentResponse::CreatedContent { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("ContentUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3540,6 +3753,11 @@ fn h_load_content<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[7];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadContentRequest {
                 content_id: rq.path("contentId")?,
                 languages: rq.query::<String>("languages")?,
@@ -3551,24 +3769,28 @@ fn h_load_content<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.load_content(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadContentResponse::OkContentInfo { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("ContentUpdate")
-                            .finish()
-                    }
-                    LoadContentResponse::OkContent { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("ContentUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadContentResponse::OkContentInfo { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("ContentUpdate")
+                        .render()
+                }
+                LoadContentResponse::OkContent { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("ContentUpdate")
+                        .render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3585,17 +3807,16 @@ fn h_update_content_metadata<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.update_content_metadata(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    UpdateContentMetadataResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("ContentUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                UpdateContentMetadataResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("ContentUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3611,11 +3832,10 @@ fn h_delete_content<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.delete_content(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteContentResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeleteContentResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3631,13 +3851,12 @@ fn h_copy_content<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.copy_content(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CopyContentResponse::Created { location } => {
-                        rq.reply(201).location(&location).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CopyContentResponse::Created { location } => {
+                    rq.reply(201).location(&location).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3656,11 +3875,10 @@ fn h_delete_content_translation<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteContentTranslationResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeleteContentTranslationResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3670,25 +3888,34 @@ fn h_redirect_current_version<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[12];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = RedirectCurrentVersionRequest {
                 content_id: rq.path("contentId")?,
             };
             let resp = api.redirect_current_version(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    RedirectCurrentVersionResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("VersionUpdate")
-                            .finish()
-                    }
-                    RedirectCurrentVersionResponse::TemporaryRedirect { location } => {
-                        rq.reply(307).location(&location).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                RedirectCurrentVersionResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("VersionUpdate")
+                        .render()
+                }
+                RedirectCurrentVersionResponse::TemporaryRedirect { location } => {
+                    rq.reply(307).location(&location).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3706,17 +3933,16 @@ fn h_create_draft_from_current_version<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateDraftFromCurrentVersionResponse::Created { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("VersionUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateDraftFromCurrentVersionResponse::Created { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("VersionUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3726,18 +3952,27 @@ fn h_load_content_versions<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[14];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadContentVersionsRequest {
                 content_id: rq.path("contentId")?,
             };
             let resp = api.load_content_versions(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadContentVersionsResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadContentVersionsResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3747,6 +3982,11 @@ fn h_load_content_in_version<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[15];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadContentInVersionRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3756,17 +3996,21 @@ fn h_load_content_in_version<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.load_content_in_version(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadContentInVersionResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("VersionUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadContentInVersionResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("VersionUpdate")
+                        .render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3785,17 +4029,16 @@ fn h_update_version<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.update_version(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    UpdateVersionResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("VersionUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                UpdateVersionResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("VersionUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3812,11 +4055,10 @@ fn h_delete_content_version<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.delete_content_version(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteContentVersionResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeleteContentVersionResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3835,17 +4077,16 @@ fn h_create_draft_from_version<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateDraftFromVersionResponse::Created { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("VersionUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateDraftFromVersionResponse::Created { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("VersionUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3861,11 +4102,10 @@ fn h_publish_version<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.publish_version(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    PublishVersionResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                PublishVersionResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3885,13 +4125,10 @@ fn h_delete_translation_from_draft<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteTranslationFromDraftResponse::NoContent => {
-                        rq.reply(204).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                DeleteTranslationFromDraftResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3901,6 +4138,11 @@ fn h_redirect_current_version_relations<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[21];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = RedirectCurrentVersionRelationsRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -3909,13 +4151,17 @@ fn h_redirect_current_version_relations<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    RedirectCurrentVersionRelationsResponse::TemporaryRedirect {
-                        location,
-                    } => rq.reply(307).location(&location).finish(),
-                },
-            )
+            let page = match resp {
+                RedirectCurrentVersionRelationsResponse::TemporaryRedirect {
+                    location,
+                } => rq.reply(307).location(&location).render(),
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3925,6 +4171,11 @@ fn h_load_version_relations<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[22];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadVersionRelationsRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3933,13 +4184,17 @@ fn h_load_version_relations<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.load_version_relations(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadVersionRelationsResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadVersionRelationsResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3956,13 +4211,12 @@ fn h_create_relation<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.create_relation(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateRelationResponse::Created { body } => {
-                        rq.reply(201).body(&body).location(&body.href).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateRelationResponse::Created { body } => {
+                    rq.reply(201).body(&body).location(&body.href).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -3972,6 +4226,11 @@ fn h_load_version_relation<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[24];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadVersionRelationRequest {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
@@ -3979,13 +4238,17 @@ fn h_load_version_relation<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.load_version_relation(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadVersionRelationResponse::Ok { body, etag } => {
-                        rq.reply(200).body(&body).etag(etag).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadVersionRelationResponse::Ok { body, etag } => {
+                    rq.reply(200).body(&body).etag(etag).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4003,11 +4266,10 @@ fn h_remove_relation<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.remove_relation(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    RemoveRelationResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                RemoveRelationResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4022,11 +4284,10 @@ fn h_hide_content<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.hide_content(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    HideContentResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                HideContentResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4041,11 +4302,10 @@ fn h_reveal_content<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.reveal_content(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    RevealContentResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                RevealContentResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4055,6 +4315,11 @@ fn h_get_object_states_for_content<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[28];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = GetObjectStatesForContentRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -4063,13 +4328,17 @@ fn h_get_object_states_for_content<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    GetObjectStatesForContentResponse::Ok { body, etag } => {
-                        rq.reply(200).body(&body).etag(etag).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                GetObjectStatesForContentResponse::Ok { body, etag } => {
+                    rq.reply(200).body(&body).etag(etag).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4089,13 +4358,12 @@ fn h_set_object_states_for_content<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    SetObjectStatesForContentResponse::Ok { body, etag } => {
-                        rq.reply(200).body(&body).etag(etag).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                SetObjectStatesForContentResponse::Ok { body, etag } => {
+                    rq.reply(200).body(&body).etag(etag).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4105,19 +4373,28 @@ fn h_get_image_variation<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[30];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = GetImageVariationRequest {
                 image_id: rq.path("imageId")?,
                 variation_identifier: rq.path("variationIdentifier")?,
             };
             let resp = api.get_image_variation(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    GetImageVariationResponse::Ok { body, etag } => {
-                        rq.reply(200).body(&body).etag(etag).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                GetImageVariationResponse::Ok { body, etag } => {
+                    rq.reply(200).body(&body).etag(etag).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4127,6 +4404,11 @@ fn h_load_content_type_group_list<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[31];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadContentTypeGroupListRequest {
                 identifier: rq.query::<String>("identifier")?,
             };
@@ -4135,16 +4417,20 @@ fn h_load_content_type_group_list<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadContentTypeGroupListResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                    LoadContentTypeGroupListResponse::TemporaryRedirect { location } => {
-                        rq.reply(307).location(&location).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadContentTypeGroupListResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+                LoadContentTypeGroupListResponse::TemporaryRedirect { location } => {
+                    rq.reply(307).location(&location).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4162,17 +4448,16 @@ fn h_create_content_type_group<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateContentTypeGroupResponse::Created { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("ContentTypeGroupInput")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateContentTypeGroupResponse::Created { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("ContentTypeGroupInput")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4182,22 +4467,31 @@ fn h_load_content_type_group<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[33];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadContentTypeGroupRequest {
                 content_type_group_id: rq.path("contentTypeGroupId")?,
             };
             let resp = api.load_content_type_group(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadContentTypeGroupResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("ContentTypeGroupInput")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadContentTypeGroupResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("ContentTypeGroupInput")
+                        .render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4217,17 +4511,16 @@ fn h_update_content_type_group<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    UpdateContentTypeGroupResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("ContentTypeGroupInput")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                UpdateContentTypeGroupResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("ContentTypeGroupInput")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4246,11 +4539,10 @@ fn h_delete_content_type_group<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteContentTypeGroupResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeleteContentTypeGroupResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4260,6 +4552,11 @@ fn h_list_content_types_for_group<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[36];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = ListContentTypesForGroupRequest {
                 content_type_group_id: rq.path("contentTypeGroupId")?,
                 accept: if rq.neg.names("ContentTypeList") {
@@ -4273,16 +4570,20 @@ fn h_list_content_types_for_group<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    ListContentTypesForGroupResponse::OkContentTypeInfoList { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                    ListContentTypesForGroupResponse::OkContentTypeList { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                ListContentTypesForGroupResponse::OkContentTypeInfoList { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+                ListContentTypesForGroupResponse::OkContentTypeList { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4299,17 +4600,16 @@ fn h_create_content_type<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.create_content_type(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateContentTypeResponse::Created { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("ContentTypeUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateContentTypeResponse::Created { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("ContentTypeUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4319,6 +4619,11 @@ fn h_list_content_types<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[38];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = ListContentTypesRequest {
                 identifier: rq.query::<String>("identifier")?,
                 remote_id: rq.query::<String>("remoteId")?,
@@ -4334,16 +4639,20 @@ fn h_list_content_types<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.list_content_types(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    ListContentTypesResponse::OkContentTypeInfoList { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                    ListContentTypesResponse::OkContentTypeList { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                ListContentTypesResponse::OkContentTypeInfoList { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+                ListContentTypesResponse::OkContentTypeList { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4358,13 +4667,12 @@ fn h_create_content_type_view<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.create_content_type_view(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateContentTypeViewResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateContentTypeViewResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4379,13 +4687,12 @@ fn h_copy_content_type<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.copy_content_type(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CopyContentTypeResponse::Created { location } => {
-                        rq.reply(201).location(&location).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CopyContentTypeResponse::Created { location } => {
+                    rq.reply(201).location(&location).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4395,18 +4702,27 @@ fn h_load_content_type<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[41];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadContentTypeRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
             let resp = api.load_content_type(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadContentTypeResponse::Ok { body, etag } => {
-                        rq.reply(200).body(&body).etag(etag).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadContentTypeResponse::Ok { body, etag } => {
+                    rq.reply(200).body(&body).etag(etag).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4425,17 +4741,16 @@ fn h_create_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateContentTypeDraftResponse::Created { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("ContentTypeUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateContentTypeDraftResponse::Created { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("ContentTypeUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4451,11 +4766,10 @@ fn h_delete_content_type<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.delete_content_type(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteContentTypeResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeleteContentTypeResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4465,6 +4779,11 @@ fn h_load_content_type_field_definition_list<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[44];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadContentTypeFieldDefinitionListRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
@@ -4473,13 +4792,17 @@ fn h_load_content_type_field_definition_list<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadContentTypeFieldDefinitionListResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadContentTypeFieldDefinitionListResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4489,6 +4812,11 @@ fn h_load_content_type_field_definition<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[45];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadContentTypeFieldDefinitionRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 field_definition_id: rq.path("fieldDefinitionId")?,
@@ -4498,13 +4826,17 @@ fn h_load_content_type_field_definition<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadContentTypeFieldDefinitionResponse::Ok { body, etag } => {
-                        rq.reply(200).body(&body).etag(etag).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadContentTypeFieldDefinitionResponse::Ok { body, etag } => {
+                    rq.reply(200).body(&body).etag(etag).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4514,6 +4846,11 @@ fn h_load_content_type_field_definition_by_identifier<A: Api>(api: Arc<A>) -> Ha
         Box::pin(async move {
             let op = &OPERATIONS[46];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadContentTypeFieldDefinitionByIdentifierRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 field_definition_identifier: rq.path("fieldDefinitionIdentifier")?,
@@ -4523,14 +4860,17 @@ fn h_load_content_type_field_definition_by_identifier<A: Api>(api: Arc<A>) -> Ha
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadContentTypeFieldDefinitionByIdentifierResponse::Ok {
-                        body,
-                        etag,
-                    } => rq.reply(200).body(&body).etag(etag).finish(),
-                },
-            )
+            let page = match resp {
+                LoadContentTypeFieldDefinitionByIdentifierResponse::Ok { body, etag } => {
+                    rq.reply(200).body(&body).etag(etag).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4540,22 +4880,31 @@ fn h_load_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[47];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadContentTypeDraftRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
             let resp = api.load_content_type_draft(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadContentTypeDraftResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("ContentTypeUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadContentTypeDraftResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("ContentTypeUpdate")
+                        .render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4575,17 +4924,16 @@ fn h_update_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    UpdateContentTypeDraftResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("ContentTypeUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                UpdateContentTypeDraftResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("ContentTypeUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4603,13 +4951,12 @@ fn h_publish_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    PublishContentTypeDraftResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                PublishContentTypeDraftResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4628,11 +4975,10 @@ fn h_delete_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteContentTypeDraftResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeleteContentTypeDraftResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4642,6 +4988,11 @@ fn h_load_content_type_draft_field_definition_list<A: Api>(api: Arc<A>) -> Handl
         Box::pin(async move {
             let op = &OPERATIONS[51];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadContentTypeDraftFieldDefinitionListRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
@@ -4650,13 +5001,17 @@ fn h_load_content_type_draft_field_definition_list<A: Api>(api: Arc<A>) -> Handl
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadContentTypeDraftFieldDefinitionListResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadContentTypeDraftFieldDefinitionListResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4675,17 +5030,16 @@ fn h_add_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    AddContentTypeDraftFieldDefinitionResponse::Created { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("FieldDefinitionUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                AddContentTypeDraftFieldDefinitionResponse::Created { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("FieldDefinitionUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4695,6 +5049,11 @@ fn h_load_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[53];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadContentTypeDraftFieldDefinitionRequest {
                 content_type_id: rq.path("contentTypeId")?,
                 field_definition_id: rq.path("fieldDefinitionId")?,
@@ -4704,17 +5063,21 @@ fn h_load_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadContentTypeDraftFieldDefinitionResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("FieldDefinitionUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadContentTypeDraftFieldDefinitionResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("FieldDefinitionUpdate")
+                        .render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4735,17 +5098,16 @@ fn h_update_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler 
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    UpdateContentTypeDraftFieldDefinitionResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("FieldDefinitionUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                UpdateContentTypeDraftFieldDefinitionResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("FieldDefinitionUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4765,13 +5127,12 @@ fn h_remove_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler 
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    RemoveContentTypeDraftFieldDefinitionResponse::NoContent => {
-                        rq.reply(204).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                RemoveContentTypeDraftFieldDefinitionResponse::NoContent => {
+                    rq.reply(204).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4781,6 +5142,11 @@ fn h_load_groups_of_content_type<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[56];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadGroupsOfContentTypeRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
@@ -4789,13 +5155,17 @@ fn h_load_groups_of_content_type<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadGroupsOfContentTypeResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadGroupsOfContentTypeResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4814,13 +5184,12 @@ fn h_link_content_type_to_group<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LinkContentTypeToGroupResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LinkContentTypeToGroupResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4839,13 +5208,12 @@ fn h_unlink_content_type_from_group<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    UnlinkContentTypeFromGroupResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                UnlinkContentTypeFromGroupResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4855,16 +5223,54 @@ fn h_load_country_list<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[59];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadCountryListRequest {};
             let resp = api.load_country_list(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadCountryListResponse::Ok { body, etag } => {
-                        rq.reply(200).body(&body).etag(etag).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadCountryListResponse::Ok { body, etag } => {
+                    rq.reply(200).body(&body).etag(etag).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
+        })
+    })
+}
+fn h_load_events<A: Api>(api: Arc<A>) -> Handler {
+    Box::new(move |rq: Rq| {
+        let api = api.clone();
+        Box::pin(async move {
+            let op = &OPERATIONS[60];
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
+            let req = LoadEventsRequest {
+                after: rq.query::<i64>("after")?.unwrap_or(0),
+                limit: rq.query::<i64>("limit")?.unwrap_or(100),
+            };
+            let resp = api.load_events(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
+            let page = match resp {
+                LoadEventsResponse::Ok { body } => rq.reply(200).body(&body).render(),
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4872,18 +5278,25 @@ fn h_list_languages<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[60];
+            let op = &OPERATIONS[61];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = ListLanguagesRequest {};
             let resp = api.list_languages(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    ListLanguagesResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                ListLanguagesResponse::Ok { body } => rq.reply(200).body(&body).render(),
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4891,20 +5304,29 @@ fn h_load_language<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[61];
+            let op = &OPERATIONS[62];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadLanguageRequest {
                 language_code: rq.path("languageCode")?,
             };
             let resp = api.load_language(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadLanguageResponse::Ok { body, etag } => {
-                        rq.reply(200).body(&body).etag(etag).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadLanguageResponse::Ok { body, etag } => {
+                    rq.reply(200).body(&body).etag(etag).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4912,8 +5334,13 @@ fn h_redirect_location<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[62];
+            let op = &OPERATIONS[63];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = RedirectLocationRequest {
                 id: rq.query::<String>("id")?,
                 remote_id: rq.query::<String>("remoteId")?,
@@ -4922,16 +5349,20 @@ fn h_redirect_location<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.redirect_location(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    RedirectLocationResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                    RedirectLocationResponse::TemporaryRedirect { location } => {
-                        rq.reply(307).location(&location).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                RedirectLocationResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+                RedirectLocationResponse::TemporaryRedirect { location } => {
+                    rq.reply(307).location(&location).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4939,24 +5370,33 @@ fn h_load_location<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[63];
+            let op = &OPERATIONS[64];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadLocationRequest {
                 location_path: rq.path("locationPath")?,
             };
             let resp = api.load_location(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadLocationResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("LocationUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadLocationResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("LocationUpdate")
+                        .render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4964,7 +5404,7 @@ fn h_update_location<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[64];
+            let op = &OPERATIONS[65];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateLocationRequest {
                 location_path: rq.path("locationPath")?,
@@ -4973,17 +5413,16 @@ fn h_update_location<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.update_location(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    UpdateLocationResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("LocationUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                UpdateLocationResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("LocationUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -4991,7 +5430,7 @@ fn h_delete_subtree<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[65];
+            let op = &OPERATIONS[66];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteSubtreeRequest {
                 location_path: rq.path("locationPath")?,
@@ -4999,11 +5438,10 @@ fn h_delete_subtree<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.delete_subtree(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteSubtreeResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeleteSubtreeResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5011,7 +5449,7 @@ fn h_copy_subtree<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[66];
+            let op = &OPERATIONS[67];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CopySubtreeRequest {
                 location_path: rq.path("locationPath")?,
@@ -5019,13 +5457,12 @@ fn h_copy_subtree<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.copy_subtree(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CopySubtreeResponse::Created { location } => {
-                        rq.reply(201).location(&location).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CopySubtreeResponse::Created { location } => {
+                    rq.reply(201).location(&location).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5033,7 +5470,7 @@ fn h_move_subtree<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[67];
+            let op = &OPERATIONS[68];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = MoveSubtreeRequest {
                 location_path: rq.path("locationPath")?,
@@ -5041,14 +5478,13 @@ fn h_move_subtree<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.move_subtree(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    MoveSubtreeResponse::Created { location } => {
-                        rq.reply(201).location(&location).finish()
-                    }
-                    MoveSubtreeResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                MoveSubtreeResponse::Created { location } => {
+                    rq.reply(201).location(&location).render()
+                }
+                MoveSubtreeResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5056,7 +5492,7 @@ fn h_swap_location<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[68];
+            let op = &OPERATIONS[69];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = SwapLocationRequest {
                 location_path: rq.path("locationPath")?,
@@ -5064,11 +5500,10 @@ fn h_swap_location<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.swap_location(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    SwapLocationResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                SwapLocationResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5076,8 +5511,13 @@ fn h_load_location_children<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[69];
+            let op = &OPERATIONS[70];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadLocationChildrenRequest {
                 location_path: rq.path("locationPath")?,
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
@@ -5085,13 +5525,17 @@ fn h_load_location_children<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.load_location_children(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadLocationChildrenResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadLocationChildrenResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5099,8 +5543,13 @@ fn h_load_locations_for_content<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[70];
+            let op = &OPERATIONS[71];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadLocationsForContentRequest {
                 content_id: rq.path("contentId")?,
             };
@@ -5109,13 +5558,17 @@ fn h_load_locations_for_content<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadLocationsForContentResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadLocationsForContentResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5123,7 +5576,7 @@ fn h_create_location<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[71];
+            let op = &OPERATIONS[72];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateLocationRequest {
                 content_id: rq.path("contentId")?,
@@ -5131,17 +5584,16 @@ fn h_create_location<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.create_location(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateLocationResponse::Created { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("LocationUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateLocationResponse::Created { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("LocationUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5149,18 +5601,27 @@ fn h_load_object_state_groups<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[72];
+            let op = &OPERATIONS[73];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadObjectStateGroupsRequest {};
             let resp = api.load_object_state_groups(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadObjectStateGroupsResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadObjectStateGroupsResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5168,7 +5629,7 @@ fn h_create_object_state_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[73];
+            let op = &OPERATIONS[74];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateObjectStateGroupRequest {
                 body: rq.input(op.inputs)?,
@@ -5178,17 +5639,16 @@ fn h_create_object_state_group<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateObjectStateGroupResponse::Created { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("ObjectStateGroupUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateObjectStateGroupResponse::Created { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("ObjectStateGroupUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5196,24 +5656,33 @@ fn h_load_object_state_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[74];
+            let op = &OPERATIONS[75];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadObjectStateGroupRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
             };
             let resp = api.load_object_state_group(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadObjectStateGroupResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("ObjectStateGroupUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadObjectStateGroupResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("ObjectStateGroupUpdate")
+                        .render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5221,7 +5690,7 @@ fn h_update_object_state_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[75];
+            let op = &OPERATIONS[76];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateObjectStateGroupRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
@@ -5233,17 +5702,16 @@ fn h_update_object_state_group<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    UpdateObjectStateGroupResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("ObjectStateGroupUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                UpdateObjectStateGroupResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("ObjectStateGroupUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5251,7 +5719,7 @@ fn h_delete_object_state_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[76];
+            let op = &OPERATIONS[77];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteObjectStateGroupRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
@@ -5262,11 +5730,10 @@ fn h_delete_object_state_group<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteObjectStateGroupResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeleteObjectStateGroupResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5274,20 +5741,29 @@ fn h_load_object_states<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[77];
+            let op = &OPERATIONS[78];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadObjectStatesRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
             };
             let resp = api.load_object_states(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadObjectStatesResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadObjectStatesResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5295,7 +5771,7 @@ fn h_create_object_state<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[78];
+            let op = &OPERATIONS[79];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateObjectStateRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
@@ -5303,17 +5779,16 @@ fn h_create_object_state<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.create_object_state(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateObjectStateResponse::Created { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("ObjectStateUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateObjectStateResponse::Created { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("ObjectStateUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5321,25 +5796,34 @@ fn h_load_object_state<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[79];
+            let op = &OPERATIONS[80];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadObjectStateRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
                 object_state_id: rq.path("objectStateId")?,
             };
             let resp = api.load_object_state(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadObjectStateResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("ObjectStateUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadObjectStateResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("ObjectStateUpdate")
+                        .render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5347,7 +5831,7 @@ fn h_update_object_state<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[80];
+            let op = &OPERATIONS[81];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateObjectStateRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
@@ -5357,17 +5841,16 @@ fn h_update_object_state<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.update_object_state(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    UpdateObjectStateResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("ObjectStateUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                UpdateObjectStateResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("ObjectStateUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5375,7 +5858,7 @@ fn h_delete_object_state<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[81];
+            let op = &OPERATIONS[82];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteObjectStateRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
@@ -5384,11 +5867,10 @@ fn h_delete_object_state<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.delete_object_state(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteObjectStateResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeleteObjectStateResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5396,8 +5878,13 @@ fn h_list_roles<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[82];
+            let op = &OPERATIONS[83];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = ListRolesRequest {
                 identifier: rq.query::<String>("identifier")?,
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
@@ -5405,11 +5892,15 @@ fn h_list_roles<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.list_roles(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    ListRolesResponse::Ok { body } => rq.reply(200).body(&body).finish(),
-                },
-            )
+            let page = match resp {
+                ListRolesResponse::Ok { body } => rq.reply(200).body(&body).render(),
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5417,7 +5908,7 @@ fn h_create_role<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[83];
+            let op = &OPERATIONS[84];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateRoleRequest {
                 publish: rq.query::<bool>("publish")?.unwrap_or(true),
@@ -5430,24 +5921,23 @@ fn h_create_role<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.create_role(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateRoleResponse::CreatedRole { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("RoleInput")
-                            .finish()
-                    }
-                    CreateRoleResponse::CreatedRoleDraft { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("RoleInput")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateRoleResponse::CreatedRole { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("RoleInput")
+                        .render()
+                }
+                CreateRoleResponse::CreatedRoleDraft { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("RoleInput")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5455,24 +5945,33 @@ fn h_load_role<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[84];
+            let op = &OPERATIONS[85];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadRoleRequest {
                 role_id: rq.path("roleId")?,
             };
             let resp = api.load_role(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadRoleResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("RoleInput")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadRoleResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("RoleInput")
+                        .render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5480,24 +5979,23 @@ fn h_create_role_draft<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[85];
+            let op = &OPERATIONS[86];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateRoleDraftRequest {
                 role_id: rq.path("roleId")?,
             };
             let resp = api.create_role_draft(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateRoleDraftResponse::Created { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("RoleInput")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateRoleDraftResponse::Created { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("RoleInput")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5505,7 +6003,7 @@ fn h_update_role<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[86];
+            let op = &OPERATIONS[87];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateRoleRequest {
                 role_id: rq.path("roleId")?,
@@ -5514,17 +6012,16 @@ fn h_update_role<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.update_role(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    UpdateRoleResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("RoleInput")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                UpdateRoleResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("RoleInput")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5532,7 +6029,7 @@ fn h_delete_role<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[87];
+            let op = &OPERATIONS[88];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteRoleRequest {
                 role_id: rq.path("roleId")?,
@@ -5540,11 +6037,10 @@ fn h_delete_role<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.delete_role(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteRoleResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeleteRoleResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5552,24 +6048,33 @@ fn h_load_role_draft<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[88];
+            let op = &OPERATIONS[89];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadRoleDraftRequest {
                 role_id: rq.path("roleId")?,
             };
             let resp = api.load_role_draft(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadRoleDraftResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("RoleInput")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadRoleDraftResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("RoleInput")
+                        .render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5577,7 +6082,7 @@ fn h_update_role_draft<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[89];
+            let op = &OPERATIONS[90];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateRoleDraftRequest {
                 role_id: rq.path("roleId")?,
@@ -5586,17 +6091,16 @@ fn h_update_role_draft<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.update_role_draft(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    UpdateRoleDraftResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("RoleInput")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                UpdateRoleDraftResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("RoleInput")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5604,20 +6108,19 @@ fn h_publish_role_draft<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[90];
+            let op = &OPERATIONS[91];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = PublishRoleDraftRequest {
                 role_id: rq.path("roleId")?,
             };
             let resp = api.publish_role_draft(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    PublishRoleDraftResponse::NoContent { location } => {
-                        rq.reply(204).location(&location).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                PublishRoleDraftResponse::NoContent { location } => {
+                    rq.reply(204).location(&location).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5625,7 +6128,7 @@ fn h_delete_role_draft<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[91];
+            let op = &OPERATIONS[92];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteRoleDraftRequest {
                 role_id: rq.path("roleId")?,
@@ -5633,11 +6136,10 @@ fn h_delete_role_draft<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.delete_role_draft(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteRoleDraftResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeleteRoleDraftResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5645,20 +6147,27 @@ fn h_load_policies<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[92];
+            let op = &OPERATIONS[93];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadPoliciesRequest {
                 role_id: rq.path("roleId")?,
             };
             let resp = api.load_policies(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadPoliciesResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadPoliciesResponse::Ok { body } => rq.reply(200).body(&body).render(),
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5666,7 +6175,7 @@ fn h_add_policy<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[93];
+            let op = &OPERATIONS[94];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = AddPolicyRequest {
                 role_id: rq.path("roleId")?,
@@ -5674,17 +6183,16 @@ fn h_add_policy<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.add_policy(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    AddPolicyResponse::Created { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("PolicyUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                AddPolicyResponse::Created { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("PolicyUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5692,18 +6200,17 @@ fn h_delete_policies<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[94];
+            let op = &OPERATIONS[95];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeletePoliciesRequest {
                 role_id: rq.path("roleId")?,
             };
             let resp = api.delete_policies(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeletePoliciesResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeletePoliciesResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5711,25 +6218,34 @@ fn h_load_policy<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[95];
+            let op = &OPERATIONS[96];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadPolicyRequest {
                 role_id: rq.path("roleId")?,
                 policy_id: rq.path("policyId")?,
             };
             let resp = api.load_policy(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadPolicyResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("PolicyUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadPolicyResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("PolicyUpdate")
+                        .render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5737,7 +6253,7 @@ fn h_update_policy<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[96];
+            let op = &OPERATIONS[97];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdatePolicyRequest {
                 role_id: rq.path("roleId")?,
@@ -5747,17 +6263,16 @@ fn h_update_policy<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.update_policy(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    UpdatePolicyResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("PolicyUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                UpdatePolicyResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("PolicyUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5765,7 +6280,7 @@ fn h_delete_policy<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[97];
+            let op = &OPERATIONS[98];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeletePolicyRequest {
                 role_id: rq.path("roleId")?,
@@ -5774,11 +6289,10 @@ fn h_delete_policy<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.delete_policy(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeletePolicyResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeletePolicyResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5786,20 +6300,29 @@ fn h_list_policies_for_user<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[98];
+            let op = &OPERATIONS[99];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = ListPoliciesForUserRequest {
                 user_id: rq.query::<i64>("userId")?,
             };
             let resp = api.list_policies_for_user(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    ListPoliciesForUserResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                ListPoliciesForUserResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5807,8 +6330,13 @@ fn h_load_role_assignments_for_user<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[99];
+            let op = &OPERATIONS[100];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadRoleAssignmentsForUserRequest {
                 user_id: rq.path("userId")?,
             };
@@ -5817,13 +6345,17 @@ fn h_load_role_assignments_for_user<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadRoleAssignmentsForUserResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadRoleAssignmentsForUserResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5831,7 +6363,7 @@ fn h_assign_role_to_user<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[100];
+            let op = &OPERATIONS[101];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = AssignRoleToUserRequest {
                 user_id: rq.path("userId")?,
@@ -5839,13 +6371,12 @@ fn h_assign_role_to_user<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.assign_role_to_user(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    AssignRoleToUserResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                AssignRoleToUserResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5853,8 +6384,13 @@ fn h_load_role_assignment_for_user<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[101];
+            let op = &OPERATIONS[102];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadRoleAssignmentForUserRequest {
                 user_id: rq.path("userId")?,
                 role_id: rq.path("roleId")?,
@@ -5864,13 +6400,17 @@ fn h_load_role_assignment_for_user<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadRoleAssignmentForUserResponse::Ok { body, etag } => {
-                        rq.reply(200).body(&body).etag(etag).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadRoleAssignmentForUserResponse::Ok { body, etag } => {
+                    rq.reply(200).body(&body).etag(etag).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5878,7 +6418,7 @@ fn h_unassign_role_from_user<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[102];
+            let op = &OPERATIONS[103];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UnassignRoleFromUserRequest {
                 user_id: rq.path("userId")?,
@@ -5887,13 +6427,12 @@ fn h_unassign_role_from_user<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.unassign_role_from_user(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    UnassignRoleFromUserResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                UnassignRoleFromUserResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5901,8 +6440,13 @@ fn h_load_role_assignments_for_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[103];
+            let op = &OPERATIONS[104];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadRoleAssignmentsForUserGroupRequest {
                 group_path: rq.path("groupPath")?,
             };
@@ -5911,13 +6455,17 @@ fn h_load_role_assignments_for_user_group<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadRoleAssignmentsForUserGroupResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadRoleAssignmentsForUserGroupResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5925,7 +6473,7 @@ fn h_assign_role_to_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[104];
+            let op = &OPERATIONS[105];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = AssignRoleToUserGroupRequest {
                 group_path: rq.path("groupPath")?,
@@ -5936,13 +6484,12 @@ fn h_assign_role_to_user_group<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    AssignRoleToUserGroupResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                AssignRoleToUserGroupResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5950,8 +6497,13 @@ fn h_load_role_assignment_for_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[105];
+            let op = &OPERATIONS[106];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadRoleAssignmentForUserGroupRequest {
                 group_path: rq.path("groupPath")?,
                 role_id: rq.path("roleId")?,
@@ -5961,13 +6513,17 @@ fn h_load_role_assignment_for_user_group<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadRoleAssignmentForUserGroupResponse::Ok { body, etag } => {
-                        rq.reply(200).body(&body).etag(etag).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadRoleAssignmentForUserGroupResponse::Ok { body, etag } => {
+                    rq.reply(200).body(&body).etag(etag).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -5975,7 +6531,7 @@ fn h_unassign_role_from_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[106];
+            let op = &OPERATIONS[107];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UnassignRoleFromUserGroupRequest {
                 group_path: rq.path("groupPath")?,
@@ -5987,13 +6543,12 @@ fn h_unassign_role_from_user_group<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    UnassignRoleFromUserGroupResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                UnassignRoleFromUserGroupResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6001,18 +6556,27 @@ fn h_load_root_resource<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[107];
+            let op = &OPERATIONS[108];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadRootResourceRequest {};
             let resp = api.load_root_resource(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadRootResourceResponse::Ok { body, etag } => {
-                        rq.reply(200).body(&body).etag(etag).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadRootResourceResponse::Ok { body, etag } => {
+                    rq.reply(200).body(&body).etag(etag).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6020,21 +6584,28 @@ fn h_list_sections<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[108];
+            let op = &OPERATIONS[109];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = ListSectionsRequest {
                 identifer: rq.query::<String>("identifer")?,
                 identifier: rq.query::<String>("identifier")?,
             };
             let resp = api.list_sections(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    ListSectionsResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                ListSectionsResponse::Ok { body } => rq.reply(200).body(&body).render(),
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6042,24 +6613,23 @@ fn h_create_section<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[109];
+            let op = &OPERATIONS[110];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateSectionRequest {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_section(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateSectionResponse::Created { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("SectionInput")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateSectionResponse::Created { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("SectionInput")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6067,24 +6637,33 @@ fn h_load_section<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[110];
+            let op = &OPERATIONS[111];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadSectionRequest {
                 section_id: rq.path("sectionId")?,
             };
             let resp = api.load_section(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadSectionResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("SectionInput")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadSectionResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("SectionInput")
+                        .render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6092,7 +6671,7 @@ fn h_update_section<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[111];
+            let op = &OPERATIONS[112];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateSectionRequest {
                 section_id: rq.path("sectionId")?,
@@ -6101,17 +6680,16 @@ fn h_update_section<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.update_section(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    UpdateSectionResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("SectionInput")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                UpdateSectionResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("SectionInput")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6119,7 +6697,7 @@ fn h_delete_section<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[112];
+            let op = &OPERATIONS[113];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteSectionRequest {
                 section_id: rq.path("sectionId")?,
@@ -6127,11 +6705,10 @@ fn h_delete_section<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.delete_section(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteSectionResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeleteSectionResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6139,27 +6716,24 @@ fn h_create_session<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[113];
+            let op = &OPERATIONS[114];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateSessionRequest {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_session(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateSessionResponse::Created { body, set_cookie } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .header("set-cookie", set_cookie)
-                            .finish()
-                    }
-                    CreateSessionResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateSessionResponse::Created { body, set_cookie } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .header("set-cookie", set_cookie)
+                        .render()
+                }
+                CreateSessionResponse::Ok { body } => rq.reply(200).body(&body).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6167,18 +6741,17 @@ fn h_check_session<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[114];
+            let op = &OPERATIONS[115];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CheckSessionRequest {};
             let resp = api.check_session(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CheckSessionResponse::Ok { body, etag } => {
-                        rq.reply(200).body(&body).etag(etag).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CheckSessionResponse::Ok { body, etag } => {
+                    rq.reply(200).body(&body).etag(etag).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6186,20 +6759,17 @@ fn h_refresh_session<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[115];
+            let op = &OPERATIONS[116];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = RefreshSessionRequest {
                 session_id: rq.path("sessionId")?,
             };
             let resp = api.refresh_session(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    RefreshSessionResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                RefreshSessionResponse::Ok { body } => rq.reply(200).body(&body).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6207,20 +6777,19 @@ fn h_delete_session<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[116];
+            let op = &OPERATIONS[117];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteSessionRequest {
                 session_id: rq.path("sessionId")?,
             };
             let resp = api.delete_session(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteSessionResponse::NoContent { set_cookie } => {
-                        rq.reply(204).header("set-cookie", set_cookie).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                DeleteSessionResponse::NoContent { set_cookie } => {
+                    rq.reply(204).header("set-cookie", set_cookie).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6228,21 +6797,28 @@ fn h_load_trash_items<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[117];
+            let op = &OPERATIONS[118];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadTrashItemsRequest {
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
                 limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(None)),
             };
             let resp = api.load_trash_items(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadTrashItemsResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadTrashItemsResponse::Ok { body } => rq.reply(200).body(&body).render(),
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6250,16 +6826,15 @@ fn h_empty_trash<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[118];
+            let op = &OPERATIONS[119];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = EmptyTrashRequest {};
             let resp = api.empty_trash(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    EmptyTrashResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                EmptyTrashResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6267,20 +6842,29 @@ fn h_load_trash_item<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[119];
+            let op = &OPERATIONS[120];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadTrashItemRequest {
                 trash_item_id: rq.path("trashItemId")?,
             };
             let resp = api.load_trash_item(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadTrashItemResponse::Ok { body, etag } => {
-                        rq.reply(200).body(&body).etag(etag).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadTrashItemResponse::Ok { body, etag } => {
+                    rq.reply(200).body(&body).etag(etag).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6288,7 +6872,7 @@ fn h_restore_trash_item<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[120];
+            let op = &OPERATIONS[121];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = RestoreTrashItemRequest {
                 trash_item_id: rq.path("trashItemId")?,
@@ -6296,13 +6880,12 @@ fn h_restore_trash_item<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.restore_trash_item(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    RestoreTrashItemResponse::Created { location } => {
-                        rq.reply(201).location(&location).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                RestoreTrashItemResponse::Created { location } => {
+                    rq.reply(201).location(&location).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6310,7 +6893,7 @@ fn h_delete_trash_item<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[121];
+            let op = &OPERATIONS[122];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteTrashItemRequest {
                 trash_item_id: rq.path("trashItemId")?,
@@ -6318,11 +6901,10 @@ fn h_delete_trash_item<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.delete_trash_item(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteTrashItemResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeleteTrashItemResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6330,18 +6912,27 @@ fn h_list_global_url_aliases<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[122];
+            let op = &OPERATIONS[123];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = ListGlobalUrlAliasesRequest {};
             let resp = api.list_global_url_aliases(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    ListGlobalUrlAliasesResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                ListGlobalUrlAliasesResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6349,8 +6940,13 @@ fn h_list_location_url_aliases<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[123];
+            let op = &OPERATIONS[124];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = ListLocationUrlAliasesRequest {
                 location_path: rq.path("locationPath")?,
                 custom: rq.query::<bool>("custom")?.unwrap_or(true),
@@ -6360,13 +6956,17 @@ fn h_list_location_url_aliases<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    ListLocationUrlAliasesResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                ListLocationUrlAliasesResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6374,20 +6974,19 @@ fn h_create_url_alias<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[124];
+            let op = &OPERATIONS[125];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateUrlAliasRequest {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_url_alias(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateUrlAliasResponse::Created { body } => {
-                        rq.reply(201).body(&body).location(&body.href).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateUrlAliasResponse::Created { body } => {
+                    rq.reply(201).body(&body).location(&body.href).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6395,20 +6994,29 @@ fn h_load_url_alias<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[125];
+            let op = &OPERATIONS[126];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadUrlAliasRequest {
                 url_alias_id: rq.path("urlAliasId")?,
             };
             let resp = api.load_url_alias(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadUrlAliasResponse::Ok { body, etag } => {
-                        rq.reply(200).body(&body).etag(etag).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadUrlAliasResponse::Ok { body, etag } => {
+                    rq.reply(200).body(&body).etag(etag).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6416,7 +7024,7 @@ fn h_delete_url_alias<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[126];
+            let op = &OPERATIONS[127];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteUrlAliasRequest {
                 url_alias_id: rq.path("urlAliasId")?,
@@ -6424,11 +7032,10 @@ fn h_delete_url_alias<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.delete_url_alias(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteUrlAliasResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeleteUrlAliasResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6436,18 +7043,27 @@ fn h_list_url_wildcards<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[127];
+            let op = &OPERATIONS[128];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = ListUrlWildcardsRequest {};
             let resp = api.list_url_wildcards(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    ListUrlWildcardsResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                ListUrlWildcardsResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6455,20 +7071,19 @@ fn h_create_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[128];
+            let op = &OPERATIONS[129];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateUrlWildcardRequest {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_url_wildcard(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateUrlWildcardResponse::Created { body } => {
-                        rq.reply(201).body(&body).location(&body.href).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateUrlWildcardResponse::Created { body } => {
+                    rq.reply(201).body(&body).location(&body.href).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6476,20 +7091,29 @@ fn h_load_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[129];
+            let op = &OPERATIONS[130];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadUrlWildcardRequest {
                 url_wildcard_id: rq.path("urlWildcardId")?,
             };
             let resp = api.load_url_wildcard(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadUrlWildcardResponse::Ok { body, etag } => {
-                        rq.reply(200).body(&body).etag(etag).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadUrlWildcardResponse::Ok { body, etag } => {
+                    rq.reply(200).body(&body).etag(etag).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6497,7 +7121,7 @@ fn h_delete_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[130];
+            let op = &OPERATIONS[131];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteUrlWildcardRequest {
                 url_wildcard_id: rq.path("urlWildcardId")?,
@@ -6505,11 +7129,10 @@ fn h_delete_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.delete_url_wildcard(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteUrlWildcardResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeleteUrlWildcardResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6517,8 +7140,13 @@ fn h_load_users<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[131];
+            let op = &OPERATIONS[132];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadUsersRequest {
                 role_id: rq.query::<String>("roleId")?,
                 remote_id: rq.query::<String>("remoteId")?,
@@ -6532,16 +7160,20 @@ fn h_load_users<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.load_users(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadUsersResponse::OkUserRefList { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                    LoadUsersResponse::OkUserList { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadUsersResponse::OkUserRefList { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+                LoadUsersResponse::OkUserList { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6549,7 +7181,7 @@ fn h_verify_users<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[132];
+            let op = &OPERATIONS[133];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = VerifyUsersRequest {
                 role_id: rq.query::<String>("roleId")?,
@@ -6559,11 +7191,10 @@ fn h_verify_users<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.verify_users(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    VerifyUsersResponse::Ok => rq.reply(200).finish(),
-                },
-            )
+            let page = match resp {
+                VerifyUsersResponse::Ok => rq.reply(200).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6571,24 +7202,33 @@ fn h_load_user<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[133];
+            let op = &OPERATIONS[134];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadUserRequest {
                 user_id: rq.path("userId")?,
             };
             let resp = api.load_user(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadUserResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("UserUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadUserResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("UserUpdate")
+                        .render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6596,7 +7236,7 @@ fn h_update_user<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[134];
+            let op = &OPERATIONS[135];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateUserRequest {
                 user_id: rq.path("userId")?,
@@ -6605,17 +7245,16 @@ fn h_update_user<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.update_user(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    UpdateUserResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("UserUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                UpdateUserResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("UserUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6623,7 +7262,7 @@ fn h_delete_user<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[135];
+            let op = &OPERATIONS[136];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteUserRequest {
                 user_id: rq.path("userId")?,
@@ -6631,11 +7270,10 @@ fn h_delete_user<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.delete_user(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteUserResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeleteUserResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6643,18 +7281,27 @@ fn h_redirect_to_current_user<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[136];
+            let op = &OPERATIONS[137];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = RedirectToCurrentUserRequest {};
             let resp = api.redirect_to_current_user(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    RedirectToCurrentUserResponse::TemporaryRedirect { location } => {
-                        rq.reply(307).location(&location).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                RedirectToCurrentUserResponse::TemporaryRedirect { location } => {
+                    rq.reply(307).location(&location).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6662,8 +7309,13 @@ fn h_load_user_groups_of_user<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[137];
+            let op = &OPERATIONS[138];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadUserGroupsOfUserRequest {
                 user_id: rq.path("userId")?,
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
@@ -6671,13 +7323,17 @@ fn h_load_user_groups_of_user<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.load_user_groups_of_user(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadUserGroupsOfUserResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadUserGroupsOfUserResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6685,7 +7341,7 @@ fn h_assign_user_to_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[138];
+            let op = &OPERATIONS[139];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = AssignUserToUserGroupRequest {
                 user_id: rq.path("userId")?,
@@ -6696,13 +7352,12 @@ fn h_assign_user_to_user_group<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    AssignUserToUserGroupResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                AssignUserToUserGroupResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6710,7 +7365,7 @@ fn h_unassign_user_from_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[139];
+            let op = &OPERATIONS[140];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UnassignUserFromUserGroupRequest {
                 user_id: rq.path("userId")?,
@@ -6721,13 +7376,12 @@ fn h_unassign_user_from_user_group<A: Api>(api: Arc<A>) -> Handler {
                 .await
                 .map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    UnassignUserFromUserGroupResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                UnassignUserFromUserGroupResponse::Ok { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6735,20 +7389,27 @@ fn h_load_user_drafts<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[140];
+            let op = &OPERATIONS[141];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadUserDraftsRequest {
                 user_id: rq.path("userId")?,
             };
             let resp = api.load_user_drafts(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadUserDraftsResponse::Ok { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadUserDraftsResponse::Ok { body } => rq.reply(200).body(&body).render(),
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6756,8 +7417,13 @@ fn h_load_user_groups<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[141];
+            let op = &OPERATIONS[142];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadUserGroupsRequest {
                 id: rq.query::<i64>("id")?,
                 role_id: rq.query::<i64>("roleId")?,
@@ -6770,16 +7436,20 @@ fn h_load_user_groups<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.load_user_groups(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadUserGroupsResponse::OkUserGroupRefList { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                    LoadUserGroupsResponse::OkUserGroupList { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadUserGroupsResponse::OkUserGroupRefList { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+                LoadUserGroupsResponse::OkUserGroupList { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6787,18 +7457,27 @@ fn h_load_root_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[142];
+            let op = &OPERATIONS[143];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadRootUserGroupRequest {};
             let resp = api.load_root_user_group(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadRootUserGroupResponse::MovedPermanently { location } => {
-                        rq.reply(301).location(&location).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadRootUserGroupResponse::MovedPermanently { location } => {
+                    rq.reply(301).location(&location).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6806,24 +7485,23 @@ fn h_create_root_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[143];
+            let op = &OPERATIONS[144];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateRootUserGroupRequest {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_root_user_group(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateRootUserGroupResponse::Created { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("UserGroupUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateRootUserGroupResponse::Created { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("UserGroupUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6831,24 +7509,33 @@ fn h_load_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[144];
+            let op = &OPERATIONS[145];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadUserGroupRequest {
                 group_path: rq.path("groupPath")?,
             };
             let resp = api.load_user_group(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadUserGroupResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("UserGroupUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadUserGroupResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("UserGroupUpdate")
+                        .render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6856,7 +7543,7 @@ fn h_update_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[145];
+            let op = &OPERATIONS[146];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateUserGroupRequest {
                 group_path: rq.path("groupPath")?,
@@ -6865,17 +7552,16 @@ fn h_update_user_group<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.update_user_group(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    UpdateUserGroupResponse::Ok { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("UserGroupUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                UpdateUserGroupResponse::Ok { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("UserGroupUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6883,7 +7569,7 @@ fn h_delete_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[146];
+            let op = &OPERATIONS[147];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteUserGroupRequest {
                 group_path: rq.path("groupPath")?,
@@ -6891,11 +7577,10 @@ fn h_delete_user_group<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.delete_user_group(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    DeleteUserGroupResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                DeleteUserGroupResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6903,7 +7588,7 @@ fn h_move_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[147];
+            let op = &OPERATIONS[148];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = MoveUserGroupRequest {
                 group_path: rq.path("groupPath")?,
@@ -6911,13 +7596,12 @@ fn h_move_user_group<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.move_user_group(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    MoveUserGroupResponse::Created { location } => {
-                        rq.reply(201).location(&location).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                MoveUserGroupResponse::Created { location } => {
+                    rq.reply(201).location(&location).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6925,8 +7609,13 @@ fn h_load_sub_user_groups<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[148];
+            let op = &OPERATIONS[149];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadSubUserGroupsRequest {
                 group_path: rq.path("groupPath")?,
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
@@ -6939,16 +7628,20 @@ fn h_load_sub_user_groups<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.load_sub_user_groups(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadSubUserGroupsResponse::OkUserGroupRefList { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                    LoadSubUserGroupsResponse::OkUserGroupList { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadSubUserGroupsResponse::OkUserGroupRefList { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+                LoadSubUserGroupsResponse::OkUserGroupList { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6956,7 +7649,7 @@ fn h_create_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[149];
+            let op = &OPERATIONS[150];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateUserGroupRequest {
                 group_path: rq.path("groupPath")?,
@@ -6964,17 +7657,16 @@ fn h_create_user_group<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.create_user_group(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateUserGroupResponse::Created { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("UserGroupUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateUserGroupResponse::Created { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("UserGroupUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -6982,8 +7674,13 @@ fn h_load_users_from_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[150];
+            let op = &OPERATIONS[151];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadUsersFromGroupRequest {
                 group_path: rq.path("groupPath")?,
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
@@ -6996,16 +7693,20 @@ fn h_load_users_from_group<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.load_users_from_group(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadUsersFromGroupResponse::OkUserRefList { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                    LoadUsersFromGroupResponse::OkUserList { body } => {
-                        rq.reply(200).body(&body).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadUsersFromGroupResponse::OkUserRefList { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+                LoadUsersFromGroupResponse::OkUserList { body } => {
+                    rq.reply(200).body(&body).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -7013,7 +7714,7 @@ fn h_create_user<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[151];
+            let op = &OPERATIONS[152];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateUserRequest {
                 group_path: rq.path("groupPath")?,
@@ -7021,17 +7722,16 @@ fn h_create_user<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.create_user(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateUserResponse::Created { body } => {
-                        rq.reply(201)
-                            .body(&body)
-                            .location(&body.href)
-                            .accept_patch("UserUpdate")
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateUserResponse::Created { body } => {
+                    rq.reply(201)
+                        .body(&body)
+                        .location(&body.href)
+                        .accept_patch("UserUpdate")
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -7039,18 +7739,17 @@ fn h_create_view<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[152];
+            let op = &OPERATIONS[153];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateViewRequest {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_view(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateViewResponse::Ok { body } => rq.reply(200).body(&body).finish(),
-                },
-            )
+            let page = match resp {
+                CreateViewResponse::Ok { body } => rq.reply(200).body(&body).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -7058,16 +7757,25 @@ fn h_list_view<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[153];
+            let op = &OPERATIONS[154];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = ListViewRequest {};
             let resp = api.list_view(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    ListViewResponse::Ok => rq.reply(200).finish(),
-                },
-            )
+            let page = match resp {
+                ListViewResponse::Ok => rq.reply(200).render(),
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -7075,18 +7783,27 @@ fn h_get_view<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[154];
+            let op = &OPERATIONS[155];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = GetViewRequest {
                 view_id: rq.path("viewId")?,
             };
             let resp = api.get_view(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    GetViewResponse::Ok => rq.reply(200).finish(),
-                },
-            )
+            let page = match resp {
+                GetViewResponse::Ok => rq.reply(200).render(),
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -7094,18 +7811,27 @@ fn h_load_view_results<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[155];
+            let op = &OPERATIONS[156];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadViewResultsRequest {
                 view_id: rq.path("viewId")?,
             };
             let resp = api.load_view_results(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadViewResultsResponse::Ok => rq.reply(200).finish(),
-                },
-            )
+            let page = match resp {
+                LoadViewResultsResponse::Ok => rq.reply(200).render(),
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -7113,20 +7839,19 @@ fn h_create_content_view<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[156];
+            let op = &OPERATIONS[157];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateContentViewRequest {
                 body: rq.input(op.inputs)?,
             };
             let resp = api.create_content_view(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateContentViewResponse::MovedPermanently { body, location } => {
-                        rq.reply(301).body(&body).location(&location).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateContentViewResponse::MovedPermanently { body, location } => {
+                    rq.reply(301).body(&body).location(&location).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }

@@ -2,8 +2,11 @@
 
 use super::model::*;
 use cairn_runtime::HttpError;
+use cairn_runtime::Rendered;
 use cairn_runtime::http::{Operation, Rq};
+use cairn_runtime::responses::{Lookup, Slot};
 use std::future::Future;
+use std::sync::Arc;
 /// What an implementation provides besides its operations.
 pub trait ApiBase: Send + Sync + 'static {
     /// Per-request state (who is calling), built before each operation.
@@ -23,6 +26,11 @@ pub trait ApiBase: Send + Sync + 'static {
         cx: &Self::Context,
         op: &'static Operation,
     ) -> impl Future<Output = ()> + Send;
+    /// For a cached GET (`Operation::cached`): the answer kept for this request and caller,
+    /// or the slot to keep it in.
+    fn cached(&self, cx: &Self::Context, request: &Rq) -> Lookup;
+    /// Keeps the 200 answer rendered for `slot`.
+    fn keep(&self, slot: Slot, page: Arc<Rendered>);
 }
 /// Bookmarks are the current user's marked Locations: list them, bookmark a Location, check
 /// whether a Location is bookmarked, remove a bookmark.
@@ -581,6 +589,20 @@ pub trait CountriesApi: ApiBase {
         cx: &Self::Context,
         req: LoadCountryListRequest,
     ) -> impl Future<Output = Result<LoadCountryListResponse, Self::Error>> + Send;
+}
+/// The change feed: every committed change, in commit order, as the outbox records it in the
+/// change's own transaction (what was done, to which resource, by whom, when). A client keeps
+/// the id of the last event it read and asks for the ones after it; the list's `last` is the
+/// id of the last change committed, the repository's generation.
+pub trait EventsApi: ApiBase {
+    /// `GET /events`
+    ///
+    /// Lists up to `limit` (1 to 1,000) committed changes after the event `after`, oldest first. 410 when events after `after` were pruned already (the server keeps the last `--events-kept`): the client has missed changes and must read again what it follows.
+    fn load_events(
+        &self,
+        cx: &Self::Context,
+        req: LoadEventsRequest,
+    ) -> impl Future<Output = Result<LoadEventsResponse, Self::Error>> + Send;
 }
 /// The languages content can be translated into.
 pub trait LanguagesApi: ApiBase {
@@ -1437,9 +1459,9 @@ pub trait ViewsApi: ApiBase {
     ) -> impl Future<Output = Result<CreateContentViewResponse, Self::Error>> + Send;
 }
 /// The whole API: every family.
-pub trait Api: ApiBase + BookmarksApi + ContentApi + ContentTypesApi + CountriesApi + LanguagesApi + LocationsApi + ObjectStatesApi + RolesApi + RootApi + SectionsApi + SessionsApi + TrashApi + UrlAliasesApi + UsersApi + ViewsApi {}
+pub trait Api: ApiBase + BookmarksApi + ContentApi + ContentTypesApi + CountriesApi + EventsApi + LanguagesApi + LocationsApi + ObjectStatesApi + RolesApi + RootApi + SectionsApi + SessionsApi + TrashApi + UrlAliasesApi + UsersApi + ViewsApi {}
 impl<
-    T: ApiBase + BookmarksApi + ContentApi + ContentTypesApi + CountriesApi
+    T: ApiBase + BookmarksApi + ContentApi + ContentTypesApi + CountriesApi + EventsApi
         + LanguagesApi + LocationsApi + ObjectStatesApi + RolesApi + RootApi
         + SectionsApi + SessionsApi + TrashApi + UrlAliasesApi + UsersApi + ViewsApi,
 > Api for T {}
@@ -1813,6 +1835,22 @@ macro_rules! not_implemented_countries {
 }
 #[allow(unused_imports)]
 pub(crate) use not_implemented_countries;
+/// Implements [`EventsApi`] for a type with every operation answering
+/// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
+/// generated code lives at `crate::api`).
+#[allow(unused_macros)]
+macro_rules! not_implemented_events {
+    ($t:ty, $err:path) => {
+        impl $crate::api::traits::EventsApi for $t { fn load_events(& self, _ : &<$t as
+        $crate::api::traits::ApiBase >::Context, _ :
+        $crate::api::model::LoadEventsRequest,) -> impl ::std::future::Future < Output =
+        Result <$crate::api::model::LoadEventsResponse, <$t as
+        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
+        ("loadEvents")) } } }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use not_implemented_events;
 /// Implements [`LanguagesApi`] for a type with every operation answering
 /// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
 /// generated code lives at `crate::api`).

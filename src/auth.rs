@@ -10,6 +10,7 @@ use crate::service::Service;
 use base64::Engine;
 use cairn_runtime::http::{Access, Operation, Settings};
 use cairn_store::entity::{content, user, user_session};
+use cairn_store::events::Change;
 use cairn_store::sql::stmt;
 use poem::http::HeaderMap;
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, EntityTrait};
@@ -39,6 +40,10 @@ pub struct Caller {
     pub peer: Option<std::net::IpAddr>,
     /// The dialect the request came in (`/api/ibexa/v2` or `/api/ezp/v2`, its media types).
     pub dialect: Arc<Settings>,
+    /// The path requested, under the prefix: what a change is recorded as made to.
+    pub resource: String,
+    /// For a cached GET: the repository's generation when the request began.
+    pub(crate) generation: Option<u64>,
 }
 
 impl Caller {
@@ -50,6 +55,15 @@ impl Caller {
 
     pub fn is_anonymous(&self) -> bool {
         self.user_id == ANONYMOUS_USER_ID
+    }
+
+    /// The change this caller's write makes, as the outbox records it.
+    pub fn change(&self) -> Change<'_> {
+        Change {
+            operation: self.op.id,
+            resource: &self.resource,
+            user_id: Some(self.user_id),
+        }
     }
 }
 
@@ -187,6 +201,8 @@ impl Service {
             siteaccess,
             peer,
             dialect,
+            resource: String::new(),
+            generation: None,
         };
         if !caller.is_anonymous() && !self.may_log_in(&caller.grants, &caller.siteaccess) {
             return Err(Error::Unauthorized(
@@ -227,6 +243,8 @@ impl Service {
             siteaccess: siteaccess(&HeaderMap::new()),
             peer: None,
             dialect,
+            resource: String::new(),
+            generation: None,
         })
     }
 

@@ -162,7 +162,7 @@ impl BookmarksApi for Service {
         let user_id = logged_in(cx)?;
         let location_id = req.location_id;
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let l = tree::find(tx, location_id).await?;
                 self.authorize_at(tx, cx, READ, &l, vec![]).await?;
                 let inserted = bookmark::Entity::insert(bookmark::ActiveModel {
@@ -216,7 +216,7 @@ impl BookmarksApi for Service {
         let user_id = logged_in(cx)?;
         let location_id = req.location_id;
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let deleted = bookmark::Entity::delete_many()
                     .filter(bookmark::Column::UserId.eq(user_id))
                     .filter(bookmark::Column::LocationId.eq(location_id))

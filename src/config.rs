@@ -268,6 +268,13 @@ pub struct ServeArgs {
     /// other words follow, by id, with score 0. Higher ranks long queries fully, at a cost.
     #[arg(long, env = "CAIRN_RANK_DOCUMENTS", default_value_t = 5_000)]
     pub rank_documents: u64,
+    /// Memory for rendered GET answers kept for the next identical request of the same caller
+    /// (MiB); any change drops them, on every instance. 0 turns the cache off.
+    #[arg(long, env = "CAIRN_CACHE_MIB", default_value_t = 64)]
+    pub cache_mib: u64,
+    /// Events of the change feed (`/events`) kept; older ones are pruned every minute.
+    #[arg(long, env = "CAIRN_EVENTS_KEPT", default_value_t = 100_000)]
+    pub events_kept: u64,
     /// Prometheus metrics at `/metrics`: `on` (on the API's listener), `off`, or an address
     /// to serve them on alone (`127.0.0.1:9100`).
     #[arg(long, env = "CAIRN_METRICS", default_value = "on")]

@@ -48,6 +48,9 @@ pub enum Error {
         message: String,
         fields: Vec<FieldErrors>,
     },
+    /// 410: what was asked for existed once and is gone for good (pruned events).
+    #[error("{0}")]
+    Gone(String),
     /// 412: the resource changed since the caller loaded it (`If-Match`).
     #[error("{0}")]
     PreconditionFailed(String),
@@ -101,6 +104,7 @@ impl From<Error> for HttpError {
                 e
             }
             Error::PreconditionFailed(_) => HttpError::precondition_failed(description),
+            Error::Gone(_) => HttpError::new(StatusCode::GONE, description),
             Error::NotImplemented(_) => HttpError::not_implemented(description),
             Error::Db(ref db) => {
                 let text = db.to_string();

@@ -16,6 +16,7 @@ mod front;
 mod full_text;
 pub mod metrics;
 mod preconditions;
+mod responses;
 pub mod service;
 
 mod bookmarks;
@@ -23,6 +24,7 @@ mod content;
 mod content_types;
 mod countries;
 mod countries_data;
+mod events;
 mod languages;
 mod locations;
 mod object_states;
@@ -88,6 +90,7 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Vec<Arc<Se
                 max_delay: std::time::Duration::from_secs(args.login_max_delay),
             },
             rank_documents: args.rank_documents,
+            cache_bytes: args.cache_mib * 1024 * 1024,
         },
         field_types::Registry::new(&args.api.field_type_prefix),
         Arc::new(field_types::files::DiskFiles::new(
@@ -113,6 +116,10 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Vec<Arc<Se
         );
     }
     tokio::spawn(cairn_store::maintenance::keep_up(service.db.clone()));
+    tokio::spawn(events::prune_every_minute(
+        service.db.clone(),
+        args.events_kept,
+    ));
     let service = Arc::new(service);
     let listening = service.clone();
     service

@@ -386,7 +386,7 @@ impl ObjectStatesApi for Service {
 
     async fn create_object_state_group(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: CreateObjectStateGroupRequest,
     ) -> Result<CreateObjectStateGroupResponse> {
         let b = req.body;
@@ -395,7 +395,7 @@ impl ObjectStatesApi for Service {
         let names = merged(LangMap::default(), Some(&b.names));
         let g = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let descriptions = check_texts(
                     tx,
                     INPUT,
@@ -438,14 +438,14 @@ impl ObjectStatesApi for Service {
 
     async fn update_object_state_group(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: UpdateObjectStateGroupRequest,
     ) -> Result<UpdateObjectStateGroupResponse> {
         const INPUT: &str = "ObjectStateGroupUpdate";
         let b = req.body;
         let g = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let current = find_group(tx, req.object_state_group_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(group_model(&current))).await?;
                 let default_language_code = b
@@ -481,11 +481,11 @@ impl ObjectStatesApi for Service {
 
     async fn delete_object_state_group(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: DeleteObjectStateGroupRequest,
     ) -> Result<DeleteObjectStateGroupResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let current = find_group(tx, req.object_state_group_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(group_model(&current))).await?;
                 lock(tx, STATES_LOCK).await?;
@@ -524,7 +524,7 @@ impl ObjectStatesApi for Service {
 
     async fn create_object_state(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: CreateObjectStateRequest,
     ) -> Result<CreateObjectStateResponse> {
         const INPUT: &str = "ObjectStateCreate";
@@ -533,7 +533,7 @@ impl ObjectStatesApi for Service {
         let names = merged(LangMap::default(), Some(&b.names));
         let s = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 find_group(tx, group_id).await?;
                 check_identifier(INPUT, &b.identifier)?;
                 let descriptions = check_texts(
@@ -598,7 +598,7 @@ impl ObjectStatesApi for Service {
 
     async fn update_object_state(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: UpdateObjectStateRequest,
     ) -> Result<UpdateObjectStateResponse> {
         const INPUT: &str = "ObjectStateUpdate";
@@ -606,7 +606,7 @@ impl ObjectStatesApi for Service {
         let group_id = req.object_state_group_id;
         let s = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let current = find_state(tx, group_id, req.object_state_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(state_model(&current))).await?;
                 let default_language_code = b
@@ -651,12 +651,12 @@ impl ObjectStatesApi for Service {
 
     async fn delete_object_state(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: DeleteObjectStateRequest,
     ) -> Result<DeleteObjectStateResponse> {
         let group_id = req.object_state_group_id;
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let current = find_state(tx, group_id, req.object_state_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(state_model(&current))).await?;
                 lock(tx, STATES_LOCK).await?;

@@ -93,7 +93,7 @@ impl SectionsApi for Service {
 
     async fn create_section(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: CreateSectionRequest,
     ) -> Result<CreateSectionResponse> {
         let (Some(identifier), Some(name)) = (req.body.identifier, req.body.name) else {
@@ -104,7 +104,7 @@ impl SectionsApi for Service {
         check_identifier(&identifier)?;
         let s = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 ensure_free(tx, &identifier, None).await?;
                 let s = section::ActiveModel {
                     identifier: Set(identifier),
@@ -133,12 +133,12 @@ impl SectionsApi for Service {
 
     async fn update_section(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: UpdateSectionRequest,
     ) -> Result<UpdateSectionResponse> {
         let s = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let current = find(tx, req.section_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(to_model(current.clone())))
                     .await?;
@@ -163,11 +163,11 @@ impl SectionsApi for Service {
 
     async fn delete_section(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: DeleteSectionRequest,
     ) -> Result<DeleteSectionResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let current = find(tx, req.section_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(to_model(current.clone())))
                     .await?;

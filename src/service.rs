@@ -7,8 +7,9 @@ use crate::auth::{Caller, CredentialCache};
 use crate::error::Error;
 use crate::field_types::{FieldIds, FieldType, FileStore, Registry, ValueContext};
 use crate::permissions::PermissionCache;
-use cairn_runtime::ETag;
 use cairn_runtime::http::{Operation, Rq};
+use cairn_runtime::responses::{Lookup, Slot};
+use cairn_runtime::{ETag, Rendered};
 use cairn_store::Db;
 use std::sync::Arc;
 
@@ -34,6 +35,8 @@ pub struct ServiceSettings {
     pub login_throttle: crate::throttle::ThrottleSettings,
     /// The documents a full-text search may rank (`full_text::Counts::ranking`).
     pub rank_documents: u64,
+    /// Bytes of rendered answers the response cache holds; 0: no cache.
+    pub cache_bytes: u64,
 }
 
 /// Implements every operation of the API over the database.
@@ -54,6 +57,8 @@ pub struct Service {
     /// The Root resource never changes: built once.
     pub(crate) root: (Root, ETag),
     pub(crate) countries: (CountryList, ETag),
+    /// Rendered answers of GETs (`responses.rs`); none when turned off.
+    pub(crate) responses: Option<cairn_runtime::ResponseCache>,
 }
 
 impl Service {
@@ -64,6 +69,7 @@ impl Service {
         files: Arc<dyn FileStore>,
     ) -> Service {
         let throttle = settings.login_throttle;
+        let cache_bytes = settings.cache_bytes;
         let root = crate::root::root();
         let countries = crate::countries::country_list();
         Service {
@@ -77,6 +83,7 @@ impl Service {
             types: crate::cache::Cache::new("content_types", 1_000),
             root: (root.clone(), ETag::of(&root)),
             countries: (countries.clone(), ETag::of(&countries)),
+            responses: (cache_bytes > 0).then(|| cairn_runtime::ResponseCache::new(cache_bytes)),
         }
     }
 }
@@ -127,12 +134,27 @@ impl ApiBase for Service {
     type Error = Error;
 
     async fn context(&self, request: &Rq, op: &'static Operation) -> Result<Caller, Error> {
+        // Before the caller's Policies are read: they may have changed on another instance.
+        let generation = self.generation_for(op).await?;
         let peer = request.http.remote_addr().as_socket_addr().map(|a| a.ip());
-        self.authenticate(request.http.headers(), peer, op, request.settings.clone())
-            .await
+        let mut cx =
+            (self.authenticate(request.http.headers(), peer, op, request.settings.clone())).await?;
+        cx.generation = generation;
+        cx.resource = cx.api_path(request.http.uri().path()).to_string();
+        Ok(cx)
     }
 
     async fn completed(&self, _cx: &Caller, op: &'static Operation) {
         self.written(op).await;
+    }
+
+    fn cached(&self, cx: &Caller, request: &Rq) -> Lookup {
+        self.lookup(cx, request)
+    }
+
+    fn keep(&self, slot: Slot, page: Arc<Rendered>) {
+        if let Some(r) = &self.responses {
+            r.put(slot, page);
+        }
     }
 }

@@ -62,7 +62,7 @@ impl Service {
     ) -> Result<MoveSubtreeResponse> {
         let trashed = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let l = tree::find_by_path(tx, path).await?;
                 if l.id == tree::ROOT {
                     return Err(Error::Forbidden("The root Location cannot be trashed".into()));
@@ -245,11 +245,11 @@ impl TrashApi for Service {
 
     async fn empty_trash(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         _req: EmptyTrashRequest,
     ) -> Result<EmptyTrashResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 crate::url_aliases::trash_purged(tx, None).await?;
                 exec(tx, "DELETE FROM trash", vec![]).await?;
                 delete_orphaned_content(tx).await
@@ -284,7 +284,7 @@ impl TrashApi for Service {
         };
         let restored = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let item = find(tx, req.trash_item_id).await?;
                 self.authorize_item(tx, cx, &item).await?;
                 let parent = match &target {
@@ -336,11 +336,11 @@ impl TrashApi for Service {
 
     async fn delete_trash_item(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: DeleteTrashItemRequest,
     ) -> Result<DeleteTrashItemResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let item = find(tx, req.trash_item_id).await?;
                 preconditions::if_match(&req.if_match, async || self.trash_item(tx, &item).await)
                     .await?;

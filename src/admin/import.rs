@@ -57,9 +57,14 @@ pub async fn import(
         if n == 0 {
             continue;
         }
+        let change = cairn_store::events::Change {
+            operation: "import",
+            resource: "/content/objects",
+            user_id: Some(cx.user_id),
+        };
         service
             .db
-            .write(async |tx| {
+            .write(change, async |tx| {
                 for (line, b) in items {
                     service
                         .create_in(tx, &cx, b, how.publish)

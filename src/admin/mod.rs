@@ -24,7 +24,8 @@ pub async fn set_password(db: &Db, login: &str, password: &str) -> anyhow::Resul
     let hash = crate::users::account::hash_password(password.to_string())
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
-    db.write(async |tx| {
+    let change = cairn_store::events::Change::by_server("setPassword", "/user/users");
+    db.write(change, async |tx| {
         let u = user::Entity::find()
             .filter(user::Column::Login.eq(login))
             .one(tx)

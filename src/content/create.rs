@@ -46,7 +46,9 @@ impl Service {
     ) -> Result<content::Model> {
         let new = self.plan(self.db.conn(), cx, b).await?;
         self.db
-            .write(async |tx| self.write(tx, cx, new, publish).await)
+            .write(cx.change(), async |tx| {
+                self.write(tx, cx, new, publish).await
+            })
             .await
     }
 

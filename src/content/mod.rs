@@ -595,7 +595,7 @@ impl ContentApi for Service {
         let b = req.body;
         let c = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 self.authorize_content(tx, cx, &c, &[]).await?;
                 self.authorize_section_change(tx, cx, &c, b.section).await?;
@@ -616,7 +616,7 @@ impl ContentApi for Service {
         req: DeleteContentRequest,
     ) -> Result<DeleteContentResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 preconditions::if_match(&req.if_match, async || self.info_of(tx, &c).await).await?;
                 let locations = tree::of_content(tx, &c).await?;
@@ -752,7 +752,7 @@ impl ContentApi for Service {
         req: PublishVersionRequest,
     ) -> Result<PublishVersionResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 let v = self.visible_version(tx, cx, &c, req.version_no).await?;
                 let facts = ContentFacts::of(&c).in_languages(rows::languages(&v.language_codes));
@@ -830,7 +830,7 @@ impl ContentApi for Service {
     ) -> Result<CreateRelationResponse> {
         let r = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 let v = self.visible_version(tx, cx, &c, req.version_no).await?;
                 self.authorize_content(tx, cx, &c, &[]).await?;
@@ -901,7 +901,7 @@ impl ContentApi for Service {
         req: RemoveRelationRequest,
     ) -> Result<RemoveRelationResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 let v = self.visible_version(tx, cx, &c, req.version_no).await?;
                 self.authorize_content(tx, cx, &c, &[]).await?;
@@ -970,7 +970,7 @@ impl ContentApi for Service {
             states.push(id);
         }
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 let targets: Vec<Target> = states.iter().map(|s| Target::State(*s)).collect();
                 self.authorize_content(tx, cx, &c, &targets).await?;
@@ -1024,7 +1024,7 @@ impl Service {
     /// visible again (where nothing else hides them).
     async fn set_content_hidden(&self, cx: &Caller, id: i64, hidden: bool) -> Result<()> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let c = self.visible_content(tx, cx, id).await?;
                 self.authorize_content(tx, cx, &c, &[]).await?;
                 if c.is_hidden == hidden {

@@ -34,7 +34,7 @@ impl Service {
     ) -> Result<Version> {
         let (c, v) = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let c = self.visible_content(tx, cx, content_id).await?;
                 self.authorize_content(tx, cx, &c, &[]).await?;
                 let source_no = match from {
@@ -65,7 +65,7 @@ impl Service {
         let b = req.body;
         let (c, v) = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 let v = self.visible_version(tx, cx, &c, req.version_no).await?;
                 self.authorize_content(tx, cx, &c, &[]).await?;
@@ -219,7 +219,7 @@ impl Service {
         req: DeleteContentVersionRequest,
     ) -> Result<()> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 let v = self.visible_version(tx, cx, &c, req.version_no).await?;
                 self.authorize_content(tx, cx, &c, &[]).await?;
@@ -252,7 +252,7 @@ impl Service {
         lang: &str,
     ) -> Result<()> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let c = self.visible_content(tx, cx, content_id).await?;
                 let v = self.visible_version(tx, cx, &c, no).await?;
                 self.authorize_content(tx, cx, &c, &[]).await?;
@@ -319,7 +319,7 @@ impl Service {
         lang: &str,
     ) -> Result<()> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let c = self.visible_content(tx, cx, content_id).await?;
                 let facts = ContentFacts::of(&c).in_languages(vec![lang.to_string()]);
                 let policy = ("content", "remove");
@@ -378,7 +378,7 @@ impl Service {
     ) -> Result<i64> {
         let parent_path = crate::locations::ops::destination_path(destination)?.to_string();
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let c = self.visible_content(tx, cx, content_id).await?;
                 if c.status != content::PUBLISHED {
                     return Err(Error::Forbidden(

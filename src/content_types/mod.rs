@@ -302,7 +302,7 @@ impl ContentTypesApi for Service {
         let user = req.body.user.unwrap_or(cx.user_id);
         let g = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 lock(tx, "content_type_group_identifier").await?;
                 if content_type_group::Entity::find()
                     .filter(content_type_group::Column::Identifier.eq(identifier.as_str()))
@@ -348,7 +348,7 @@ impl ContentTypesApi for Service {
     ) -> Result<UpdateContentTypeGroupResponse> {
         let g = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let current = find_group(tx, req.content_type_group_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(group(&current))).await?;
                 let mut active = current.into_active_model();
@@ -385,11 +385,11 @@ impl ContentTypesApi for Service {
 
     async fn delete_content_type_group(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: DeleteContentTypeGroupRequest,
     ) -> Result<DeleteContentTypeGroupResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let current = find_group(tx, req.content_type_group_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(group(&current))).await?;
                 let members = content_type_group_link::Entity::find()
@@ -476,7 +476,7 @@ impl ContentTypesApi for Service {
         let user = b.user.unwrap_or(cx.user_id);
         let published = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 find_group(tx, req.content_type_group_id).await?;
                 self.ensure_type_free(tx, &b.identifier, b.remote_id.as_deref(), None)
                     .await?;
@@ -731,7 +731,7 @@ impl ContentTypesApi for Service {
     ) -> Result<CopyContentTypeResponse> {
         let id = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let original = rows::find(tx, req.content_type_id, DEFINED).await?;
                 let id = next_id(tx, "content_types").await?;
                 let now = Timestamp::now().0;
@@ -776,7 +776,7 @@ impl ContentTypesApi for Service {
     ) -> Result<CreateContentTypeDraftResponse> {
         let draft = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let mut draft = self.make_draft(tx, req.content_type_id, cx.user_id).await?;
                 self.apply_type_update(&mut draft.ty, &req.body, cx.user_id)?;
                 self.ensure_type_free(
@@ -796,11 +796,11 @@ impl ContentTypesApi for Service {
 
     async fn delete_content_type(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: DeleteContentTypeRequest,
     ) -> Result<DeleteContentTypeResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let current = rows::find(tx, req.content_type_id, DEFINED).await?;
                 preconditions::if_match(&req.if_match, async || Ok(self.content_type(&current)))
                     .await?;
@@ -876,7 +876,7 @@ impl ContentTypesApi for Service {
     ) -> Result<UpdateContentTypeDraftResponse> {
         let ty = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let mut draft = rows::find(tx, req.content_type_id, DRAFT).await?;
                 preconditions::if_match(&req.if_match, async || Ok(self.content_type(&draft)))
                     .await?;
@@ -900,12 +900,14 @@ impl ContentTypesApi for Service {
 
     async fn publish_content_type_draft(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: PublishContentTypeDraftRequest,
     ) -> Result<PublishContentTypeDraftResponse> {
         let published = self
             .db
-            .write(async |tx| self.publish_draft(tx, req.content_type_id).await)
+            .write(cx.change(), async |tx| {
+                self.publish_draft(tx, req.content_type_id).await
+            })
             .await?;
         Ok(PublishContentTypeDraftResponse::Ok {
             body: self.content_type(&published),
@@ -914,11 +916,11 @@ impl ContentTypesApi for Service {
 
     async fn delete_content_type_draft(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: DeleteContentTypeDraftRequest,
     ) -> Result<DeleteContentTypeDraftResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let draft = rows::find(tx, req.content_type_id, DRAFT).await?;
                 preconditions::if_match(&req.if_match, async || Ok(self.content_type(&draft)))
                     .await?;
@@ -941,12 +943,12 @@ impl ContentTypesApi for Service {
 
     async fn add_content_type_draft_field_definition(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: AddContentTypeDraftFieldDefinitionRequest,
     ) -> Result<AddContentTypeDraftFieldDefinitionResponse> {
         let f = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let draft = rows::find(tx, req.content_type_id, DRAFT).await?;
                 let position = draft.fields.iter().map(|f| f.position).max().unwrap_or(0) + 1;
                 let id = next_id(tx, "field_definitions").await?;
@@ -985,12 +987,12 @@ impl ContentTypesApi for Service {
 
     async fn update_content_type_draft_field_definition(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: UpdateContentTypeDraftFieldDefinitionRequest,
     ) -> Result<UpdateContentTypeDraftFieldDefinitionResponse> {
         let f = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let draft = rows::find(tx, req.content_type_id, DRAFT).await?;
                 let mut f = draft
                     .fields
@@ -1017,11 +1019,11 @@ impl ContentTypesApi for Service {
 
     async fn remove_content_type_draft_field_definition(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: RemoveContentTypeDraftFieldDefinitionRequest,
     ) -> Result<RemoveContentTypeDraftFieldDefinitionResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let draft = rows::find(tx, req.content_type_id, DRAFT).await?;
                 let f = draft
                     .fields
@@ -1066,7 +1068,7 @@ impl ContentTypesApi for Service {
             })?;
         let groups = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let t = rows::find(tx, req.content_type_id, DEFINED).await?;
                 find_group(tx, group_id).await?;
                 if t.groups.contains(&group_id) {
@@ -1095,12 +1097,12 @@ impl ContentTypesApi for Service {
 
     async fn unlink_content_type_from_group(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: UnlinkContentTypeFromGroupRequest,
     ) -> Result<UnlinkContentTypeFromGroupResponse> {
         let groups = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let t = rows::find(tx, req.content_type_id, DEFINED).await?;
                 find_group(tx, req.content_type_group_id).await?;
                 if !t.groups.contains(&req.content_type_group_id) {

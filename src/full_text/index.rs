@@ -116,7 +116,10 @@ impl Service {
                 let set = FieldSet::from_rows(fields.map_or(&[][..], Vec::as_slice));
                 docs.push((c.id, self.document(&ty, &set)));
             }
-            self.db.write(async |tx| store(tx, &docs).await).await?;
+            let change = cairn_store::events::Change::by_server("indexText", "/content/objects");
+            self.db
+                .write(change, async |tx| store(tx, &docs).await)
+                .await?;
             done += ids.len();
         }
     }

@@ -293,7 +293,7 @@ impl LocationsApi for Service {
         crate::content_types::check_sort(b.sort_field.as_deref(), b.sort_order.as_deref())?;
         let l = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let l = tree::find_by_path(tx, &req.location_path).await?;
                 self.authorize_at(tx, cx, ("content", "edit"), &l, vec![])
                     .await?;
@@ -351,7 +351,7 @@ impl LocationsApi for Service {
         req: DeleteSubtreeRequest,
     ) -> Result<DeleteSubtreeResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let l = tree::find_by_path(tx, &req.location_path).await?;
                 preconditions::if_match(&req.if_match, async || self.location_body(tx, &l).await)
                     .await?;
@@ -499,7 +499,7 @@ impl LocationsApi for Service {
         crate::content_types::check_sort(b.sort_field.as_deref(), b.sort_order.as_deref())?;
         let l = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 if c.status != content::PUBLISHED {
                     return Err(Error::Forbidden(

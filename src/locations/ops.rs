@@ -48,7 +48,7 @@ impl Service {
         let target = destination_path(destination)?.to_string();
         let moved = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let l = tree::find_by_path(tx, path).await?;
                 if l.id == tree::ROOT {
                     return Err(Error::Forbidden("The root Location cannot be moved".into()));
@@ -74,7 +74,7 @@ impl Service {
     ) -> Result<location::Model> {
         let target = destination_path(destination)?.to_string();
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let root = tree::find_by_path(tx, path).await?;
                 if root.id == tree::ROOT {
                     return Err(Error::Forbidden(
@@ -171,7 +171,7 @@ impl Service {
     pub(super) async fn swap(&self, cx: &Caller, path: &str, destination: &str) -> Result<()> {
         let other = destination_path(destination)?.to_string();
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let a = tree::find_by_path(tx, path).await?;
                 let b = tree::find_by_path(tx, &other).await?;
                 let edit = ("content", "edit");

@@ -84,7 +84,7 @@ impl Service {
         input: RoleAssignInput,
     ) -> Result<RoleAssignmentList> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 if !cx.grants.may_all("role", "assign") {
                     let places = assignments::places_of(tx, content_id).await?;
                     let mut members = vec![content_id];
@@ -111,13 +111,14 @@ impl Service {
 
     async fn unassign_from(
         &self,
+        cx: &Caller,
         holder: Holder<'_>,
         content_id: i64,
         role_id: i64,
         if_match: &Option<IfMatch>,
     ) -> Result<RoleAssignmentList> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 preconditions::if_match(if_match, async || {
                     let rows = assignments::of_subject(tx, content_id).await?;
                     assignments::find_in(holder, &rows, role_id)
@@ -155,17 +156,13 @@ impl RolesApi for Service {
         })
     }
 
-    async fn create_role(
-        &self,
-        _cx: &Caller,
-        req: CreateRoleRequest,
-    ) -> Result<CreateRoleResponse> {
+    async fn create_role(&self, cx: &Caller, req: CreateRoleRequest) -> Result<CreateRoleResponse> {
         let identifier = identifier_of(req.body)
             .ok_or_else(|| Error::BadRequest("RoleInput.identifier: required".into()))?;
         let status = if req.publish { PUBLISHED } else { DRAFT };
         let r = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 store::ensure_free(tx, &identifier, None).await?;
                 store::insert_role(tx, identifier, status, None).await
             })
@@ -191,12 +188,12 @@ impl RolesApi for Service {
 
     async fn create_role_draft(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: CreateRoleDraftRequest,
     ) -> Result<CreateRoleDraftResponse> {
         let d = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let r = store::find_role(tx, req.role_id).await?;
                 store::create_draft(tx, &r).await
             })
@@ -206,15 +203,11 @@ impl RolesApi for Service {
         })
     }
 
-    async fn update_role(
-        &self,
-        _cx: &Caller,
-        req: UpdateRoleRequest,
-    ) -> Result<UpdateRoleResponse> {
+    async fn update_role(&self, cx: &Caller, req: UpdateRoleRequest) -> Result<UpdateRoleResponse> {
         let identifier = identifier_of(req.body);
         let r = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let r = store::find_role(tx, req.role_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(role_model(&r))).await?;
                 let mut d = store::draft_of(tx, &r).await?;
@@ -232,13 +225,9 @@ impl RolesApi for Service {
         })
     }
 
-    async fn delete_role(
-        &self,
-        _cx: &Caller,
-        req: DeleteRoleRequest,
-    ) -> Result<DeleteRoleResponse> {
+    async fn delete_role(&self, cx: &Caller, req: DeleteRoleRequest) -> Result<DeleteRoleResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let r = store::find_role(tx, req.role_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(role_model(&r))).await?;
                 store::delete_role(tx, r.id).await
@@ -261,13 +250,13 @@ impl RolesApi for Service {
 
     async fn update_role_draft(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: UpdateRoleDraftRequest,
     ) -> Result<UpdateRoleDraftResponse> {
         let identifier = identifier_of(req.body);
         let d = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let d = store::find_draft(tx, req.role_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(draft_model(&d))).await?;
                 let Some(identifier) = identifier else {
@@ -288,12 +277,12 @@ impl RolesApi for Service {
 
     async fn publish_role_draft(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: PublishRoleDraftRequest,
     ) -> Result<PublishRoleDraftResponse> {
         let r = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let d = store::find_draft(tx, req.role_id).await?;
                 store::publish(tx, d).await
             })
@@ -305,11 +294,11 @@ impl RolesApi for Service {
 
     async fn delete_role_draft(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: DeleteRoleDraftRequest,
     ) -> Result<DeleteRoleDraftResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let d = store::find_draft_by_id(tx, req.role_id)
                     .await?
                     .ok_or_else(|| Error::not_found("RoleDraft", req.role_id))?;
@@ -333,7 +322,7 @@ impl RolesApi for Service {
         })
     }
 
-    async fn add_policy(&self, _cx: &Caller, req: AddPolicyRequest) -> Result<AddPolicyResponse> {
+    async fn add_policy(&self, cx: &Caller, req: AddPolicyRequest) -> Result<AddPolicyResponse> {
         let PolicyCreate {
             module,
             function,
@@ -343,7 +332,7 @@ impl RolesApi for Service {
         let lims = of_policy(limitations)?;
         let p = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let id = policies::on_draft(tx, req.role_id, async |d, _| {
                     let ids =
                         store::insert_policies(tx, d.id, vec![(module, function, None, lims)])
@@ -361,11 +350,11 @@ impl RolesApi for Service {
 
     async fn delete_policies(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: DeletePoliciesRequest,
     ) -> Result<DeletePoliciesResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 policies::on_draft(tx, req.role_id, async |d, _| {
                     store::delete_policies(tx, &[d.id], None).await
                 })
@@ -392,13 +381,13 @@ impl RolesApi for Service {
 
     async fn update_policy(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: UpdatePolicyRequest,
     ) -> Result<UpdatePolicyResponse> {
         let lims = of_policy(req.body.limitations)?;
         let p = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let current = policies::addressed(tx, req.role_id, req.policy_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(policy_model(&current))).await?;
                 let id = policies::on_draft(tx, req.role_id, async |d, copied| {
@@ -419,11 +408,11 @@ impl RolesApi for Service {
 
     async fn delete_policy(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: DeletePolicyRequest,
     ) -> Result<DeletePolicyResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let current = policies::addressed(tx, req.role_id, req.policy_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(policy_model(&current))).await?;
                 policies::on_draft(tx, req.role_id, async |d, copied| {
@@ -497,7 +486,7 @@ impl RolesApi for Service {
         let id = self.subject_user(self.db.conn(), cx, req.user_id).await?;
         Ok(UnassignRoleFromUserResponse::Ok {
             body: self
-                .unassign_from(Holder::User(id), id, req.role_id, &req.if_match)
+                .unassign_from(cx, Holder::User(id), id, req.role_id, &req.if_match)
                 .await?,
         })
     }
@@ -557,7 +546,7 @@ impl RolesApi for Service {
             .await?;
         Ok(UnassignRoleFromUserGroupResponse::Ok {
             body: self
-                .unassign_from(Holder::Group(&path), id, req.role_id, &req.if_match)
+                .unassign_from(cx, Holder::Group(&path), id, req.role_id, &req.if_match)
                 .await?,
         })
     }

@@ -312,13 +312,13 @@ impl UrlAliasesApi for Service {
 
     async fn create_url_alias(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: CreateUrlAliasRequest,
     ) -> Result<CreateUrlAliasResponse> {
         let b = req.body;
         let body = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let action = target(tx, &b).await?;
                 let langs = languages(tx).await?;
                 let bit = langs
@@ -357,11 +357,11 @@ impl UrlAliasesApi for Service {
 
     async fn delete_url_alias(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: DeleteUrlAliasRequest,
     ) -> Result<DeleteUrlAliasResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 lock_tree(tx).await?;
                 let r = find(tx, &req.url_alias_id).await?;
                 preconditions::if_match(&req.if_match, async || load_body(tx, &r).await).await?;
@@ -420,7 +420,7 @@ impl UrlAliasesApi for Service {
 
     async fn create_url_wildcard(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: CreateUrlWildcardRequest,
     ) -> Result<CreateUrlWildcardResponse> {
         let b = req.body;
@@ -434,7 +434,7 @@ impl UrlAliasesApi for Service {
         }
         let w = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 cairn_store::sql::lock(tx, "url_wildcards").await?;
                 let taken = url_wildcard::Entity::find()
                     .filter(url_wildcard::Column::SourceUrl.eq(source.as_str()))
@@ -474,11 +474,11 @@ impl UrlAliasesApi for Service {
 
     async fn delete_url_wildcard(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: DeleteUrlWildcardRequest,
     ) -> Result<DeleteUrlWildcardResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let w = find_wildcard(tx, req.url_wildcard_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(wildcard_body(w.clone())))
                     .await?;

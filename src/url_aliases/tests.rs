@@ -7,6 +7,7 @@ use crate::locations::tree;
 use cairn_runtime::LangMap;
 use cairn_store::Db;
 use cairn_store::entity::{content, content_version, location, url_alias};
+use cairn_store::events::Change;
 use cairn_store::scratch::CleanDb;
 use cairn_store::sql::stmt;
 use sea_orm::{
@@ -97,7 +98,7 @@ async fn add(db: &DatabaseConnection, parent: i64, name: &str) -> location::Mode
 /// Moves the subtree of `l` under `parent` the way the Location code does (one update of the
 /// subtree's paths), then the hook.
 async fn move_subtree(db: &Db, l: &location::Model, parent: i64) {
-    db.write(async |tx| {
+    db.write(Change::by_server("test", "/"), async |tx| {
         let l = tree::find(tx, l.id).await?;
         let parent = tree::find(tx, parent).await?;
         let backend = tx.get_database_backend();
@@ -356,7 +357,7 @@ async fn removed_locations_lose_their_aliases() {
     super::location_published(db, &c, &eng("C renamed"), true)
         .await
         .unwrap();
-    t.db.write(async |tx| {
+    t.db.write(Change::by_server("test", "/"), async |tx| {
         super::locations_removed(tx, &a.path_string, &tree::subtree_end(&a.path_string)).await
     })
     .await
@@ -375,7 +376,7 @@ async fn swapped_locations_exchange_their_aliases_and_keep_their_children() {
     let t = CleanDb::new().await;
     let db = t.db.conn();
     // Clean install: 13 "Administrator users" (child 15) and 44 "Anonymous Users" (child 45).
-    t.db.write(async |tx| {
+    t.db.write(Change::by_server("test", "/"), async |tx| {
         tx.execute_unprepared(
             "UPDATE locations SET content_id = CASE WHEN id = 13 THEN 42 ELSE 12 END WHERE id IN (13, 44)",
         )

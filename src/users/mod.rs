@@ -338,7 +338,7 @@ impl UsersApi for Service {
         let b = req.body;
         let id = req.user_id;
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let (c, u) = self.user_of(tx, cx, id).await?;
                 self.authorize_user_update(tx, cx, &c, &b).await?;
                 preconditions::if_match(&req.if_match, async || {
@@ -399,7 +399,7 @@ impl UsersApi for Service {
             return Err(Error::Forbidden("A user cannot delete itself".into()));
         }
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let (c, _) = self.user_of(tx, cx, req.user_id).await?;
                 preconditions::if_match(&req.if_match, async || {
                     self.user_body(tx, c.clone()).await
@@ -455,7 +455,7 @@ impl UsersApi for Service {
             .to_string();
         let c = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let (c, _) = self.user_of(tx, cx, req.user_id).await?;
                 let (_, group) = self.group_at(tx, cx, &path).await.map_err(|e| match e {
                     Error::Unauthorized(_) => e,
@@ -507,7 +507,7 @@ impl UsersApi for Service {
             .ok_or_else(|| Error::not_found("UserGroup", &req.group_path))?;
         let c = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let (c, _) = self.user_of(tx, cx, req.user_id).await?;
                 let locations = tree::of_content(tx, &c).await?;
                 let Some(here) = locations.iter().find(|l| l.parent_id == group_location) else {
@@ -611,7 +611,7 @@ impl UsersApi for Service {
     ) -> Result<UpdateUserGroupResponse> {
         let b = req.body;
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let (c, l) = self.group_at(tx, cx, &req.group_path).await?;
                 self.authorize_at(tx, cx, ("content", "edit"), &l, vec![])
                     .await?;
@@ -640,7 +640,7 @@ impl UsersApi for Service {
         req: DeleteUserGroupRequest,
     ) -> Result<DeleteUserGroupResponse> {
         self.db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let (c, l) = self.group_at(tx, cx, &req.group_path).await?;
                 preconditions::if_match(&req.if_match, async || {
                     Ok(self.group_bodies(tx, vec![(c.clone(), l)]).await?.remove(0))
@@ -684,7 +684,7 @@ impl UsersApi for Service {
             .to_string();
         let moved = self
             .db
-            .write(async |tx| {
+            .write(cx.change(), async |tx| {
                 let (_, l) = self.group_at(tx, cx, &req.group_path).await?;
                 let (_, parent) = self.group_at(tx, cx, &target).await.map_err(|_| {
                     Error::Forbidden(format!("There is no user group at '{target}'"))

@@ -520,7 +520,7 @@ async fn bookmarks_belong_to_their_user() {
 
 #[tokio::test]
 async fn the_list_costs_a_fixed_number_of_statements_per_bookmark() {
-    let app = TestApp::new().await;
+    let app = TestApp::with_args(&["--cache-mib", "0"]).await; // the rendering path
     let (_, a) = published_folder(&app, "A", "1/2").await;
     let (_, b) = published_folder(&app, "B", "1/2").await;
     let (_, c) = published_folder(&app, "C", &a).await;

@@ -4,11 +4,13 @@
 mod support;
 
 mod bookmarks;
+mod caching;
 mod client;
 mod codecs;
 mod content;
 mod content_types;
 mod dialects;
+mod events;
 mod fuzz;
 mod locations;
 mod object_states;

@@ -923,7 +923,7 @@ async fn another_instance_on_the_same_database_sees_role_changes() {
 
 #[tokio::test]
 async fn authentication_looks_users_up_by_index_whatever_the_repository_size() {
-    let app = TestApp::new().await;
+    let app = TestApp::with_args(&["--cache-mib", "0"]).await; // the rendering path
     // The statement that finds a login: no scan of the content items (SQLite's plan).
     if backend() == "sqlite" {
         let plan = app
@@ -964,7 +964,7 @@ async fn authentication_looks_users_up_by_index_whatever_the_repository_size() {
 /// reading it needs only for the administrator's login.
 #[tokio::test]
 async fn a_check_on_one_resource_adds_no_statement() {
-    let app = TestApp::new().await;
+    let app = TestApp::with_args(&["--cache-mib", "0"]).await; // the rendering path
     let cost = async |admin: bool| {
         let req = || {
             let r = app.get("/content/locations/1/2").accept("Location+json");

@@ -97,6 +97,10 @@ struct BenchArgs {
     /// there) instead of SQLite.
     #[arg(long, value_name = "URL")]
     fulltext_database: Option<String>,
+    /// A further option for every `cairn serve` started (repeatable), e.g.
+    /// `--server-arg=--cache-mib --server-arg=0` to measure reads without the response cache.
+    #[arg(long = "server-arg", value_name = "ARG", allow_hyphen_values = true)]
+    server_args: Vec<String>,
     /// List the scenarios and exit.
     #[arg(long)]
     list: bool,
@@ -116,6 +120,7 @@ async fn main() -> Result<()> {
 }
 
 async fn bench(args: BenchArgs) -> Result<()> {
+    server::SERVER_ARGS.get_or_init(|| args.server_args.clone());
     if args.list {
         for s in SCENARIOS {
             println!("{:<24} {} {}", s.name, s.method, s.path);

@@ -84,6 +84,16 @@ pub static SCENARIOS: &[Scenario] = &[
         body: "",
         setup: None,
     },
+    // A full content item (its current version with its fields embedded), as front ends read
+    // it most.
+    Scenario {
+        name: "content-json",
+        method: "GET",
+        path: "/content/objects/1",
+        headers: &[("Accept", "application/vnd.ibexa.api.Content+json")],
+        body: "",
+        setup: None,
+    },
     // A user with its current version embedded and its account.
     Scenario {
         name: "user-json",

@@ -89,6 +89,9 @@ pub fn cairn_binary(explicit: Option<PathBuf>) -> Result<PathBuf> {
 }
 
 /// Starts `cairn serve` on a free port with a fresh SQLite database in `dir`.
+/// Further `cairn serve` options for every server started (`--server-arg`), set once.
+pub static SERVER_ARGS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+
 pub async fn start_cairn(bin: &Path, dir: &Path, prefix: &str) -> Result<Server> {
     start_cairn_on(bin, dir, prefix, None).await
 }
@@ -120,6 +123,7 @@ pub async fn start_cairn_on(
         .arg("--database-url")
         .arg(db)
         .arg("--log")
-        .arg("warn");
+        .arg("warn")
+        .args(SERVER_ARGS.get().into_iter().flatten());
     Server::spawn("cairn", command, addr, &format!("{prefix}/")).await
 }

@@ -416,6 +416,7 @@ fn endpoint_ctx(api: &Api, e: &Endpoint, index: usize) -> Value {
         "policies": e.policies.iter().map(|(m, f)| json!({"module": m, "function": f})).collect::<Vec<_>>(),
         "filters": e.filters,
         "csrf": e.csrf,
+        "cached": e.cached,
         "inputs": e.inputs,
         "input": e.inputs.first(),
         "path_params": path_params,

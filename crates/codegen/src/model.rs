@@ -167,6 +167,8 @@ pub struct Endpoint {
     /// The Policy filters the list the operation returns (no 401 without it).
     pub filters: bool,
     pub csrf: bool,
+    /// A GET whose 200 response the response cache keeps.
+    pub cached: bool,
     pub responses: Vec<Response>,
     pub errors: Vec<u16>,
 }
@@ -708,6 +710,10 @@ fn parse_endpoint(
         errs.push("operation ids are camelCase".to_string());
     }
     let method = e.method.to_ascii_uppercase();
+    let cached = e.cache && method == "GET";
+    if !e.cache && method != "GET" {
+        errs.push("`cache: false` is for GET endpoints (only their answers are kept)".into());
+    }
     if !STANDARD_METHODS.contains(&method.as_str()) && !CUSTOM_METHODS.contains(&method.as_str()) {
         errs.push(format!("unknown method `{}`", e.method));
     }
@@ -906,6 +912,7 @@ fn parse_endpoint(
         policies,
         filters: e.filters,
         csrf: e.csrf,
+        cached,
         responses,
         errors: e.errors.clone(),
     })

@@ -6,9 +6,10 @@ use crate::decode::{Decode, FromScalar, Path, Scalar};
 use crate::error::HttpError;
 use crate::json::JsonWriter;
 use crate::media::{Format, InputType, Negotiation, Wire};
+use crate::reply::Reply;
 use crate::xml::{XmlElement, XmlWriter};
 use bytes::Bytes;
-use poem::http::{HeaderName, HeaderValue, Method, StatusCode, header};
+use poem::http::{HeaderValue, Method, StatusCode, header};
 use poem::{Endpoint, Request, Response};
 use std::future::Future;
 use std::hash::{Hash, Hasher};
@@ -41,6 +42,8 @@ pub struct Operation {
     pub csrf: bool,
     /// Accepted input media type names.
     pub inputs: &'static [&'static str],
+    /// A GET whose 200 answers the response cache keeps.
+    pub cached: bool,
 }
 
 /// 400 for text no database stores: a NUL character (U+0000).
@@ -129,7 +132,7 @@ impl ETag {
         &self.0
     }
 
-    fn matches(&self, candidate: &str) -> bool {
+    pub(crate) fn matches(&self, candidate: &str) -> bool {
         let c = candidate.trim();
         c == "*" || c.strip_prefix("W/").unwrap_or(c) == self.0
     }
@@ -300,86 +303,10 @@ impl Rq {
     }
 
     pub fn reply(&self, status: u16) -> Reply<'_> {
-        Reply {
-            rq: self,
-            status: StatusCode::from_u16(status).unwrap_or(StatusCode::OK),
-            body: None,
-            etag: None,
-            headers: Vec::new(),
-        }
+        Reply::new(self, status)
     }
 }
 
-/// A success response under construction.
-pub struct Reply<'r> {
-    rq: &'r Rq,
-    status: StatusCode,
-    body: Option<(Vec<u8>, String)>,
-    etag: Option<ETag>,
-    headers: Vec<(HeaderName, String)>,
-}
-
-impl Reply<'_> {
-    /// Writes the body in the negotiated format.
-    pub fn body<T: Encode + ?Sized>(mut self, value: &T) -> Self {
-        let format = self.rq.neg.format;
-        let bytes = encode_document(value, format, self.rq.wire());
-        self.body = Some((bytes, self.rq.wire().media_type(value.media(), format)));
-        self
-    }
-
-    pub fn etag(mut self, etag: ETag) -> Self {
-        self.etag = Some(etag);
-        self
-    }
-
-    /// `Location: <prefix><path>`.
-    pub fn location(mut self, path: &str) -> Self {
-        self.headers
-            .push((header::LOCATION, format!("{}{path}", self.rq.wire().prefix)));
-        self
-    }
-
-    pub fn accept_patch(mut self, input: &str) -> Self {
-        let v = self.rq.wire().media_type(input, self.rq.neg.format);
-        self.headers
-            .push((HeaderName::from_static("accept-patch"), v));
-        self
-    }
-
-    pub fn header(mut self, name: &'static str, value: String) -> Self {
-        self.headers.push((HeaderName::from_static(name), value));
-        self
-    }
-
-    /// The response; 304 when `If-None-Match` names the ETag.
-    pub fn finish(self) -> Response {
-        let mut b = Response::builder().status(self.status);
-        if let Some(etag) = &self.etag {
-            b = b.header(header::ETAG, etag.as_str());
-            let method = self.rq.http.method();
-            if (method == Method::GET || method == Method::HEAD)
-                && self
-                    .rq
-                    .header("if-none-match")
-                    .is_some_and(|v| v.split(',').any(|t| etag.matches(t)))
-            {
-                return b.status(StatusCode::NOT_MODIFIED).finish();
-            }
-        }
-        for (k, v) in self.headers {
-            if let Ok(v) = HeaderValue::from_str(&v) {
-                b = b.header(k, v);
-            }
-        }
-        match self.body {
-            Some((bytes, media)) => b.header(header::CONTENT_TYPE, media).body(bytes),
-            None => b.header(header::CONTENT_LENGTH, "0").finish(),
-        }
-    }
-}
-
-/// A boxed handler future.
 pub type HandlerFuture = Pin<Box<dyn Future<Output = Result<Response, HttpError>> + Send>>;
 /// A generated handler: one operation, given the parsed request.
 pub type Handler = Box<dyn Fn(Rq) -> HandlerFuture + Send + Sync>;

@@ -1,6 +1,7 @@
 //! Connecting: SQLite (a file created when missing, WAL, a busy timeout, writes that begin
 //! IMMEDIATE) or PostgreSQL (a sized pool), migrated at start-up.
 
+use crate::events::Change;
 use sea_orm::{
     ConnectOptions, Database, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr,
     SqliteTransactionMode, TransactionOptions, TransactionTrait,
@@ -175,9 +176,10 @@ impl Db {
         self.conn.get_database_backend()
     }
 
-    /// Runs `f` in one write transaction: committed when it returns `Ok`, rolled back (at once,
-    /// releasing every lock) when it returns `Err`.
-    pub async fn write<T, E, F>(&self, f: F) -> Result<T, E>
+    /// Runs `f` in one write transaction: committed with its event in the outbox
+    /// (`crate::events`) when it returns `Ok`, rolled back (at once, releasing every lock)
+    /// when it returns `Err`.
+    pub async fn write<T, E, F>(&self, change: Change<'_>, f: F) -> Result<T, E>
     where
         F: AsyncFnOnce(&DatabaseTransaction) -> Result<T, E>,
         E: From<DbErr>,
@@ -192,6 +194,7 @@ impl Db {
         let tx = self.begin_write().await?;
         match f(&tx).await {
             Ok(v) => {
+                crate::events::record(&tx, &change).await?;
                 tx.commit().await?;
                 Ok(v)
             }

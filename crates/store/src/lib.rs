@@ -6,6 +6,7 @@
 
 pub mod db;
 pub mod entity;
+pub mod events;
 pub mod ids;
 pub mod maintenance;
 pub mod migration;

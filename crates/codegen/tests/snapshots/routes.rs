@@ -6,6 +6,7 @@ use cairn_runtime::http::{
     Access, Handler, Operation, PathEndpoint, PolicyMap, Rq, Settings, encode_document,
 };
 use cairn_runtime::media::{MediaTypeInfo, Wire};
+use cairn_runtime::responses::Lookup;
 use cairn_runtime::{Format, HttpError, Limit, Offset};
 use std::sync::Arc;
 /// Every operation of the spec, in spec order.
@@ -20,6 +21,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "createThing",
@@ -31,6 +33,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["ThingInput"],
+        cached: false,
     },
     Operation {
         id: "loadThing",
@@ -42,6 +45,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: true,
     },
     Operation {
         id: "copyThing",
@@ -53,6 +57,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &[],
+        cached: false,
     },
     Operation {
         id: "moveThing",
@@ -64,6 +69,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: false,
         inputs: &[],
+        cached: false,
     },
 ];
 /// The policy map: each module's functions and the limitations each function takes.
@@ -171,6 +177,11 @@ fn h_list_things<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[0];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = ListThingsRequest {
                 offset: rq.query::<i64>("offset")?.unwrap_or(0),
                 limit: rq.query::<i64>("limit")?,
@@ -178,11 +189,15 @@ fn h_list_things<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.list_things(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    ListThingsResponse::Ok { body } => rq.reply(200).body(&body).finish(),
-                },
-            )
+            let page = match resp {
+                ListThingsResponse::Ok { body } => rq.reply(200).body(&body).render(),
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -197,13 +212,12 @@ fn h_create_thing<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.create_thing(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CreateThingResponse::Created { body } => {
-                        rq.reply(201).body(&body).location(&body.href).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CreateThingResponse::Created { body } => {
+                    rq.reply(201).body(&body).location(&body.href).render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -213,6 +227,11 @@ fn h_load_thing<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[2];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = LoadThingRequest {
                 thing_path: rq.path("thingPath")?,
                 accept: if rq.neg.names("ThingList") {
@@ -223,27 +242,31 @@ fn h_load_thing<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.load_thing(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    LoadThingResponse::OkThing { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("ThingInput")
-                            .finish()
-                    }
-                    LoadThingResponse::OkThingList { body, etag } => {
-                        rq.reply(200)
-                            .body(&body)
-                            .etag(etag)
-                            .accept_patch("ThingInput")
-                            .finish()
-                    }
-                    LoadThingResponse::TemporaryRedirect { location } => {
-                        rq.reply(307).location(&location).finish()
-                    }
-                },
-            )
+            let page = match resp {
+                LoadThingResponse::OkThing { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("ThingInput")
+                        .render()
+                }
+                LoadThingResponse::OkThingList { body, etag } => {
+                    rq.reply(200)
+                        .body(&body)
+                        .etag(etag)
+                        .accept_patch("ThingInput")
+                        .render()
+                }
+                LoadThingResponse::TemporaryRedirect { location } => {
+                    rq.reply(307).location(&location).render()
+                }
+            };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -260,16 +283,15 @@ fn h_copy_thing<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.copy_thing(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    CopyThingResponse::Created { location, x_copied } => {
-                        rq.reply(201)
-                            .location(&location)
-                            .header("x-copied", x_copied)
-                            .finish()
-                    }
-                },
-            )
+            let page = match resp {
+                CopyThingResponse::Created { location, x_copied } => {
+                    rq.reply(201)
+                        .location(&location)
+                        .header("x-copied", x_copied)
+                        .render()
+                }
+            };
+            Ok(page.respond(&rq))
         })
     })
 }
@@ -285,11 +307,10 @@ fn h_move_thing<A: Api>(api: Arc<A>) -> Handler {
             };
             let resp = api.move_thing(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
-            Ok(
-                match resp {
-                    MoveThingResponse::NoContent => rq.reply(204).finish(),
-                },
-            )
+            let page = match resp {
+                MoveThingResponse::NoContent => rq.reply(204).render(),
+            };
+            Ok(page.respond(&rq))
         })
     })
 }

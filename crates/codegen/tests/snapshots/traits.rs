@@ -2,8 +2,11 @@
 
 use super::model::*;
 use cairn_runtime::HttpError;
+use cairn_runtime::Rendered;
 use cairn_runtime::http::{Operation, Rq};
+use cairn_runtime::responses::{Lookup, Slot};
 use std::future::Future;
+use std::sync::Arc;
 /// What an implementation provides besides its operations.
 pub trait ApiBase: Send + Sync + 'static {
     /// Per-request state (who is calling), built before each operation.
@@ -23,6 +26,11 @@ pub trait ApiBase: Send + Sync + 'static {
         cx: &Self::Context,
         op: &'static Operation,
     ) -> impl Future<Output = ()> + Send;
+    /// For a cached GET (`Operation::cached`): the answer kept for this request and caller,
+    /// or the slot to keep it in.
+    fn cached(&self, cx: &Self::Context, request: &Rq) -> Lookup;
+    /// Keeps the 200 answer rendered for `slot`.
+    fn keep(&self, slot: Slot, page: Arc<Rendered>);
 }
 /// Things, with one of every field kind.
 pub trait ThingsApi: ApiBase {

@@ -10,6 +10,7 @@ pub mod content_type;
 pub mod content_type_group;
 pub mod content_type_group_link;
 pub mod content_version;
+pub mod event;
 pub mod field_definition;
 pub mod id_sequence;
 pub mod language;

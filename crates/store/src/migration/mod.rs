@@ -18,6 +18,7 @@ mod m0010_case_insensitive;
 mod m0011_role_drafts;
 mod m0012_full_text;
 mod m0013_full_text_fastupdate;
+mod m0014_events;
 
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
 use sea_orm_migration::prelude::*;
@@ -41,6 +42,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0011_role_drafts::Migration),
             Box::new(m0012_full_text::Migration),
             Box::new(m0013_full_text_fastupdate::Migration),
+            Box::new(m0014_events::Migration),
         ]
     }
 }

@@ -1,0 +1,139 @@
+//! The response cache: a GET answered again is served from it, per caller; any committed
+//! change (on this instance or another over the same database) makes every older answer
+//! unusable before the change's response is sent.
+
+use crate::support::*;
+use serde_json::json;
+
+/// The statements of one more `GET path` as admin in `accept`, and its answer.
+async fn read(app: &TestApp, path: &str, accept: &str) -> (u64, Resp) {
+    let before = app.statements();
+    let r = app.get(path).admin().accept(accept).send().await;
+    (app.statements() - before, r)
+}
+
+async fn rename_section(app: &TestApp, name: &str) {
+    app.req("PATCH", "/content/sections/1")
+        .admin()
+        .json_body("SectionInput", json!({"name": name}))
+        .send()
+        .await
+        .assert(200);
+}
+
+#[tokio::test]
+async fn a_read_served_again_costs_one_statement_and_a_change_ends_it() {
+    let app = TestApp::new().await;
+    for accept in ["Section+json", "Section+xml"] {
+        let (_, first) = read(&app, "/content/sections/1", accept).await;
+        first.assert(200);
+        let (cost, again) = read(&app, "/content/sections/1", accept).await;
+        again.assert(200);
+        assert_eq!(again.body, first.body, "{accept}");
+        assert_eq!(again.header("etag"), first.header("etag"));
+        assert_eq!(again.content_type(), first.content_type());
+        // The generation, and the admin's login (its account).
+        assert_eq!(
+            cost, 2,
+            "{accept}: a kept answer reads the generation and the login"
+        );
+    }
+    rename_section(&app, "Renamed").await;
+    let (_, r) = read(&app, "/content/sections/1", "Section+json").await;
+    assert_eq!(r.json()["Section"]["name"], "Renamed");
+    let (_, r) = read(&app, "/content/sections/1", "Section+xml").await;
+    assert_eq!(child_text(&r.xml(), "name"), "Renamed");
+}
+
+#[tokio::test]
+async fn if_none_match_is_answered_from_the_cache() {
+    let app = TestApp::new().await;
+    let (_, r) = read(&app, "/content/sections/2", "Section+json").await;
+    let etag = r.header("etag").unwrap();
+    for _ in 0..2 {
+        let r = (app.get("/content/sections/2").admin())
+            .accept("Section+json")
+            .header("If-None-Match", &etag)
+            .send()
+            .await;
+        r.assert(304);
+        assert!(r.body.is_empty());
+    }
+}
+
+#[tokio::test]
+async fn answers_are_kept_per_caller() {
+    let app = TestApp::new().await;
+    for _ in 0..2 {
+        read(&app, "/content/objects/14", "ContentInfo+json")
+            .await
+            .1
+            .assert(200);
+    }
+    // The anonymous user may not read the admin user's content item: not even kept.
+    for _ in 0..2 {
+        (app.get("/content/objects/14").accept("ContentInfo+json"))
+            .send()
+            .await
+            .assert_error(401);
+    }
+    // Each format and query is an answer of its own.
+    let (_, info) = read(&app, "/content/objects/14", "ContentInfo+json").await;
+    let (_, full) = read(&app, "/content/objects/14", "Content+json").await;
+    assert_eq!(
+        info.content_type(),
+        "application/vnd.ibexa.api.ContentInfo+json"
+    );
+    assert_eq!(
+        full.content_type(),
+        "application/vnd.ibexa.api.Content+json"
+    );
+    assert_ne!(info.body, full.body);
+}
+
+#[tokio::test]
+async fn a_change_through_another_instance_is_seen_at_once() {
+    let app = TestApp::new().await;
+    let other = app.another_instance().await;
+    let (_, r) = read(&other, "/content/sections/1", "Section+json").await;
+    r.assert(200);
+    read(&other, "/content/sections/1", "Section+json").await;
+    for n in 0..5 {
+        let name = format!("Renamed {n}");
+        rename_section(&app, &name).await;
+        // No wait: the read starts after the write's response.
+        let (_, r) = read(&other, "/content/sections/1", "Section+json").await;
+        assert_eq!(r.json()["Section"]["name"], json!(name));
+    }
+}
+
+#[tokio::test]
+async fn a_kept_content_item_costs_the_generation_and_the_login_only() {
+    let app = TestApp::new().await;
+    let off = TestApp::with_args(&["--cache-mib", "0"]).await;
+    let mut costs = Vec::new();
+    for app in [&app, &off] {
+        let (_, first) = read(app, "/content/objects/1", "Content+json").await;
+        let (cost, again) = read(app, "/content/objects/1", "Content+json").await;
+        assert_eq!(again.body, first.body);
+        costs.push(cost);
+    }
+    assert_eq!(costs[0], 2, "kept: the generation and the login");
+    assert!(
+        costs[1] > 5,
+        "rendered every time without the cache: {costs:?}"
+    );
+}
+
+#[tokio::test]
+async fn the_cache_can_be_turned_off() {
+    let app = TestApp::with_args(&["--cache-mib", "0"]).await;
+    let (_, first) = read(&app, "/content/sections/1", "Section+json").await;
+    let (_, again) = read(&app, "/content/sections/1", "Section+json").await;
+    assert_eq!(again.body, first.body);
+    rename_section(&app, "Renamed").await;
+    let (_, r) = read(&app, "/content/sections/1", "Section+json").await;
+    assert_eq!(r.json()["Section"]["name"], "Renamed");
+    let r = app.get("/metrics").send().await;
+    assert!(!r.body.contains("cache=\"responses\""), "{}", r.body);
+}
