@@ -489,7 +489,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["ContentTypeViewInput"],
-        cached: false,
+        cached: true,
     },
     Operation {
         id: "copyContentType",
@@ -1857,7 +1857,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: true,
         csrf: true,
         inputs: &["ViewInput"],
-        cached: false,
+        cached: true,
     },
     Operation {
         id: "listView",
@@ -1905,7 +1905,7 @@ pub static OPERATIONS: &[Operation] = &[
         filters: false,
         csrf: true,
         inputs: &["ViewInput"],
-        cached: false,
+        cached: true,
     },
 ];
 /// The policy map: each module's functions and the limitations each function takes.
@@ -4662,6 +4662,11 @@ fn h_create_content_type_view<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[39];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = CreateContentTypeViewRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -4672,6 +4677,11 @@ fn h_create_content_type_view<A: Api>(api: Arc<A>) -> Handler {
                     rq.reply(200).body(&body).render()
                 }
             };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
             Ok(page.respond(&rq))
         })
     })
@@ -7741,6 +7751,11 @@ fn h_create_view<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[153];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = CreateViewRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -7749,6 +7764,11 @@ fn h_create_view<A: Api>(api: Arc<A>) -> Handler {
             let page = match resp {
                 CreateViewResponse::Ok { body } => rq.reply(200).body(&body).render(),
             };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
             Ok(page.respond(&rq))
         })
     })
@@ -7841,6 +7861,11 @@ fn h_create_content_view<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[157];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let slot = match api.cached(&cx, &rq) {
+                Lookup::Hit(page) => return Ok(page.respond(&rq)),
+                Lookup::Miss(slot) => Some(slot),
+                Lookup::Off => None,
+            };
             let req = CreateContentViewRequest {
                 body: rq.input(op.inputs)?,
             };
@@ -7851,6 +7876,11 @@ fn h_create_content_view<A: Api>(api: Arc<A>) -> Handler {
                     rq.reply(301).body(&body).location(&location).render()
                 }
             };
+            if let Some(slot) = slot && page.status == 200 {
+                let page = Arc::new(page);
+                api.keep(slot, page.clone());
+                return Ok(page.respond(&rq));
+            }
             Ok(page.respond(&rq))
         })
     })

@@ -95,7 +95,7 @@ impl SessionsApi for Service {
         let idle = self.settings.session_idle;
         let session = self
             .db
-            .write(cx.change(), async |tx| {
+            .write_untracked(async |tx| {
                 // Sessions idle past the timeout are gone; clear them out while here.
                 user_session::Entity::delete_many()
                     .filter(user_session::Column::LastSeenAt.lt(now - idle))

@@ -137,3 +137,65 @@ async fn the_cache_can_be_turned_off() {
     let r = app.get("/metrics").send().await;
     assert!(!r.body.contains("cache=\"responses\""), "{}", r.body);
 }
+
+#[tokio::test]
+async fn searches_are_kept_per_query_until_a_change() {
+    let app = TestApp::new().await;
+    let view = |parent: &str| {
+        json!({"identifier": "kept", "ContentQuery": {
+            "Filter": {"ParentLocationIdCriterion": parent}, "limit": 10}})
+    };
+    let search = async |parent: &str| {
+        let before = app.statements();
+        let r = app
+            .req("POST", "/views")
+            .admin()
+            .accept("View+json")
+            .json_body("ViewInput", view(parent))
+            .send()
+            .await;
+        r.assert(200);
+        let count = r.json()["View"]["Result"]["count"].as_i64().unwrap();
+        (app.statements() - before, count, r.body)
+    };
+    let (_, before, first) = search("2").await;
+    let (cost, _, again) = search("2").await;
+    assert_eq!(again, first);
+    assert_eq!(cost, 2, "kept: the generation and the login");
+    // Another query is a search of its own.
+    let (cost, users, _) = search("5").await;
+    assert!(cost > 2 && users != before);
+    // A new child of Location 2 is found at once.
+    crate::content::published_folder(&app, "New", "1/2").await;
+    let (_, after, _) = search("2").await;
+    assert_eq!(after, before + 1);
+}
+
+/// A command run on the database (here `cairn language add`, as from another process) is a
+/// change like any other.
+#[tokio::test]
+async fn a_language_added_by_the_command_is_listed_at_once() {
+    let app = TestApp::new().await;
+    let codes = async || {
+        let r = app
+            .get("/languages")
+            .accept("LanguageList+json")
+            .send()
+            .await;
+        r.assert(200);
+        r.json()["LanguageList"]["Language"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["languageCode"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let before = codes().await;
+    assert_eq!(codes().await, before);
+    cairn::admin::add_language(&app.service.db, "pol-PL", "Polish")
+        .await
+        .unwrap();
+    let after = codes().await;
+    assert_eq!(after.len(), before.len() + 1);
+    assert!(after.contains(&"pol-PL".to_string()));
+}

@@ -6,7 +6,8 @@
 //!
 //! The build: `--fulltext-distinct` folders created and published over HTTP under one folder,
 //! which is then copied (COPY, one new content item per node) until the total is reached.
-//! `--fulltext-database` runs it on PostgreSQL (a fresh schema `cairn_bench` there).
+//! `--fulltext-database` runs it on PostgreSQL (a fresh schema `cairn_bench` there). The
+//! server runs without its response cache, which would answer the repeated query.
 
 use crate::bulk::{ADMIN, create, create_folder, publish};
 use crate::client::{Conn, Request};
@@ -49,7 +50,9 @@ pub async fn run(bin: &Path, ft: &FullText, load: Load) -> Result<Outcome> {
         Some(url) => Some(fresh_schema(url)?),
         None => None,
     };
-    let cairn = server::start_cairn_on(bin, dir.path(), PREFIX, url.as_deref()).await?;
+    // The search itself is measured: the same query again is not answered from the cache.
+    let no_cache = ["--cache-mib", "0"];
+    let cairn = server::start_cairn_on(bin, dir.path(), PREFIX, url.as_deref(), &no_cache).await?;
     let addr = cairn.addr;
     let mut conn = Conn::connect(addr).await?;
     let root = format!("{PREFIX}/content/locations/1/2");

@@ -93,16 +93,17 @@ pub fn cairn_binary(explicit: Option<PathBuf>) -> Result<PathBuf> {
 pub static SERVER_ARGS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
 
 pub async fn start_cairn(bin: &Path, dir: &Path, prefix: &str) -> Result<Server> {
-    start_cairn_on(bin, dir, prefix, None).await
+    start_cairn_on(bin, dir, prefix, None, &[]).await
 }
 
 /// Starts `cairn serve` on a free port over `database_url`, else a fresh SQLite database in
-/// `dir`.
+/// `dir`, with the options `extra` besides `--server-arg`s.
 pub async fn start_cairn_on(
     bin: &Path,
     dir: &Path,
     prefix: &str,
     database_url: Option<&str>,
+    extra: &[&str],
 ) -> Result<Server> {
     let addr = free_addr()?;
     let db = match database_url {
@@ -124,6 +125,7 @@ pub async fn start_cairn_on(
         .arg(db)
         .arg("--log")
         .arg("warn")
+        .args(extra)
         .args(SERVER_ARGS.get().into_iter().flatten());
     Server::spawn("cairn", command, addr, &format!("{prefix}/")).await
 }

@@ -710,10 +710,6 @@ fn parse_endpoint(
         errs.push("operation ids are camelCase".to_string());
     }
     let method = e.method.to_ascii_uppercase();
-    let cached = e.cache && method == "GET";
-    if !e.cache && method != "GET" {
-        errs.push("`cache: false` is for GET endpoints (only their answers are kept)".into());
-    }
     if !STANDARD_METHODS.contains(&method.as_str()) && !CUSTOM_METHODS.contains(&method.as_str()) {
         errs.push(format!("unknown method `{}`", e.method));
     }
@@ -803,6 +799,14 @@ fn parse_endpoint(
             Access::Read
         }
     };
+    // GETs, and POSTs that only read (searches), are answered from the response cache.
+    let cacheable = method == "GET" || (method == "POST" && access == Access::Read);
+    if !e.cache && !cacheable {
+        errs.push(
+            "`cache: false` is for GETs and reading POSTs (only their answers are kept)".into(),
+        );
+    }
+    let cached = e.cache && cacheable;
     let policies = parse_policies(e.policy.as_ref(), policy_map, &mut errs);
     let mut responses = Vec::new();
     if e.responses.is_empty() {

@@ -89,8 +89,9 @@ pub struct RawEndpoint {
     /// Unsafe methods in a session need `X-CSRF-Token` unless this is false.
     #[serde(default = "yes")]
     pub csrf: bool,
-    /// A GET's 200 response is kept in the response cache unless this is false (an answer
-    /// that depends on more than the request and the caller, such as the session itself).
+    /// The 200 answer of a GET, or of a POST that only reads (`access: read`: a search), is
+    /// kept in the response cache unless this is false (an answer that depends on more than
+    /// the request and the caller, such as the session itself).
     #[serde(default = "yes")]
     pub cache: bool,
     pub responses: IndexMap<u16, Option<RawResponse>>,

@@ -42,7 +42,7 @@ pub struct Operation {
     pub csrf: bool,
     /// Accepted input media type names.
     pub inputs: &'static [&'static str],
-    /// A GET whose 200 answers the response cache keeps.
+    /// A GET or a search whose 200 answers the response cache keeps.
     pub cached: bool,
 }
 

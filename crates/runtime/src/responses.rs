@@ -1,5 +1,5 @@
-//! The response cache: rendered answers of GETs, kept per request (path, query, the headers
-//! that shape the answer) and per caller, bounded in bytes. Every entry belongs to the
+//! The response cache: rendered answers of GETs and searches, kept per request (path, query,
+//! the headers that shape the answer, the body of a search) and per caller, bounded in bytes. Every entry belongs to the
 //! generation of the repository it was rendered in (the id of the last change committed
 //! before its request began); when a later generation is seen, everything older is dropped
 //! at once, and an entry is only ever answered in its own generation.
@@ -79,11 +79,13 @@ impl ResponseCache {
             rq.header("accept").unwrap_or(""),
             rq.header("accept-language").unwrap_or(""),
             rq.header("x-siteaccess").unwrap_or(""),
+            rq.header("content-type").unwrap_or(""),
             scope,
         ] {
             h.update(part.as_bytes());
             h.update(&[0xff]);
         }
+        h.update(&rq.body);
         Slot {
             key: h.digest128(),
             generation,

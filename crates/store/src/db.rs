@@ -115,32 +115,35 @@ impl Db {
     /// Adds the languages (code, name) that are missing; ids continue the bit flags (2, 4, 8...).
     pub async fn ensure_languages(&self, languages: &[(String, String)]) -> Result<(), DbErr> {
         use crate::entity::language;
-        use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
-        for (code, name) in languages {
-            let known = language::Entity::find()
-                .filter(language::Column::LanguageCode.eq(code.as_str()))
-                .one(&self.conn)
-                .await?;
-            if known.is_some() {
-                continue;
-            }
-            let max = language::Entity::find()
-                .all(&self.conn)
-                .await?
-                .into_iter()
+        use sea_orm::{ActiveValue::Set, EntityTrait};
+        let known: Vec<language::Model> = language::Entity::find().all(&self.conn).await?;
+        let missing: Vec<&(String, String)> = (languages.iter())
+            .filter(|(code, _)| !known.iter().any(|l| &l.language_code == code))
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let change = Change::by_server("addLanguage", "/languages");
+        self.write(change, async |tx| {
+            // Ids are bits (the reference's language masks): each new one doubles the highest.
+            let mut max = (language::Entity::find().all(tx).await?.into_iter())
                 .map(|l| l.id)
                 .max()
                 .unwrap_or(1);
-            language::Entity::insert(language::ActiveModel {
-                id: Set(max * 2),
-                language_code: Set(code.clone()),
-                name: Set(name.clone()),
-                enabled: Set(true),
-            })
-            .exec(&self.conn)
-            .await?;
-        }
-        Ok(())
+            for (code, name) in missing {
+                max *= 2;
+                language::Entity::insert(language::ActiveModel {
+                    id: Set(max),
+                    language_code: Set(code.clone()),
+                    name: Set(name.clone()),
+                    enabled: Set(true),
+                })
+                .exec(tx)
+                .await?;
+            }
+            Ok(())
+        })
+        .await
     }
 
     /// Connections of the pool: (open, idle).
@@ -184,6 +187,24 @@ impl Db {
         F: AsyncFnOnce(&DatabaseTransaction) -> Result<T, E>,
         E: From<DbErr>,
     {
+        self.transaction(Some(change), f).await
+    }
+
+    /// [`Db::write`] for state outside the repository (sessions): no event, so no cache
+    /// drops anything for it.
+    pub async fn write_untracked<T, E, F>(&self, f: F) -> Result<T, E>
+    where
+        F: AsyncFnOnce(&DatabaseTransaction) -> Result<T, E>,
+        E: From<DbErr>,
+    {
+        self.transaction(None, f).await
+    }
+
+    async fn transaction<T, E, F>(&self, change: Option<Change<'_>>, f: F) -> Result<T, E>
+    where
+        F: AsyncFnOnce(&DatabaseTransaction) -> Result<T, E>,
+        E: From<DbErr>,
+    {
         let waiting = std::time::Instant::now();
         let _turn = match &self.write_queue {
             Some(q) => Some(q.lock().await),
@@ -194,7 +215,9 @@ impl Db {
         let tx = self.begin_write().await?;
         match f(&tx).await {
             Ok(v) => {
-                crate::events::record(&tx, &change).await?;
+                if let Some(change) = &change {
+                    crate::events::record(&tx, change).await?;
+                }
                 tx.commit().await?;
                 Ok(v)
             }
