@@ -8,6 +8,7 @@ pub mod api;
 pub mod app;
 pub mod auth;
 mod cache;
+mod cascades;
 mod changes;
 pub mod config;
 pub mod error;

@@ -37,7 +37,7 @@ async fn delete_orphaned_content(tx: &impl ConnectionTrait) -> Result<()> {
         vec![content::TRASHED.into()],
     )
     .await?;
-    crate::users::account::forget(
+    crate::cascades::content_removed(
         tx,
         "SELECT id FROM contents WHERE status = ? AND id NOT IN (SELECT content_id FROM locations) AND id NOT IN (SELECT content_id FROM trash)",
         vec![content::TRASHED.into()],
@@ -86,8 +86,7 @@ impl Service {
                     values,
                 )
                 .await?;
-                crate::url_aliases::locations_trashed(tx, &start, &end, l.id).await?;
-                crate::bookmarks::locations_removed(tx, &start, &end).await?;
+                crate::cascades::locations_trashed(tx, &start, &end, l.id).await?;
                 exec(tx, "DELETE FROM locations WHERE path_string >= ? AND path_string < ?", range()).await?;
                 exec(
                     tx,
@@ -250,7 +249,7 @@ impl TrashApi for Service {
     ) -> Result<EmptyTrashResponse> {
         self.db
             .write(cx.change(), async |tx| {
-                crate::url_aliases::trash_purged(tx, None).await?;
+                crate::cascades::trash_purged(tx, None).await?;
                 exec(tx, "DELETE FROM trash", vec![]).await?;
                 delete_orphaned_content(tx).await
             })
@@ -325,7 +324,7 @@ impl TrashApi for Service {
                 exec(tx, "DELETE FROM trash WHERE path_string >= ? AND path_string < ?", vec![start.into(), end.into()]).await?;
                 let root = tree::find(tx, item.id).await?;
                 tree::recompute_visibility(tx, &root).await?;
-                tree::after_restore(tx, &root, item.parent_id).await?;
+                crate::cascades::subtree_moved(tx, &root, item.parent_id).await?;
                 Ok::<_, Error>(root)
             })
             .await?;
@@ -351,7 +350,7 @@ impl TrashApi for Service {
                     ]
                 };
                 let end = subtree_end(&item.path_string);
-                crate::url_aliases::trash_purged(tx, Some((&item.path_string, &end))).await?;
+                crate::cascades::trash_purged(tx, Some((&item.path_string, &end))).await?;
                 exec(
                     tx,
                     "DELETE FROM trash WHERE path_string >= ? AND path_string < ?",

@@ -338,7 +338,7 @@ impl Service {
             }
         };
         for l in locations {
-            crate::url_aliases::location_published(tx, &l, &names, c.always_available).await?;
+            crate::cascades::location_published(tx, &l, &names, c.always_available).await?;
         }
         // Only a publication that archived a version can take the archive past its limit.
         if archived > 0 {

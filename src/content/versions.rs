@@ -408,7 +408,7 @@ impl Service {
                 let mut ca = copy.into_active_model();
                 ca.main_location_id = Set(Some(l.id));
                 let id = ca.update(tx).await?.id;
-                crate::url_aliases::location_republished(tx, l.id).await?;
+                crate::cascades::location_republished(tx, l.id).await?;
                 Ok(id)
             })
             .await

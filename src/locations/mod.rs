@@ -571,7 +571,7 @@ impl Service {
             ca.main_location_id = Set(Some(l.id));
             ca.update(tx).await?;
         }
-        crate::url_aliases::location_republished(tx, l.id).await?;
+        crate::cascades::location_republished(tx, l.id).await?;
         Ok(l)
     }
 }

@@ -137,7 +137,7 @@ impl Service {
                     let mut ca = copy.into_active_model();
                     ca.main_location_id = Set(Some(l.id));
                     ca.update(tx).await?;
-                    crate::url_aliases::location_republished(tx, l.id).await?;
+                    crate::cascades::location_republished(tx, l.id).await?;
                     if n.id == root.id {
                         new_root = Some(l.clone());
                     }
@@ -196,7 +196,7 @@ impl Service {
                     vec![a.id.into(), b.id.into(), a.id.into(), a.id.into(), b.id.into(), a.content_id.into(), b.content_id.into()],
                 ))
                 .await?;
-                crate::url_aliases::locations_swapped(tx, a.id, b.id).await?;
+                crate::cascades::locations_swapped(tx, a.id, b.id).await?;
                 for l in [&a, &b] {
                     tree::recompute_visibility(tx, &tree::find(tx, l.id).await?).await?;
                 }
@@ -232,6 +232,6 @@ pub async fn move_under(
     la.parent_id = Set(parent.id);
     let moved = la.update(tx).await?;
     tree::recompute_visibility(tx, &moved).await?;
-    crate::url_aliases::subtree_moved(tx, &moved, l.parent_id).await?;
+    crate::cascades::subtree_moved(tx, &moved, l.parent_id).await?;
     tree::find(tx, l.id).await
 }

@@ -152,24 +152,6 @@ async fn scratch(tx: &impl ConnectionTrait, name: &str) -> Result<()> {
     Ok(())
 }
 
-/// What depends on the Locations of the range `[start, end)` goes with them (URL aliases,
-/// bookmarks): call before they are deleted.
-pub async fn before_removal(tx: &impl ConnectionTrait, start: &str, end: &str) -> Result<()> {
-    crate::url_aliases::locations_removed(tx, start, end).await?;
-    crate::bookmarks::locations_removed(tx, start, end).await
-}
-
-/// A trashed subtree is back under `root`'s parent: its URL aliases, kept while it was in the
-/// Trash, move along when the parent is another than `old_parent` (a fixed number of
-/// statements whatever the subtree's size).
-pub async fn after_restore(
-    tx: &impl ConnectionTrait,
-    root: &location::Model,
-    old_parent: i64,
-) -> Result<()> {
-    crate::url_aliases::subtree_moved(tx, root, old_parent).await
-}
-
 /// Deletes the subtrees under `roots`, and the content items (with `also`) left without a
 /// Location; relations to deleted content go too.
 pub async fn delete_subtrees(
@@ -179,7 +161,8 @@ pub async fn delete_subtrees(
 ) -> Result<()> {
     scratch(tx, "doomed_content").await?;
     for r in roots {
-        before_removal(tx, &r.path_string, &subtree_end(&r.path_string)).await?;
+        crate::cascades::locations_removed(tx, &r.path_string, &subtree_end(&r.path_string))
+            .await?;
         exec(
             tx,
             "INSERT INTO doomed_content (id) SELECT DISTINCT content_id FROM locations WHERE path_string >= ? AND path_string < ? AND content_id <> 0 ON CONFLICT DO NOTHING",
@@ -223,7 +206,7 @@ pub async fn delete_subtrees(
         vec![],
     )
     .await?;
-    crate::users::account::forget(tx, "SELECT id FROM doomed_content", vec![]).await?;
+    crate::cascades::content_removed(tx, "SELECT id FROM doomed_content", vec![]).await?;
     exec(
         tx,
         "DELETE FROM contents WHERE id IN (SELECT id FROM doomed_content)",
