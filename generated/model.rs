@@ -2632,6 +2632,8 @@ pub struct LoadEventsRequest {
     pub after: i64,
     /// Query parameter `limit`, default `100`.
     pub limit: i64,
+    /// The `Last-Event-ID` header: the last event the client has.
+    pub last_event_id: Option<String>,
 }
 /// What `loadEvents` answers.
 #[derive(Debug)]

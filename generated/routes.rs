@@ -5269,6 +5269,8 @@ fn h_load_events<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadEventsRequest {
                 after: rq.query::<i64>("after")?.unwrap_or(0),
                 limit: rq.query::<i64>("limit")?.unwrap_or(100),
+                last_event_id: rq
+                    .header_text("last-event-id", "The Last-Event-ID header")?,
             };
             let resp = api.load_events(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;

@@ -597,7 +597,7 @@ pub trait CountriesApi: ApiBase {
 pub trait EventsApi: ApiBase {
     /// `GET /events`
     ///
-    /// Lists up to `limit` (1 to 1,000) committed changes after the event `after`, oldest first. 410 when events after `after` were pruned already (the server keeps the last `--events-kept`): the client has missed changes and must read again what it follows.
+    /// Lists up to `limit` (1 to 1,000) committed changes after the event `after` (or after the `Last-Event-ID` header's, when it is later), oldest first. 410 when events after it were pruned already (the server keeps the last `--events-kept`): the client has missed changes and must read again what it follows.
     fn load_events(
         &self,
         cx: &Self::Context,

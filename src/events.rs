@@ -26,20 +26,26 @@ impl EventsApi for Service {
                 req.limit
             )));
         }
-        if req.after < 0 {
+        let resumed = match &req.last_event_id {
+            None => 0,
+            Some(id) => id.parse::<i64>().map_err(|_| {
+                Error::BadRequest(format!("Last-Event-ID must be an event id, not '{id}'"))
+            })?,
+        };
+        if req.after < 0 || resumed < 0 {
             return Err(Error::BadRequest(format!(
                 "after must be 0 or more, not {}",
-                req.after
+                req.after.min(resumed)
             )));
         }
+        let after = req.after.max(resumed);
         let db = self.db.conn();
-        let (rows, oldest) = events::since(db, req.after, req.limit as u64).await?;
+        let (rows, oldest) = events::since(db, after, req.limit as u64).await?;
         if let Some(oldest) = oldest
-            && req.after + 1 < oldest
+            && after + 1 < oldest
         {
             return Err(Error::Gone(format!(
-                "The events after {} were pruned: the oldest kept is {oldest}",
-                req.after
+                "The events after {after} were pruned: the oldest kept is {oldest}"
             )));
         }
         let last = events::generation(db).await? as i64;

@@ -128,3 +128,46 @@ async fn pruned_events_are_gone_for_a_reader_that_fell_behind() {
         last as u64
     );
 }
+
+/// A follower that reconnects with the id of the last event it has gets what came after it,
+/// without a gap or a repeat, whatever happened meanwhile.
+#[tokio::test]
+async fn last_event_id_resumes_without_gaps() {
+    let app = TestApp::new().await;
+    let page = async |last: Option<i64>| {
+        let mut r = events(&app, "?limit=2").admin();
+        if let Some(id) = last {
+            r = r.header("Last-Event-ID", &id.to_string());
+        }
+        let j = r.send().await.json();
+        (j["EventList"]["Event"].as_array().unwrap())
+            .iter()
+            .map(|e| e["id"].as_i64().unwrap())
+            .collect::<Vec<_>>()
+    };
+    let start = events(&app, "").admin().send().await.json()["EventList"]["last"]
+        .as_i64()
+        .unwrap();
+    for n in 0..5 {
+        app.req("PATCH", "/content/sections/1")
+            .admin()
+            .json_body("SectionInput", json!({"name": format!("R{n}")}))
+            .send()
+            .await
+            .assert(200);
+    }
+    let mut seen = Vec::new();
+    let mut last = start;
+    loop {
+        let ids = page(Some(last)).await;
+        let Some(&end) = ids.last() else { break };
+        seen.extend(ids);
+        last = end;
+    }
+    assert_eq!(seen, ((start + 1)..=(start + 5)).collect::<Vec<_>>());
+    // The header is an event id.
+    (events(&app, "").admin().header("Last-Event-ID", "x"))
+        .send()
+        .await
+        .assert_error(400);
+}

@@ -348,6 +348,7 @@ fn endpoint_ctx(api: &Api, e: &Endpoint, index: usize) -> Value {
         })
         .collect();
     let if_match = e.headers.iter().any(|h| h.name == "If-Match");
+    let last_event_id = e.headers.iter().any(|h| h.name == "Last-Event-ID");
     let destination = match e.headers.iter().find(|h| h.name == "Destination") {
         None => "none",
         Some(h) if h.required => "required",
@@ -422,6 +423,7 @@ fn endpoint_ctx(api: &Api, e: &Endpoint, index: usize) -> Value {
         "path_params": path_params,
         "query": query,
         "if_match": if_match,
+        "last_event_id": last_event_id,
         "destination": destination,
         "accept_variants": accept_variants,
         "variants": variants,

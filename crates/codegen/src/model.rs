@@ -12,7 +12,7 @@ use std::collections::HashSet;
 pub const CUSTOM_METHODS: &[&str] = &["COPY", "MOVE", "SWAP", "PUBLISH"];
 const STANDARD_METHODS: &[&str] = &["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 /// Request headers an operation may receive.
-const REQUEST_HEADERS: &[&str] = &["If-Match", "Destination"];
+const REQUEST_HEADERS: &[&str] = &["If-Match", "Destination", "Last-Event-ID"];
 const SCALARS: &[&str] = &[
     "int", "float", "bool", "string", "datetime", "offset", "limit",
 ];

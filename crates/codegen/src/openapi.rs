@@ -217,6 +217,7 @@ fn header_param(name: &str, required: bool) -> Value {
     let description = match name {
         "If-Match" => "The ETag the resource must still have (412 otherwise).",
         "Destination" => "The href of the target resource.",
+        "Last-Event-ID" => "The id of the last event the client has (it resumes after it).",
         _ => "",
     };
     json!({"name": name, "in": "header", "required": required, "description": description,

@@ -236,6 +236,13 @@ impl Rq {
         }
     }
 
+    /// A header's text, when sent; 400 when it holds what no database stores.
+    pub fn header_text(&self, name: &str, what: &str) -> Result<Option<String>, HttpError> {
+        self.header(name)
+            .map(|v| storable(v.trim(), what).map(str::to_string))
+            .transpose()
+    }
+
     pub fn if_match(&self) -> Option<IfMatch> {
         self.header("if-match").map(|v| IfMatch(v.to_string()))
     }

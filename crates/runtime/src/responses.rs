@@ -69,7 +69,9 @@ impl ResponseCache {
     }
 
     /// The slot of `rq` for a caller (`scope`: who asks, as far as it changes the answer),
-    /// in `generation`.
+    /// in `generation`: every part of the request an operation reads is in its key (the
+    /// request headers the spec lets operations read, besides those of the caller, are
+    /// `If-Match` and `Destination`, which no kept request has, and `Last-Event-ID`).
     pub fn slot(rq: &Rq, scope: &str, generation: u64) -> Slot {
         let mut h = xxhash_rust::xxh3::Xxh3::new();
         let uri = &rq.http.uri();
@@ -80,6 +82,7 @@ impl ResponseCache {
             rq.header("accept-language").unwrap_or(""),
             rq.header("x-siteaccess").unwrap_or(""),
             rq.header("content-type").unwrap_or(""),
+            rq.header("last-event-id").unwrap_or(""),
             scope,
         ] {
             h.update(part.as_bytes());
