@@ -105,6 +105,30 @@ pub struct CredentialCache {
 
 const CREDENTIAL_CACHE_SIZE: usize = 10_000;
 
+/// Accounts found by login, each with the generation it was found in: used again only in
+/// that generation (a cached read), when nothing can have changed it.
+#[derive(Default)]
+pub struct AccountCache {
+    found: Mutex<HashMap<String, (u64, user::Model)>>,
+}
+
+impl AccountCache {
+    fn get(&self, login: &str, generation: u64) -> Option<user::Model> {
+        let map = self.found.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(login)
+            .filter(|(g, _)| *g == generation)
+            .map(|(_, u)| u.clone())
+    }
+
+    fn put(&self, login: &str, generation: u64, user: user::Model) {
+        let mut map = self.found.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= CREDENTIAL_CACHE_SIZE {
+            map.retain(|_, (g, _)| *g == generation);
+        }
+        map.insert(login.to_string(), (generation, user));
+    }
+}
+
 impl CredentialCache {
     fn digest(login: &str, password: &str) -> [u8; 32] {
         let mut h = Sha256::new();
@@ -159,11 +183,15 @@ impl Service {
         peer: Option<std::net::IpAddr>,
         op: &'static Operation,
         dialect: Arc<Settings>,
+        generation: Option<u64>,
     ) -> Result<Caller> {
         let siteaccess = siteaccess(headers);
         let mut basic_login = None;
         let (user_id, session) = if let Some((login, password)) = basic_credentials(headers)? {
-            let id = self.verify_password(&login, &password, peer).await?.id;
+            let id = (self
+                .verify_password(&login, &password, peer, generation)
+                .await?)
+                .id;
             basic_login = Some(login);
             (id, None)
         } else if let Some(sid) = cookie(headers, &self.settings.session_cookie) {
@@ -286,18 +314,22 @@ impl Service {
 
     /// The enabled user with this login and password, or 401; 429 while failed logins for
     /// this login or address make the caller wait.
+    /// The user `login` if `password` is its password (429 while failed attempts slow it
+    /// down). Within a `generation` (a cached read), an account found before is not looked up
+    /// again: any change to it is a change of generation.
     pub async fn verify_password(
         &self,
         login: &str,
         password: &str,
         peer: Option<std::net::IpAddr>,
+        generation: Option<u64>,
     ) -> Result<user::Model> {
         if let Some(wait) = self.throttle.wait(login, peer) {
             return Err(Error::TooManyRequests {
                 retry_after: wait.as_secs() + 1,
             });
         }
-        let checked = self.check_password(login, password).await;
+        let checked = self.check_password(login, password, generation).await;
         match &checked {
             Ok(_) => self.throttle.succeeded(login, peer),
             Err(Error::Unauthorized(_)) => self.throttle.failed(login, peer),
@@ -321,8 +353,24 @@ impl Service {
         Ok(user.filter(|u| u.enabled))
     }
 
-    async fn check_password(&self, login: &str, password: &str) -> Result<user::Model> {
-        let user = (self.account(login).await?)
+    async fn check_password(
+        &self,
+        login: &str,
+        password: &str,
+        generation: Option<u64>,
+    ) -> Result<user::Model> {
+        let found = generation.and_then(|g| self.accounts.get(login, g));
+        let user = match found {
+            Some(user) => Some(user),
+            None => {
+                let user = self.account(login).await?;
+                if let (Some(g), Some(u)) = (generation, &user) {
+                    self.accounts.put(login, g, u.clone());
+                }
+                user
+            }
+        };
+        let user = user
             .filter(|u| u.id != ANONYMOUS_USER_ID)
             .ok_or_else(invalid_login)?;
         if self.credentials.knows(login, password, &user.password_hash) {

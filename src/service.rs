@@ -48,6 +48,8 @@ pub struct Service {
     /// Where uploaded files are kept.
     pub files: Arc<dyn FileStore>,
     pub(crate) credentials: CredentialCache,
+    /// Accounts found by login within a generation (cached reads).
+    pub(crate) accounts: crate::auth::AccountCache,
     /// Failed logins, which slow down the next attempts.
     pub(crate) throttle: crate::throttle::LoginThrottle,
     /// The Policies of recent callers.
@@ -59,6 +61,8 @@ pub struct Service {
     pub(crate) countries: (CountryList, ETag),
     /// Rendered answers of GETs (`responses.rs`); none when turned off.
     pub(crate) responses: Option<cairn_runtime::ResponseCache>,
+    /// Shared reads of the repository's generation (`responses.rs`).
+    pub(crate) generations: crate::responses::Generations,
 }
 
 impl Service {
@@ -78,12 +82,14 @@ impl Service {
             field_types,
             files,
             credentials: CredentialCache::default(),
+            accounts: crate::auth::AccountCache::default(),
             throttle: crate::throttle::LoginThrottle::new(throttle),
             permissions: PermissionCache::new("permissions", 10_000),
             types: crate::cache::Cache::new("content_types", 1_000),
             root: (root.clone(), ETag::of(&root)),
             countries: (countries.clone(), ETag::of(&countries)),
             responses: (cache_bytes > 0).then(|| cairn_runtime::ResponseCache::new(cache_bytes)),
+            generations: crate::responses::Generations::new(),
         }
     }
 }
@@ -137,8 +143,14 @@ impl ApiBase for Service {
         // Before the caller's Policies are read: they may have changed on another instance.
         let generation = self.generation_for(op).await?;
         let peer = request.http.remote_addr().as_socket_addr().map(|a| a.ip());
-        let mut cx =
-            (self.authenticate(request.http.headers(), peer, op, request.settings.clone())).await?;
+        let mut cx = (self.authenticate(
+            request.http.headers(),
+            peer,
+            op,
+            request.settings.clone(),
+            generation,
+        ))
+        .await?;
         cx.generation = generation;
         cx.resource = cx.api_path(request.http.uri().path()).to_string();
         Ok(cx)

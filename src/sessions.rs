@@ -73,7 +73,7 @@ impl SessionsApi for Service {
         req: CreateSessionRequest,
     ) -> Result<CreateSessionResponse> {
         let user = self
-            .verify_password(&req.body.login, &req.body.password, cx.peer)
+            .verify_password(&req.body.login, &req.body.password, cx.peer, None)
             .await?;
         let grants = self.grants_of(user.id).await?;
         if !self.may_log_in(&grants, &cx.siteaccess) {
