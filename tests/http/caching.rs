@@ -202,20 +202,29 @@ async fn a_language_added_by_the_command_is_listed_at_once() {
 #[tokio::test]
 async fn a_changed_password_is_checked_again_by_a_kept_read() {
     let app = TestApp::new().await;
-    read(&app, "/content/sections/1", "Section+json").await.1.assert(200);
-    read(&app, "/content/sections/1", "Section+json").await.1.assert(200);
+    read(&app, "/content/sections/1", "Section+json")
+        .await
+        .1
+        .assert(200);
+    read(&app, "/content/sections/1", "Section+json")
+        .await
+        .1
+        .assert(200);
     cairn::admin::set_password(&app.service.db, "admin", "another-password")
         .await
         .unwrap();
-    (app.get("/content/sections/1").admin().accept("Section+json"))
-        .send()
-        .await
-        .assert_error(401);
-    (app.get("/content/sections/1").basic("admin", "another-password"))
-        .accept("Section+json")
-        .send()
-        .await
-        .assert(200);
+    (app.get("/content/sections/1")
+        .admin()
+        .accept("Section+json"))
+    .send()
+    .await
+    .assert_error(401);
+    (app.get("/content/sections/1")
+        .basic("admin", "another-password"))
+    .accept("Section+json")
+    .send()
+    .await
+    .assert(200);
 }
 
 /// Many reads at once share the reads of the generation: fewer statements than requests,
@@ -236,7 +245,10 @@ async fn concurrent_reads_share_the_generation_reads() {
     let before = app.statements();
     futures_util::future::join_all((0..50).map(|_| anonymous())).await;
     let cost = app.statements() - before;
-    assert!((1..50).contains(&cost), "{cost} statements for 50 kept reads");
+    assert!(
+        (1..50).contains(&cost),
+        "{cost} statements for 50 kept reads"
+    );
     rename_section(&app, "After").await;
     let (_, r) = read(&app, "/content/sections/1", "Section+json").await;
     assert_eq!(r.json()["Section"]["name"], "After");

@@ -158,7 +158,7 @@ async fn fill(addr: SocketAddr, parent: &str, ft: &FullText, words: &Words) -> R
 
 /// A fresh schema `cairn_bench` on the PostgreSQL server `url` names (with `psql`); the URL
 /// that works in it.
-fn fresh_schema(url: &str) -> Result<String> {
+pub(crate) fn fresh_schema(url: &str) -> Result<String> {
     let status = std::process::Command::new("psql")
         .arg(url)
         .args([

@@ -11,6 +11,7 @@ mod client;
 mod deep;
 mod fulltext;
 mod load;
+mod mixed;
 mod report;
 mod scenarios;
 mod server;
@@ -97,6 +98,10 @@ struct BenchArgs {
     /// there) instead of SQLite.
     #[arg(long, value_name = "URL")]
     fulltext_database: Option<String>,
+    /// mixed: also run it with two servers on this PostgreSQL database (`postgres://…`, a
+    /// fresh schema `cairn_bench` there), writing through one and reading through the other.
+    #[arg(long, value_name = "URL")]
+    mixed_database: Option<String>,
     /// A further option for every `cairn serve` started (repeatable), e.g.
     /// `--server-arg=--cache-mib --server-arg=0` to measure reads without the response cache.
     #[arg(long = "server-arg", value_name = "ARG", allow_hyphen_values = true)]
@@ -137,6 +142,10 @@ async fn bench(args: BenchArgs) -> Result<()> {
             "{:<24} a ranked 50-word full-text search over 100,000 items",
             fulltext::NAME
         );
+        println!(
+            "{:<24} reads and writes of one Section at once, stale reads counted",
+            mixed::NAME
+        );
         return Ok(());
     }
     if !(args.duration > 0.0 && args.warmup >= 0.0 && args.connections > 0) {
@@ -151,14 +160,16 @@ async fn bench(args: BenchArgs) -> Result<()> {
     let deep = deep_settings(&args)?;
     let full_text = full_text_settings(&args)?;
     let names: Vec<String> = (args.scenarios.iter())
-        .filter(|n| *n != bulk::NAME && *n != deep::NAME && *n != fulltext::NAME)
+        .filter(|n| ![bulk::NAME, deep::NAME, fulltext::NAME, mixed::NAME].contains(&n.as_str()))
         .cloned()
         .collect();
     let scenarios = if names.is_empty() && !args.scenarios.is_empty() {
         Vec::new() // bulk-content, deep-tree or full-text alone
     } else {
-        scenarios::select(&names)
-            .map_err(|e| anyhow!("{e}, {}, {}, {}", bulk::NAME, deep::NAME, fulltext::NAME))?
+        scenarios::select(&names).map_err(|e| {
+            let more = [bulk::NAME, deep::NAME, fulltext::NAME, mixed::NAME];
+            anyhow!("{e}, {}", more.join(", "))
+        })?
     };
     if cfg!(debug_assertions) {
         eprintln!("warning: this is a debug build of cairn-bench; use --release for real figures");
@@ -177,6 +188,14 @@ async fn bench(args: BenchArgs) -> Result<()> {
         Some(ft) => Some(fulltext::run(&bin, ft, load).await?),
         None => None,
     };
+    let mut mixed_reports = Vec::new();
+    if args.scenarios.is_empty() || args.scenarios.iter().any(|n| n == mixed::NAME) {
+        let (n, d) = (load.connections, load.duration);
+        mixed_reports.push(mixed::run(&bin, None, n, d).await?);
+        if let Some(url) = &args.mixed_database {
+            mixed_reports.push(mixed::run(&bin, Some(url), n, d).await?);
+        }
+    }
 
     if !outcomes.is_empty() {
         println!("{}", report::markdown(&outcomes, load));
@@ -203,6 +222,13 @@ async fn bench(args: BenchArgs) -> Result<()> {
             "full-text p50 {p50:.1} ms: within the {} ms target\n",
             fulltext::TARGET_MS
         );
+    }
+    if !mixed_reports.is_empty() {
+        println!("{}", mixed::markdown(&mixed_reports));
+        let stale: u64 = mixed_reports.iter().map(|r| r.stale).sum();
+        if stale > 0 {
+            bail!("mixed: {stale} stale reads");
+        }
     }
     if let Some(path) = &args.json {
         let mut doc = report::json(&outcomes, load);

@@ -1,0 +1,213 @@
+//! The mixed scenario: reads and writes at once on what is read, with stale reads counted.
+//! Each of `--connections` connections sends, nine times in ten, a GET of Section 1 (as
+//! admin, so answered from the response cache when nothing changed) and otherwise a PATCH
+//! renaming it to the next number. Writes go one at a time, in number order; a read notes the
+//! last number whose write was answered before the read began, and a read answering an older
+//! one is stale (must be 0). With `--mixed-database postgres://…`, two servers share the
+//! database (a fresh schema `cairn_bench`): writes go through the first, reads through the
+//! second. The hit ratio comes from the reading server's metrics.
+
+use crate::bulk::ADMIN;
+use crate::client::{Conn, Request};
+use crate::scenarios::PREFIX;
+use crate::server;
+use anyhow::{Context, Result, bail};
+use hdrhistogram::Histogram;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use tokio::sync::Mutex;
+
+/// The scenario's name for `--scenario`.
+pub const NAME: &str = "mixed";
+
+/// Writes in every hundred requests.
+const WRITES_PER_100: u64 = 10;
+
+/// What a run measured.
+pub struct Report {
+    pub label: String,
+    pub reads: u64,
+    pub writes: u64,
+    pub stale: u64,
+    pub errors: u64,
+    pub seconds: f64,
+    pub read_p50_us: u64,
+    pub read_p99_us: u64,
+    pub hits: f64,
+    pub misses: f64,
+}
+
+/// Runs the scenario on SQLite, or on two servers over `database` (PostgreSQL).
+pub async fn run(
+    bin: &Path,
+    database: Option<&str>,
+    connections: usize,
+    duration: Duration,
+) -> Result<Report> {
+    let dir = tempfile::tempdir()?;
+    let url = database.map(crate::fulltext::fresh_schema).transpose()?;
+    let writer = server::start_cairn_on(bin, dir.path(), PREFIX, url.as_deref(), &[]).await?;
+    let reader = match &url {
+        Some(url) => Some(server::start_cairn_on(bin, dir.path(), PREFIX, Some(url), &[]).await?),
+        None => None,
+    };
+    let (write_at, read_at) = (writer.addr, reader.as_ref().map_or(writer.addr, |r| r.addr));
+    let before = cache_counts(read_at).await?;
+    let shared = Arc::new(Shared {
+        acked: AtomicU64::new(0),
+        next: Mutex::new(0),
+        stale: AtomicU64::new(0),
+        errors: AtomicU64::new(0),
+        reads: AtomicU64::new(0),
+        writes: AtomicU64::new(0),
+    });
+    let end = Instant::now() + duration;
+    let mut tasks = Vec::new();
+    for n in 0..connections {
+        let shared = shared.clone();
+        tasks.push(tokio::spawn(async move {
+            connection(n as u64, shared, write_at, read_at, end).await
+        }));
+    }
+    let mut latency = Histogram::<u64>::new(3)?;
+    for t in tasks {
+        latency.add(t.await.context("a mixed connection failed")??)?;
+    }
+    let after = cache_counts(read_at).await?;
+    let label = match database {
+        Some(_) => "mixed, 2 instances (PostgreSQL)",
+        None => "mixed (SQLite)",
+    };
+    let report = Report {
+        label: label.into(),
+        reads: shared.reads.load(Ordering::Relaxed),
+        writes: shared.writes.load(Ordering::Relaxed),
+        stale: shared.stale.load(Ordering::Relaxed),
+        errors: shared.errors.load(Ordering::Relaxed),
+        seconds: duration.as_secs_f64(),
+        read_p50_us: latency.value_at_quantile(0.5),
+        read_p99_us: latency.value_at_quantile(0.99),
+        hits: after.0 - before.0,
+        misses: after.1 - before.1,
+    };
+    drop((writer, reader));
+    Ok(report)
+}
+
+struct Shared {
+    /// The highest number whose write was answered.
+    acked: AtomicU64,
+    /// The last number written; held while a write is under way, so writes go in order.
+    next: Mutex<u64>,
+    stale: AtomicU64,
+    errors: AtomicU64,
+    reads: AtomicU64,
+    writes: AtomicU64,
+}
+
+/// One connection's loop until `end`; the latencies of its reads.
+async fn connection(
+    n: u64,
+    shared: Arc<Shared>,
+    write_at: SocketAddr,
+    read_at: SocketAddr,
+    end: Instant,
+) -> Result<Histogram<u64>> {
+    let mut reads = Conn::connect(read_at).await?;
+    let mut writes = Conn::connect(write_at).await?;
+    let mut latency = Histogram::<u64>::new(3)?;
+    let path = format!("{PREFIX}/content/sections/1");
+    let read = Request::new("GET", &path)
+        .header("Authorization", ADMIN)
+        .header("Accept", "application/vnd.ibexa.api.Section+json");
+    let mut i = n;
+    while Instant::now() < end {
+        i += 1;
+        if (i * 37) % 100 < WRITES_PER_100 {
+            let mut next = shared.next.lock().await;
+            let number = *next + 1;
+            let body = format!(r#"{{"SectionInput":{{"name":"{number}"}}}}"#);
+            let req = Request::new("PATCH", &path)
+                .header("Authorization", ADMIN)
+                .header(
+                    "Content-Type",
+                    "application/vnd.ibexa.api.SectionInput+json",
+                )
+                .body(body);
+            let resp = writes.send(&req).await?;
+            if resp.status == 200 {
+                *next = number;
+                shared.acked.fetch_max(number, Ordering::SeqCst);
+                shared.writes.fetch_add(1, Ordering::Relaxed);
+            } else {
+                shared.errors.fetch_add(1, Ordering::Relaxed);
+            }
+            continue;
+        }
+        let need = shared.acked.load(Ordering::SeqCst);
+        let t = Instant::now();
+        let resp = reads.send(&read).await?;
+        latency.record(t.elapsed().as_micros() as u64)?;
+        shared.reads.fetch_add(1, Ordering::Relaxed);
+        if resp.status != 200 {
+            shared.errors.fetch_add(1, Ordering::Relaxed);
+            continue;
+        }
+        let name = resp.json()?["Section"]["name"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        let seen: u64 = name.parse().unwrap_or(0);
+        if seen < need {
+            shared.stale.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    Ok(latency)
+}
+
+/// The response cache's hits and misses so far, from the server's metrics.
+async fn cache_counts(addr: SocketAddr) -> Result<(f64, f64)> {
+    let resp = Conn::connect(addr)
+        .await?
+        .send(&Request::new("GET", "/metrics"))
+        .await?;
+    if resp.status != 200 {
+        bail!("/metrics answered {}", resp.status);
+    }
+    let text = String::from_utf8_lossy(&resp.body);
+    let count = |result: &str| {
+        text.lines()
+            .filter(|l| {
+                l.contains("cache=\"responses\"") && l.contains(&format!("result=\"{result}\""))
+            })
+            .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+            .sum::<f64>()
+    };
+    Ok((count("hit"), count("miss")))
+}
+
+/// The report as a Markdown table row (with its header).
+pub fn markdown(reports: &[Report]) -> String {
+    let mut out = String::from(
+        "| scenario | reads/s | writes/s | read p50 | read p99 | hit ratio | stale reads | errors |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    for r in reports {
+        let total = r.hits + r.misses;
+        out.push_str(&format!(
+            "| {} | {:.0} | {:.0} | {:.3} ms | {:.3} ms | {:.2} | {} | {} |\n",
+            r.label,
+            r.reads as f64 / r.seconds,
+            r.writes as f64 / r.seconds,
+            r.read_p50_us as f64 / 1000.0,
+            r.read_p99_us as f64 / 1000.0,
+            if total > 0.0 { r.hits / total } else { 0.0 },
+            r.stale,
+            r.errors,
+        ));
+    }
+    out
+}
