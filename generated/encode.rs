@@ -1488,6 +1488,7 @@ impl Encode for EventList {
         w.attr_media("EventList");
         w.attr_href(&self.href);
         w.elem("last", &self.last);
+        w.elem("next", &self.next);
         for v in &self.event {
             v.write_xml(w, "Event");
         }
@@ -1499,6 +1500,8 @@ impl Encode for EventList {
         w.href(&self.href);
         w.key("last");
         w.value(&self.last);
+        w.key("next");
+        w.value(&self.next);
         w.key("Event");
         w.begin_array();
         for v in &self.event {

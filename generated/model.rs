@@ -775,13 +775,15 @@ pub struct CountryList {
     /// `Country`.
     pub country: Vec<Country>,
 }
-/// Committed changes after `after`, oldest first, and the id of the last one committed.
+/// Committed changes after `after` that the caller may read, oldest first; `next`, the id to ask for the events after next (the last event this page looked at); and `last`, the id of the last change committed.
 #[derive(Debug, Clone, PartialEq, Hash)]
 pub struct EventList {
     /// The element's own href, under the API prefix.
     pub href: String,
     /// `last`.
     pub last: i64,
+    /// `next`.
+    pub next: i64,
     /// `Event`.
     pub event: Vec<Event>,
 }

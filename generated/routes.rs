@@ -737,8 +737,8 @@ pub static OPERATIONS: &[Operation] = &[
         method: "GET",
         path: "/events",
         access: Access::Read,
-        policies: &[("setup", "administrate")],
-        filters: false,
+        policies: &[("content", "read")],
+        filters: true,
         csrf: true,
         inputs: &[],
         cached: true,
@@ -5261,7 +5261,8 @@ fn h_load_events<A: Api>(api: Arc<A>) -> Handler {
         Box::pin(async move {
             let op = &OPERATIONS[60];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
-            let slot = match api.cached(&cx, &rq) {
+            let streamed = cairn_runtime::sse::wanted(&rq);
+            let slot = match if streamed { Lookup::Off } else { api.cached(&cx, &rq) } {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
                 Lookup::Miss(slot) => Some(slot),
                 Lookup::Off => None,
@@ -5272,6 +5273,16 @@ fn h_load_events<A: Api>(api: Arc<A>) -> Handler {
                 last_event_id: rq
                     .header_text("last-event-id", "The Last-Event-ID header")?,
             };
+            if streamed {
+                let items = api.load_events_stream(&cx, req).await.map_err(Into::into)?;
+                return Ok(
+                    cairn_runtime::sse::respond(
+                        items,
+                        |item: &Event| item.id.to_string(),
+                        rq.wire(),
+                    ),
+                );
+            }
             let resp = api.load_events(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {

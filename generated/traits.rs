@@ -591,18 +591,28 @@ pub trait CountriesApi: ApiBase {
     ) -> impl Future<Output = Result<LoadCountryListResponse, Self::Error>> + Send;
 }
 /// The change feed: every committed change, in commit order, as the outbox records it in the
-/// change's own transaction (what was done, to which resource, by whom, when). A client keeps
-/// the id of the last event it read and asks for the ones after it; the list's `last` is the
-/// id of the last change committed, the repository's generation.
+/// change's own transaction (what was done, to which resource, by whom, when). A client asks
+/// for the events after the `next` of the page it read (an `EventSource` resumes by itself
+/// with `Last-Event-ID`); the list's `last` is the id of the last change committed, the
+/// repository's generation.
 pub trait EventsApi: ApiBase {
     /// `GET /events`
     ///
-    /// Lists up to `limit` (1 to 1,000) committed changes after the event `after` (or after the `Last-Event-ID` header's, when it is later), oldest first. 410 when events after it were pruned already (the server keeps the last `--events-kept`): the client has missed changes and must read again what it follows.
+    /// Lists up to `limit` (1 to 1,000) committed changes after the event `after` (or after the `Last-Event-ID` header's, when it is later), oldest first, of those the caller may read: who may `setup/administrate` without limitation reads every event; anyone else the events on content items, users and Locations it may `content/read` now (an item deleted since is no longer readable). A page looks at up to 10,000 events; a short page is not the end unless `next` equals `last`. 410 when events after it were pruned already (the server keeps the last `--events-kept`): the client has missed changes and must read again what it follows. With `Accept: text/event-stream` the same events come as Server-Sent Events and the stream goes on with each change as it commits (an idle stream gets a comment every 15 s); an `EventSource` that reconnects sends the last id it received as `Last-Event-ID` and misses nothing.
     fn load_events(
         &self,
         cx: &Self::Context,
         req: LoadEventsRequest,
     ) -> impl Future<Output = Result<LoadEventsResponse, Self::Error>> + Send;
+    /// `GET /events` with `Accept: text/event-stream`: the `Event`
+    /// items as Server-Sent Events, as they come.
+    fn load_events_stream(
+        &self,
+        cx: &Self::Context,
+        req: LoadEventsRequest,
+    ) -> impl Future<
+        Output = Result<cairn_runtime::sse::Items<Event>, Self::Error>,
+    > + Send;
 }
 /// The languages content can be translated into.
 pub trait LanguagesApi: ApiBase {
@@ -1845,6 +1855,11 @@ macro_rules! not_implemented_events {
         $crate::api::traits::ApiBase >::Context, _ :
         $crate::api::model::LoadEventsRequest,) -> impl ::std::future::Future < Output =
         Result <$crate::api::model::LoadEventsResponse, <$t as
+        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
+        ("loadEvents")) } } fn load_events_stream(& self, _ : &<$t as
+        $crate::api::traits::ApiBase >::Context, _ :
+        $crate::api::model::LoadEventsRequest,) -> impl ::std::future::Future < Output =
+        Result < cairn_runtime::sse::Items <$crate::api::model::Event >, <$t as
         $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
         ("loadEvents")) } } }
     };

@@ -13,6 +13,7 @@ impl Service {
         if matches!(op.method, "GET" | "HEAD" | "OPTIONS") {
             return;
         }
+        self.feed.changed();
         // The Policies of users come from Roles, Policies, assignments, the tree that places
         // users in groups, and Object states.
         let permissions = matches!(
@@ -36,6 +37,7 @@ impl Service {
 
     /// Another instance changed something (or its notifications may have been missed).
     pub(crate) fn changed_elsewhere(&self) {
+        self.feed.changed();
         self.permissions.invalidate();
         self.types.invalidate();
     }

@@ -107,8 +107,13 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         });
     }
     tracing::info!(listen = %args.listen, %prefixes, database = %args.db.database_url, "cairn is serving");
+    let feed = service.clone();
+    let stopped = async move {
+        stopping().await;
+        feed.feed.stop();
+    };
     poem::Server::new(poem::listener::TcpListener::bind(args.listen))
-        .run_with_graceful_shutdown(app, stopping(), grace)
+        .run_with_graceful_shutdown(app, stopped, grace)
         .await?;
     db.conn().clone().close().await?;
     tracing::info!("cairn stopped");

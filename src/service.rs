@@ -63,6 +63,8 @@ pub struct Service {
     pub(crate) responses: Option<cairn_runtime::ResponseCache>,
     /// Shared reads of the repository's generation (`responses.rs`).
     pub(crate) generations: crate::responses::Generations,
+    /// Wakes the change feed's streams.
+    pub feed: crate::events::Feed,
 }
 
 impl Service {
@@ -90,6 +92,7 @@ impl Service {
             countries: (countries.clone(), ETag::of(&countries)),
             responses: (cache_bytes > 0).then(|| cairn_runtime::ResponseCache::new(cache_bytes)),
             generations: crate::responses::Generations::new(),
+            feed: crate::events::Feed::default(),
         }
     }
 }

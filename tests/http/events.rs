@@ -1,5 +1,6 @@
 //! The change feed: every committed change once, in commit order, with what made it.
 
+use crate::content::published_folder;
 use crate::support::*;
 use serde_json::json;
 
@@ -81,9 +82,8 @@ async fn lists_committed_changes_in_order_with_what_made_them() {
 }
 
 #[tokio::test]
-async fn the_feed_is_for_administrators_and_refuses_bad_windows() {
+async fn the_feed_refuses_bad_windows() {
     let app = TestApp::new().await;
-    events(&app, "").send().await.assert_error(401);
     for q in ["?limit=0", "?limit=1001", "?after=-1", "?after=x"] {
         let m = events(&app, q).admin().send().await.assert_error(400);
         assert!(!m.is_empty(), "{q}");
@@ -170,4 +170,146 @@ async fn last_event_id_resumes_without_gaps() {
         .send()
         .await
         .assert_error(400);
+}
+
+fn rename_section<'a>(app: &'a TestApp, name: &str) -> Req<'a> {
+    app.req("PATCH", "/content/sections/1")
+        .admin()
+        .json_body("SectionInput", json!({"name": name}))
+}
+
+fn ids_of(page: &serde_json::Value) -> Vec<i64> {
+    (page["EventList"]["Event"].as_array().unwrap())
+        .iter()
+        .map(|e| e["id"].as_i64().unwrap())
+        .collect()
+}
+
+/// `Accept: text/event-stream`: the events after the client's, then each change as it
+/// commits; a client that reconnects with `Last-Event-ID` misses nothing.
+#[tokio::test]
+async fn the_feed_streams_server_sent_events_and_resumes() {
+    let app = TestApp::new().await;
+    let start = events(&app, "").admin().send().await.json()["EventList"]["last"]
+        .as_i64()
+        .unwrap();
+    rename_section(&app, "S1").send().await.assert(200);
+    let mut stream = (app.get(&format!("/events?after={start}")).admin())
+        .header("accept", "text/event-stream")
+        .open()
+        .await;
+    assert_eq!(stream.status, 200);
+    assert_eq!(
+        stream.headers["content-type"].to_str().unwrap(),
+        "text/event-stream"
+    );
+    let first = stream.events(1).await;
+    assert_eq!(first[0].0, (start + 1).to_string());
+    let data: serde_json::Value = serde_json::from_str(&first[0].1).unwrap();
+    assert_eq!(data["Event"]["operation"], "updateSection");
+    assert_eq!(data["Event"]["id"], start + 1);
+    assert_eq!(
+        data["Event"]["_media-type"],
+        "application/vnd.ibexa.api.Event+json"
+    );
+    // A change made while the stream is open comes at once.
+    rename_section(&app, "S2").send().await.assert(200);
+    let live = stream.events(1).await;
+    assert_eq!(live[0].0, (start + 2).to_string());
+    drop(stream);
+    // Reconnecting after the first: the second, then the ones made meanwhile.
+    rename_section(&app, "S3").send().await.assert(200);
+    let mut again = (app.get("/events").admin())
+        .header("accept", "text/event-stream")
+        .header("Last-Event-ID", &(start + 1).to_string())
+        .open()
+        .await;
+    let ids: Vec<String> = again.events(2).await.into_iter().map(|e| e.0).collect();
+    assert_eq!(ids, [(start + 2).to_string(), (start + 3).to_string()]);
+    // The server stopping ends the stream (requests in flight can finish).
+    app.service.feed.stop();
+    assert!(again.ends_within(5).await);
+    // An error is an ErrorMessage, before any event.
+    let refused = (app.get("/events").admin())
+        .header("accept", "text/event-stream")
+        .header("Last-Event-ID", "x")
+        .open()
+        .await;
+    assert_eq!(refused.status, 400);
+}
+
+/// Who may not `setup/administrate` reads only the events on content it may read: anonymous
+/// sees a published folder's changes, not the Sections' nor an item it may not read; pages
+/// go on after `next` past what it may not see.
+#[tokio::test]
+async fn each_caller_reads_only_the_events_it_may_read() {
+    let app = TestApp::new().await;
+    let start = events(&app, "").admin().send().await.json()["EventList"]["last"]
+        .as_i64()
+        .unwrap();
+    rename_section(&app, "Hidden").send().await.assert(200);
+    let (folder, path) = published_folder(&app, "Public", "/content/locations/1/2").await;
+    // An item in the Users Section, which anonymous may not read.
+    let (users_item, _) = published_folder(&app, "Private", "/content/locations/1/5").await;
+    // A change to the folder's Location.
+    app.req("PATCH", &format!("/content/locations/{path}"))
+        .admin()
+        .json_body(
+            "LocationUpdate",
+            json!({"priority": 5, "sortField": "PATH", "sortOrder": "ASC"}),
+        )
+        .send()
+        .await
+        .assert(200);
+    let all = events(&app, &format!("?after={start}"))
+        .admin()
+        .send()
+        .await
+        .json();
+    let everything = ids_of(&all);
+    assert!(everything.len() >= 5, "{all}");
+    let anon = events(&app, &format!("?after={start}")).send().await;
+    anon.assert(200);
+    let page = anon.json();
+    let seen: Vec<String> = (page["EventList"]["Event"].as_array().unwrap())
+        .iter()
+        .map(|e| e["Resource"]["_href"].as_str().unwrap().to_string())
+        .collect();
+    assert!(!seen.is_empty(), "{page}");
+    for href in &seen {
+        assert!(
+            href.starts_with(&format!("/api/ibexa/v2/content/objects/{folder}"))
+                || href == &format!("/api/ibexa/v2/content/locations/{path}"),
+            "anonymous saw {href}"
+        );
+    }
+    assert!(
+        seen.iter().any(|h| h.contains("/content/locations/")),
+        "{seen:?}"
+    );
+    assert!(
+        !seen
+            .iter()
+            .any(|h| h.contains(&format!("objects/{users_item}")))
+    );
+    assert_eq!(
+        page["EventList"]["next"],
+        everything.last().copied().unwrap()
+    );
+    // Paging one at a time gives the same, and each page moves `next` on.
+    let mut after = start;
+    let mut paged = Vec::new();
+    loop {
+        let p = events(&app, &format!("?after={after}&limit=1"))
+            .send()
+            .await
+            .json();
+        paged.extend(ids_of(&p));
+        let next = p["EventList"]["next"].as_i64().unwrap();
+        if next == after {
+            break;
+        }
+        after = next;
+    }
+    assert_eq!(paged, ids_of(&page));
 }

@@ -418,6 +418,7 @@ fn endpoint_ctx(api: &Api, e: &Endpoint, index: usize) -> Value {
         "filters": e.filters,
         "csrf": e.csrf,
         "cached": e.cached,
+        "stream": e.stream,
         "inputs": e.inputs,
         "input": e.inputs.first(),
         "path_params": path_params,

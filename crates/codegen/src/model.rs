@@ -169,6 +169,9 @@ pub struct Endpoint {
     pub csrf: bool,
     /// A GET whose 200 response the response cache keeps.
     pub cached: bool,
+    /// The type streamed as Server-Sent Events, when the GET also answers
+    /// `text/event-stream`.
+    pub stream: Option<String>,
     pub responses: Vec<Response>,
     pub errors: Vec<u16>,
 }
@@ -437,12 +440,13 @@ impl Api {
         self.families.iter().flat_map(|f| f.endpoints.iter())
     }
 
-    /// Marks types reachable from response bodies as output and from request bodies as input.
+    /// Marks types reachable from response bodies (and streams) as output and from request bodies as input.
     fn mark_directions(&mut self) {
         let mut outputs: Vec<String> = vec!["ErrorMessage".into()];
         let mut inputs: Vec<String> = Vec::new();
         for e in self.endpoints() {
             inputs.extend(e.inputs.iter().cloned());
+            outputs.extend(e.stream.iter().cloned());
             for r in &e.responses {
                 outputs.extend(r.bodies.iter().cloned());
             }
@@ -807,6 +811,18 @@ fn parse_endpoint(
         );
     }
     let cached = e.cache && cacheable;
+    if let Some(t) = &e.stream {
+        if method != "GET" {
+            errs.push("`stream` is for GETs".into());
+        }
+        match types.get(t) {
+            None => errs.push(format!("stream type `{t}` is unknown")),
+            Some(ty) if !matches!(&ty.body, TypeBody::Struct(fs) if fs.iter().any(|f| f.rust == "id")) => {
+                errs.push(format!("stream type `{t}` has no `id` for the events' ids"))
+            }
+            _ => {}
+        }
+    }
     let policies = parse_policies(e.policy.as_ref(), policy_map, &mut errs);
     let mut responses = Vec::new();
     if e.responses.is_empty() {
@@ -917,6 +933,7 @@ fn parse_endpoint(
         filters: e.filters,
         csrf: e.csrf,
         cached,
+        stream: e.stream.clone(),
         responses,
         errors: e.errors.clone(),
     })

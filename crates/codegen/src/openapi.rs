@@ -301,6 +301,15 @@ fn response_map(api: &Api, e: &Endpoint, vendor: &str) -> Map<String, Value> {
                     c.extend(m);
                 }
             }
+            if let (Some(t), 200) = (&e.stream, r.status) {
+                c.insert(
+                    "text/event-stream".into(),
+                    json!({"schema": {"type": "string", "description": format!(
+                        "Server-Sent Events, as they come: each a {t} as its JSON document \
+                         (application/vnd.{vendor}.api.{t}+json) in `data`, its id in `id`"
+                    )}}),
+                );
+            }
             resp["content"] = Value::Object(c);
             if r.bodies.len() > 1 {
                 resp["description"] = json!(format!(

@@ -94,6 +94,9 @@ pub struct RawEndpoint {
     /// the request and the caller, such as the session itself).
     #[serde(default = "yes")]
     pub cache: bool,
+    /// A GET also answered as Server-Sent Events (`Accept: text/event-stream`): a stream of
+    /// this type, which has an `id`, each item its JSON document and its `id` the event's.
+    pub stream: Option<String>,
     pub responses: IndexMap<u16, Option<RawResponse>>,
     #[serde(default)]
     pub errors: Vec<u16>,

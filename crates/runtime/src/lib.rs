@@ -12,6 +12,7 @@ pub mod media;
 pub mod page;
 pub mod reply;
 pub mod responses;
+pub mod sse;
 pub mod values;
 pub mod xml;
 
