@@ -4,12 +4,17 @@
 //! draft archives the previous published version, and the first publication places the item
 //! in the tree. Drafts are visible only to their creator (and the administrator).
 
+mod access;
 mod create;
 mod fields;
 mod names;
+mod publishing;
+mod relations;
 pub(crate) mod render;
 pub(crate) mod rows;
+mod states;
 mod versions;
+mod visibility;
 
 use crate::api::hrefs;
 use crate::api::model::*;
@@ -36,96 +41,6 @@ use sea_orm::{
 };
 
 impl Service {
-    /// The content item, if the caller may read it (`content/read`, and `content/versionread`
-    /// for a draft never published); 401 otherwise.
-    pub(crate) async fn visible_content(
-        &self,
-        db: &impl ConnectionTrait,
-        cx: &Caller,
-        id: i64,
-    ) -> Result<content::Model> {
-        let c = rows::content(db, id).await?;
-        let facts = ContentFacts::of(&c);
-        self.authorize(
-            db,
-            cx,
-            ("content", "read"),
-            Subject::Content(facts.clone()),
-            &[],
-        )
-        .await?;
-        if c.status == content::DRAFT {
-            let facts = facts.with_version_status(content_version::DRAFT);
-            self.authorize(
-                db,
-                cx,
-                ("content", "versionread"),
-                Subject::Content(facts),
-                &[],
-            )
-            .await?;
-        }
-        Ok(c)
-    }
-
-    /// A new Section for `c` needs `section/assign` (its `NewSection` limitation names the
-    /// Sections the caller may assign).
-    pub(crate) async fn authorize_section_change(
-        &self,
-        db: &impl ConnectionTrait,
-        cx: &Caller,
-        c: &content::Model,
-        section: Option<i64>,
-    ) -> Result<()> {
-        match section {
-            Some(s) if s != c.section_id => {
-                let facts = Subject::Content(ContentFacts::of(c));
-                let to = [Target::Section(s)];
-                self.authorize(db, cx, ("section", "assign"), facts, &to)
-                    .await
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// Whether the caller may read version `v` of `c`: a version other than the published
-    /// one needs `content/versionread`.
-    async fn may_read_version(
-        &self,
-        db: &impl ConnectionTrait,
-        cx: &Caller,
-        c: &content::Model,
-        v: &content_version::Model,
-    ) -> Result<bool> {
-        if v.status == content_version::PUBLISHED {
-            return Ok(true);
-        }
-        let facts = ContentFacts::of(c).with_version_status(v.status);
-        self.allows(
-            db,
-            cx,
-            ("content", "versionread"),
-            Subject::Content(facts),
-            &[],
-        )
-        .await
-    }
-
-    /// The version, if the caller may read it (401 otherwise).
-    async fn visible_version(
-        &self,
-        db: &impl ConnectionTrait,
-        cx: &Caller,
-        c: &content::Model,
-        no: i64,
-    ) -> Result<content_version::Model> {
-        let v = rows::version(db, c.id, no).await?;
-        if !self.may_read_version(db, cx, c, &v).await? {
-            return Err(denied("content", "versionread"));
-        }
-        Ok(v)
-    }
-
     /// The path of ids of the content's main Location.
     pub(crate) async fn main_location_path(
         &self,
@@ -259,183 +174,6 @@ impl Service {
                 "Language '{code}' does not exist in this repository"
             )));
         }
-        Ok(())
-    }
-
-    /// Publishes draft `no` of `c` (inside the caller's transaction).
-    pub(crate) async fn publish_version(
-        &self,
-        tx: &impl ConnectionTrait,
-        c: &content::Model,
-        v: content_version::Model,
-    ) -> Result<()> {
-        let no = v.version_no;
-        if v.status != content_version::DRAFT {
-            return Err(Error::Forbidden(
-                "Only versions with DRAFT status can be published".into(),
-            ));
-        }
-        let ty = self.defined_type(tx, c.content_type_id).await?;
-        // The type may have changed since the draft was written: fill and check again.
-        let mut set = FieldSet::from_rows(&rows::fields(tx, c.id, no).await?);
-        let saved = set.entries.clone();
-        let languages = rows::languages(&v.language_codes);
-        self.complete_fields(&ty, &mut set, &languages, &c.main_language_code, false);
-        let mut failures = Failures::default();
-        self.validate_fields(&ty, &set, &mut failures);
-        failures.into_result(&c.name)?;
-        // Saved again only when the type changed since the draft was written.
-        let unchanged = set.entries.len() == saved.len()
-            && set.entries.iter().all(|e| {
-                saved.iter().any(|s| {
-                    s.definition_id == e.definition_id
-                        && s.language == e.language
-                        && s.value == e.value
-                })
-            });
-        if !unchanged {
-            self.save_fields(tx, &ty, c, no, &mut set).await?;
-        }
-        let names = self.version_names(&ty, &set, &languages);
-
-        let now = Timestamp::now().0;
-        let archived = content_version::Entity::update_many()
-            .col_expr(
-                content_version::Column::Status,
-                content_version::ARCHIVED.into(),
-            )
-            .filter(content_version::Column::ContentId.eq(c.id))
-            .filter(content_version::Column::Status.eq(content_version::PUBLISHED))
-            .exec(tx)
-            .await?
-            .rows_affected;
-        let mut active = v.into_active_model();
-        active.status = Set(content_version::PUBLISHED);
-        active.modified = Set(now);
-        active.names = Set(stored::lang_map_json(&names));
-        active.update(tx).await?;
-
-        let first = c.status == content::DRAFT;
-        let mut ca = c.clone().into_active_model();
-        ca.current_version = Set(no);
-        ca.status = Set(content::PUBLISHED);
-        ca.modified = Set(now);
-        if first || c.published == 0 {
-            ca.published = Set(now);
-        }
-        ca.name = Set(names
-            .get(&c.main_language_code)
-            .or_else(|| names.0.first().map(|(_, n)| n.as_str()))
-            .unwrap_or_default()
-            .to_string());
-        let c = ca.update(tx).await?;
-        self.index_text(tx, c.id, &ty, &set).await?;
-        let (c, locations) = match first {
-            true => self.place_pending(tx, c, &ty).await?,
-            false => {
-                let locations = tree::of_content(tx, &c).await?;
-                (c, locations)
-            }
-        };
-        for l in locations {
-            crate::cascades::location_published(tx, &l, &names, c.always_available).await?;
-        }
-        // Only a publication that archived a version can take the archive past its limit.
-        if archived > 0 {
-            self.trim_archived(tx, c.id).await?;
-        }
-        Ok(())
-    }
-
-    /// The first publication places the content item under its pending parents; the item
-    /// with its main Location set, and its Locations.
-    async fn place_pending(
-        &self,
-        tx: &impl ConnectionTrait,
-        c: content::Model,
-        ty: &TypeInfo,
-    ) -> Result<(content::Model, Vec<location::Model>)> {
-        let pending = pending_location::Entity::find()
-            .filter(pending_location::Column::ContentId.eq(c.id))
-            .all(tx)
-            .await?;
-        let mut main = c.main_location_id;
-        let mut locations = Vec::with_capacity(pending.len());
-        for p in pending {
-            let parent = tree::find(tx, p.parent_id).await?;
-            let l = tree::create(
-                tx,
-                &parent,
-                &c,
-                tree::NewLocation {
-                    priority: p.priority,
-                    hidden: p.is_hidden,
-                    remote_id: p.remote_id.clone(),
-                    sort_field: p
-                        .sort_field
-                        .clone()
-                        .unwrap_or_else(|| ty.ty.default_sort_field.clone()),
-                    sort_order: p
-                        .sort_order
-                        .clone()
-                        .unwrap_or_else(|| ty.ty.default_sort_order.clone()),
-                },
-            )
-            .await?;
-            main.get_or_insert(l.id);
-            locations.push(l);
-        }
-        pending_location::Entity::delete_many()
-            .filter(pending_location::Column::ContentId.eq(c.id))
-            .exec(tx)
-            .await?;
-        let mut ca = c.into_active_model();
-        ca.main_location_id = Set(main);
-        Ok((ca.update(tx).await?, locations))
-    }
-
-    /// Keeps the newest archived versions up to the configured limit.
-    async fn trim_archived(&self, tx: &impl ConnectionTrait, content_id: i64) -> Result<()> {
-        let mut archived: Vec<content_version::Model> = content_version::Entity::find()
-            .filter(content_version::Column::ContentId.eq(content_id))
-            .filter(content_version::Column::Status.eq(content_version::ARCHIVED))
-            .all(tx)
-            .await?;
-        let keep = self.settings.archived_versions;
-        if archived.len() <= keep {
-            return Ok(());
-        }
-        archived.sort_by_key(|v| v.version_no);
-        let excess = archived.len() - keep;
-        for v in &archived[..excess] {
-            self.remove_version(tx, content_id, v.version_no).await?;
-        }
-        Ok(())
-    }
-
-    /// Deletes a version's row, fields and relations.
-    pub(crate) async fn remove_version(
-        &self,
-        tx: &impl ConnectionTrait,
-        content_id: i64,
-        no: i64,
-    ) -> Result<()> {
-        use cairn_store::entity::content_field;
-        content_field::Entity::delete_many()
-            .filter(content_field::Column::ContentId.eq(content_id))
-            .filter(content_field::Column::VersionNo.eq(no))
-            .exec(tx)
-            .await?;
-        content_relation::Entity::delete_many()
-            .filter(content_relation::Column::SourceContentId.eq(content_id))
-            .filter(content_relation::Column::SourceVersionNo.eq(no))
-            .exec(tx)
-            .await?;
-        content_version::Entity::delete_many()
-            .filter(content_version::Column::ContentId.eq(content_id))
-            .filter(content_version::Column::VersionNo.eq(no))
-            .exec(tx)
-            .await?;
         Ok(())
     }
 
@@ -780,12 +518,7 @@ impl ContentApi for Service {
         cx: &Caller,
         req: RedirectCurrentVersionRelationsRequest,
     ) -> Result<RedirectCurrentVersionRelationsResponse> {
-        let c = self
-            .visible_content(self.db.conn(), cx, req.content_id)
-            .await?;
-        Ok(RedirectCurrentVersionRelationsResponse::TemporaryRedirect {
-            location: hrefs::load_version_relations(c.id, c.current_version),
-        })
+        relations::redirect_current(self, cx, req).await
     }
 
     async fn load_version_relations(
@@ -793,34 +526,7 @@ impl ContentApi for Service {
         cx: &Caller,
         req: LoadVersionRelationsRequest,
     ) -> Result<LoadVersionRelationsResponse> {
-        let db = self.db.conn();
-        let c = self.visible_content(db, cx, req.content_id).await?;
-        let v = self.visible_version(db, cx, &c, req.version_no).await?;
-        let ty = self.defined_type(db, c.content_type_id).await?;
-        let mut all = rows::relations(db, c.id, v.version_no).await?;
-        // Relations to content the caller may not read are left out (before the window).
-        let scope = Scope {
-            content: "contents",
-            location: None,
-        };
-        let filter = self.visible(cx, READ, scope);
-        if filter != Filter::All && !all.is_empty() {
-            let readable: std::collections::HashSet<i64> = content::Entity::find()
-                .select_only()
-                .column(content::Column::Id)
-                .filter(content::Column::Id.is_in(all.iter().map(|r| r.destination_content_id)))
-                .filter(filter.expr(db.get_database_backend()))
-                .into_tuple::<i64>()
-                .all(db)
-                .await?
-                .into_iter()
-                .collect();
-            all.retain(|r| readable.contains(&r.destination_content_id));
-        }
-        let window: Vec<content_relation::Model> = req.limit.window(all, req.offset);
-        Ok(LoadVersionRelationsResponse::Ok {
-            body: self.relation_list(c.id, v.version_no, &window, Some(&ty)),
-        })
+        relations::list(self, cx, req).await
     }
 
     async fn create_relation(
@@ -828,50 +534,7 @@ impl ContentApi for Service {
         cx: &Caller,
         req: CreateRelationRequest,
     ) -> Result<CreateRelationResponse> {
-        let r = self
-            .db
-            .write(cx.change(), async |tx| {
-                let c = self.visible_content(tx, cx, req.content_id).await?;
-                let v = self.visible_version(tx, cx, &c, req.version_no).await?;
-                self.authorize_content(tx, cx, &c, &[]).await?;
-                if v.status != content_version::DRAFT {
-                    return Err(Error::Forbidden(
-                        "Relation of type COMMON can only be added to drafts".into(),
-                    ));
-                }
-                let dest = req.body.destination;
-                if content::Entity::find_by_id(dest).one(tx).await?.is_none() {
-                    return Err(Error::Forbidden(format!(
-                        "Destination content {dest} does not exist"
-                    )));
-                }
-                let existing = content_relation::Entity::find()
-                    .filter(content_relation::Column::SourceContentId.eq(c.id))
-                    .filter(content_relation::Column::SourceVersionNo.eq(v.version_no))
-                    .filter(content_relation::Column::DestinationContentId.eq(dest))
-                    .filter(content_relation::Column::RelationType.eq(content_relation::COMMON))
-                    .one(tx)
-                    .await?;
-                if existing.is_some() {
-                    return Err(Error::Forbidden(format!(
-                        "Relation of type COMMON to content {dest} already exists"
-                    )));
-                }
-                Ok(content_relation::ActiveModel {
-                    source_content_id: Set(c.id),
-                    source_version_no: Set(v.version_no),
-                    destination_content_id: Set(dest),
-                    relation_type: Set(content_relation::COMMON),
-                    source_field_definition_id: Set(None),
-                    ..Default::default()
-                }
-                .insert(tx)
-                .await?)
-            })
-            .await?;
-        Ok(CreateRelationResponse::Created {
-            body: self.relation(&r, None),
-        })
+        relations::create(self, cx, req).await
     }
 
     async fn load_version_relation(
@@ -879,20 +542,7 @@ impl ContentApi for Service {
         cx: &Caller,
         req: LoadVersionRelationRequest,
     ) -> Result<LoadVersionRelationResponse> {
-        let db = self.db.conn();
-        let c = self.visible_content(db, cx, req.content_id).await?;
-        let v = self.visible_version(db, cx, &c, req.version_no).await?;
-        let r = rows::relations(db, c.id, v.version_no)
-            .await?
-            .into_iter()
-            .find(|r| r.id == req.relation_id)
-            .ok_or_else(|| Error::not_found("Relation", req.relation_id))?;
-        let ty = self.defined_type(db, c.content_type_id).await?;
-        let body = self.relation(&r, Some(&ty));
-        Ok(LoadVersionRelationResponse::Ok {
-            etag: ETag::of(&body),
-            body,
-        })
+        relations::load(self, cx, req).await
     }
 
     async fn remove_relation(
@@ -900,30 +550,7 @@ impl ContentApi for Service {
         cx: &Caller,
         req: RemoveRelationRequest,
     ) -> Result<RemoveRelationResponse> {
-        self.db
-            .write(cx.change(), async |tx| {
-                let c = self.visible_content(tx, cx, req.content_id).await?;
-                let v = self.visible_version(tx, cx, &c, req.version_no).await?;
-                self.authorize_content(tx, cx, &c, &[]).await?;
-                let r = rows::relations(tx, c.id, v.version_no)
-                    .await?
-                    .into_iter()
-                    .find(|r| r.id == req.relation_id)
-                    .ok_or_else(|| Error::not_found("Relation", req.relation_id))?;
-                preconditions::if_match(&req.if_match, async || Ok(self.relation(&r, Some(&*self.defined_type(tx, c.content_type_id).await?)))).await?;
-                if v.status != content_version::DRAFT {
-                    return Err(Error::Forbidden("Relations can only be removed from drafts".into()));
-                }
-                if r.relation_type != content_relation::COMMON {
-                    return Err(Error::Forbidden(
-                        "Only relations of type COMMON can be removed; field relations change with their field".into(),
-                    ));
-                }
-                content_relation::Entity::delete_by_id(r.id).exec(tx).await?;
-                Ok(())
-            })
-            .await?;
-        Ok(RemoveRelationResponse::NoContent)
+        relations::remove(self, cx, req).await
     }
 
     async fn hide_content(
@@ -931,8 +558,7 @@ impl ContentApi for Service {
         cx: &Caller,
         req: HideContentRequest,
     ) -> Result<HideContentResponse> {
-        self.set_content_hidden(cx, req.content_id, true).await?;
-        Ok(HideContentResponse::NoContent)
+        visibility::hide(self, cx, req).await
     }
 
     async fn reveal_content(
@@ -940,8 +566,7 @@ impl ContentApi for Service {
         cx: &Caller,
         req: RevealContentRequest,
     ) -> Result<RevealContentResponse> {
-        self.set_content_hidden(cx, req.content_id, false).await?;
-        Ok(RevealContentResponse::NoContent)
+        visibility::reveal(self, cx, req).await
     }
 
     async fn get_object_states_for_content(
@@ -949,13 +574,7 @@ impl ContentApi for Service {
         cx: &Caller,
         req: GetObjectStatesForContentRequest,
     ) -> Result<GetObjectStatesForContentResponse> {
-        let db = self.db.conn();
-        let c = self.visible_content(db, cx, req.content_id).await?;
-        let body = self.content_states_body(db, c.id).await?;
-        Ok(GetObjectStatesForContentResponse::Ok {
-            etag: ETag::of(&body),
-            body,
-        })
+        states::of_content(self, cx, req).await
     }
 
     async fn set_object_states_for_content(
@@ -963,31 +582,7 @@ impl ContentApi for Service {
         cx: &Caller,
         req: SetObjectStatesForContentRequest,
     ) -> Result<SetObjectStatesForContentResponse> {
-        let mut states = Vec::new();
-        for href in &req.body.object_state {
-            let (_, id) = hrefs::read::load_object_state(href)
-                .ok_or_else(|| Error::BadRequest(format!("'{href}' is not an Object state")))?;
-            states.push(id);
-        }
-        self.db
-            .write(cx.change(), async |tx| {
-                let c = self.visible_content(tx, cx, req.content_id).await?;
-                let targets: Vec<Target> = states.iter().map(|s| Target::State(*s)).collect();
-                self.authorize_content(tx, cx, &c, &targets).await?;
-                preconditions::if_match(&req.if_match, async || {
-                    self.content_states_body(tx, c.id).await
-                })
-                .await?;
-                crate::object_states::assign_states(tx, c.id, &states).await
-            })
-            .await?;
-        let body = self
-            .content_states_body(self.db.conn(), req.content_id)
-            .await?;
-        Ok(SetObjectStatesForContentResponse::Ok {
-            etag: ETag::of(&body),
-            body,
-        })
+        states::set(self, cx, req).await
     }
 
     async fn get_image_variation(
@@ -1002,42 +597,5 @@ impl ContentApi for Service {
             etag: ETag::of(&body),
             body,
         })
-    }
-}
-
-impl Service {
-    async fn content_states_body(
-        &self,
-        db: &impl ConnectionTrait,
-        content_id: i64,
-    ) -> Result<ContentObjectStates> {
-        let states = crate::object_states::content_states(db, content_id).await?;
-        Ok(ContentObjectStates {
-            object_state: states
-                .into_iter()
-                .map(|(g, s)| hrefs::load_object_state(g, s))
-                .collect(),
-        })
-    }
-
-    /// Hides or reveals a content item: its Locations and their subtrees become invisible or
-    /// visible again (where nothing else hides them).
-    async fn set_content_hidden(&self, cx: &Caller, id: i64, hidden: bool) -> Result<()> {
-        self.db
-            .write(cx.change(), async |tx| {
-                let c = self.visible_content(tx, cx, id).await?;
-                self.authorize_content(tx, cx, &c, &[]).await?;
-                if c.is_hidden == hidden {
-                    return Ok(());
-                }
-                let mut ca = c.clone().into_active_model();
-                ca.is_hidden = Set(hidden);
-                let c = ca.update(tx).await?;
-                for l in tree::of_content(tx, &c).await? {
-                    tree::recompute_visibility(tx, &l).await?;
-                }
-                Ok(())
-            })
-            .await
     }
 }

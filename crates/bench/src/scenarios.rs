@@ -85,14 +85,23 @@ pub static SCENARIOS: &[Scenario] = &[
         setup: None,
     },
     // A full content item (its current version with its fields embedded), as front ends read
-    // it most.
+    // it most: an article with its title, richtext intro and body, as a client reads it with
+    // HTTP Basic.
     Scenario {
         name: "content-json",
         method: "GET",
-        path: "/content/objects/1",
-        headers: &[("Accept", "application/vnd.ibexa.api.Content+json")],
+        path: "/content/objects/{article}",
+        headers: &[("Accept", "application/vnd.ibexa.api.Content+json"), ADMIN],
         body: "",
-        setup: None,
+        setup: Some(|api| Box::pin(async move { api.article().await })),
+    },
+    Scenario {
+        name: "content-xml",
+        method: "GET",
+        path: "/content/objects/{article}",
+        headers: &[("Accept", "application/vnd.ibexa.api.Content+xml"), ADMIN],
+        body: "",
+        setup: Some(|api| Box::pin(async move { api.article().await })),
     },
     // A user with its current version embedded and its account.
     Scenario {
@@ -205,6 +214,52 @@ impl Api {
             bail!("{what} answered {}: {}", resp.status, resp.excerpt());
         }
         Ok(resp)
+    }
+
+    /// Creates and publishes an article under Location 2 with its title, intro and body
+    /// (richtext paragraphs); returns `article`, its content id.
+    pub async fn article(&self) -> Result<Vars> {
+        let paragraphs = |words: &str, n: usize| {
+            let para = format!("<para>{words}</para>");
+            format!(
+                r#"<?xml version="1.0" encoding="UTF-8"?><section xmlns="http://docbook.org/ns/docbook" xmlns:xlink="http://www.w3.org/1999/xlink" version="5.0-variant ezpublish-1.0">{}</section>"#,
+                para.repeat(n)
+            )
+        };
+        let text = "Front ends read far more than editors write, and each read of an \
+                    article carries its title, its introduction and its body.";
+        let field = |id: &str, value: serde_json::Value| serde_json::json!({"fieldDefinitionIdentifier": id, "fieldValue": value});
+        let body = serde_json::json!({"ContentCreate": {
+            "ContentType": {"_href": format!("{PREFIX}/content/types/2")},
+            "mainLanguageCode": "eng-GB",
+            "LocationCreate": {"ParentLocation": {"_href": format!("{PREFIX}/content/locations/1/2")}},
+            "fields": {"field": [
+                field("title", "An article read by front ends".into()),
+                field("intro", serde_json::json!({"xml": paragraphs(text, 2)})),
+                field("body", serde_json::json!({"xml": paragraphs(text, 12)})),
+            ]},
+        }});
+        let created = self
+            .send(
+                Request::new("POST", "/content/objects")
+                    .header("Authorization", ADMIN.1)
+                    .header(
+                        "Content-Type",
+                        "application/vnd.ibexa.api.ContentCreate+json",
+                    )
+                    .header("Accept", "application/vnd.ibexa.api.ContentInfo+json")
+                    .body(body.to_string()),
+            )
+            .await?;
+        let Some(id) = created.json()?["Content"]["_id"].as_i64() else {
+            bail!("unexpected ContentInfo: {}", created.excerpt());
+        };
+        self.send(
+            Request::new("PUBLISH", &format!("/content/objects/{id}/versions/1"))
+                .header("Authorization", ADMIN.1),
+        )
+        .await?;
+        Ok(vec![("article".into(), id.to_string())])
     }
 
     /// Logs in as admin; returns `cookie` (`name=value`) and `csrf` (the CSRF token).

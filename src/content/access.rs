@@ -1,0 +1,96 @@
+//! Who may read what: content items and versions as the caller may see them, and the
+//! checks a Section change needs.
+
+use super::*;
+
+impl Service {
+    /// The content item, if the caller may read it (`content/read`, and `content/versionread`
+    /// for a draft never published); 401 otherwise.
+    pub(crate) async fn visible_content(
+        &self,
+        db: &impl ConnectionTrait,
+        cx: &Caller,
+        id: i64,
+    ) -> Result<content::Model> {
+        let c = rows::content(db, id).await?;
+        let facts = ContentFacts::of(&c);
+        self.authorize(
+            db,
+            cx,
+            ("content", "read"),
+            Subject::Content(facts.clone()),
+            &[],
+        )
+        .await?;
+        if c.status == content::DRAFT {
+            let facts = facts.with_version_status(content_version::DRAFT);
+            self.authorize(
+                db,
+                cx,
+                ("content", "versionread"),
+                Subject::Content(facts),
+                &[],
+            )
+            .await?;
+        }
+        Ok(c)
+    }
+
+    /// A new Section for `c` needs `section/assign` (its `NewSection` limitation names the
+    /// Sections the caller may assign).
+    pub(crate) async fn authorize_section_change(
+        &self,
+        db: &impl ConnectionTrait,
+        cx: &Caller,
+        c: &content::Model,
+        section: Option<i64>,
+    ) -> Result<()> {
+        match section {
+            Some(s) if s != c.section_id => {
+                let facts = Subject::Content(ContentFacts::of(c));
+                let to = [Target::Section(s)];
+                self.authorize(db, cx, ("section", "assign"), facts, &to)
+                    .await
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether the caller may read version `v` of `c`: a version other than the published
+    /// one needs `content/versionread`.
+    pub(super) async fn may_read_version(
+        &self,
+        db: &impl ConnectionTrait,
+        cx: &Caller,
+        c: &content::Model,
+        v: &content_version::Model,
+    ) -> Result<bool> {
+        if v.status == content_version::PUBLISHED {
+            return Ok(true);
+        }
+        let facts = ContentFacts::of(c).with_version_status(v.status);
+        self.allows(
+            db,
+            cx,
+            ("content", "versionread"),
+            Subject::Content(facts),
+            &[],
+        )
+        .await
+    }
+
+    /// The version, if the caller may read it (401 otherwise).
+    pub(super) async fn visible_version(
+        &self,
+        db: &impl ConnectionTrait,
+        cx: &Caller,
+        c: &content::Model,
+        no: i64,
+    ) -> Result<content_version::Model> {
+        let v = rows::version(db, c.id, no).await?;
+        if !self.may_read_version(db, cx, c, &v).await? {
+            return Err(denied("content", "versionread"));
+        }
+        Ok(v)
+    }
+}

@@ -1,0 +1,154 @@
+//! Relations of a version: listed, read, added to a draft and removed from it.
+
+use super::*;
+
+pub(super) async fn redirect_current(
+    service: &Service,
+    cx: &Caller,
+    req: RedirectCurrentVersionRelationsRequest,
+) -> Result<RedirectCurrentVersionRelationsResponse> {
+    let c = service
+        .visible_content(service.db.conn(), cx, req.content_id)
+        .await?;
+    Ok(RedirectCurrentVersionRelationsResponse::TemporaryRedirect {
+        location: hrefs::load_version_relations(c.id, c.current_version),
+    })
+}
+
+pub(super) async fn list(
+    service: &Service,
+    cx: &Caller,
+    req: LoadVersionRelationsRequest,
+) -> Result<LoadVersionRelationsResponse> {
+    let db = service.db.conn();
+    let c = service.visible_content(db, cx, req.content_id).await?;
+    let v = service.visible_version(db, cx, &c, req.version_no).await?;
+    let ty = service.defined_type(db, c.content_type_id).await?;
+    let mut all = rows::relations(db, c.id, v.version_no).await?;
+    // Relations to content the caller may not read are left out (before the window).
+    let scope = Scope {
+        content: "contents",
+        location: None,
+    };
+    let filter = service.visible(cx, READ, scope);
+    if filter != Filter::All && !all.is_empty() {
+        let readable: std::collections::HashSet<i64> = content::Entity::find()
+            .select_only()
+            .column(content::Column::Id)
+            .filter(content::Column::Id.is_in(all.iter().map(|r| r.destination_content_id)))
+            .filter(filter.expr(db.get_database_backend()))
+            .into_tuple::<i64>()
+            .all(db)
+            .await?
+            .into_iter()
+            .collect();
+        all.retain(|r| readable.contains(&r.destination_content_id));
+    }
+    let window: Vec<content_relation::Model> = req.limit.window(all, req.offset);
+    Ok(LoadVersionRelationsResponse::Ok {
+        body: service.relation_list(c.id, v.version_no, &window, Some(&ty)),
+    })
+}
+
+pub(super) async fn create(
+    service: &Service,
+    cx: &Caller,
+    req: CreateRelationRequest,
+) -> Result<CreateRelationResponse> {
+    let r = service
+        .db
+        .write(cx.change(), async |tx| {
+            let c = service.visible_content(tx, cx, req.content_id).await?;
+            let v = service.visible_version(tx, cx, &c, req.version_no).await?;
+            service.authorize_content(tx, cx, &c, &[]).await?;
+            if v.status != content_version::DRAFT {
+                return Err(Error::Forbidden(
+                    "Relation of type COMMON can only be added to drafts".into(),
+                ));
+            }
+            let dest = req.body.destination;
+            if content::Entity::find_by_id(dest).one(tx).await?.is_none() {
+                return Err(Error::Forbidden(format!(
+                    "Destination content {dest} does not exist"
+                )));
+            }
+            let existing = content_relation::Entity::find()
+                .filter(content_relation::Column::SourceContentId.eq(c.id))
+                .filter(content_relation::Column::SourceVersionNo.eq(v.version_no))
+                .filter(content_relation::Column::DestinationContentId.eq(dest))
+                .filter(content_relation::Column::RelationType.eq(content_relation::COMMON))
+                .one(tx)
+                .await?;
+            if existing.is_some() {
+                return Err(Error::Forbidden(format!(
+                    "Relation of type COMMON to content {dest} already exists"
+                )));
+            }
+            Ok(content_relation::ActiveModel {
+                source_content_id: Set(c.id),
+                source_version_no: Set(v.version_no),
+                destination_content_id: Set(dest),
+                relation_type: Set(content_relation::COMMON),
+                source_field_definition_id: Set(None),
+                ..Default::default()
+            }
+            .insert(tx)
+            .await?)
+        })
+        .await?;
+    Ok(CreateRelationResponse::Created {
+        body: service.relation(&r, None),
+    })
+}
+
+pub(super) async fn load(
+    service: &Service,
+    cx: &Caller,
+    req: LoadVersionRelationRequest,
+) -> Result<LoadVersionRelationResponse> {
+    let db = service.db.conn();
+    let c = service.visible_content(db, cx, req.content_id).await?;
+    let v = service.visible_version(db, cx, &c, req.version_no).await?;
+    let r = rows::relations(db, c.id, v.version_no)
+        .await?
+        .into_iter()
+        .find(|r| r.id == req.relation_id)
+        .ok_or_else(|| Error::not_found("Relation", req.relation_id))?;
+    let ty = service.defined_type(db, c.content_type_id).await?;
+    let body = service.relation(&r, Some(&ty));
+    Ok(LoadVersionRelationResponse::Ok {
+        etag: ETag::of(&body),
+        body,
+    })
+}
+
+pub(super) async fn remove(
+    service: &Service,
+    cx: &Caller,
+    req: RemoveRelationRequest,
+) -> Result<RemoveRelationResponse> {
+    service.db
+        .write(cx.change(), async |tx| {
+            let c = service.visible_content(tx, cx, req.content_id).await?;
+            let v = service.visible_version(tx, cx, &c, req.version_no).await?;
+            service.authorize_content(tx, cx, &c, &[]).await?;
+            let r = rows::relations(tx, c.id, v.version_no)
+                .await?
+                .into_iter()
+                .find(|r| r.id == req.relation_id)
+                .ok_or_else(|| Error::not_found("Relation", req.relation_id))?;
+            preconditions::if_match(&req.if_match, async || Ok(service.relation(&r, Some(&*service.defined_type(tx, c.content_type_id).await?)))).await?;
+            if v.status != content_version::DRAFT {
+                return Err(Error::Forbidden("Relations can only be removed from drafts".into()));
+            }
+            if r.relation_type != content_relation::COMMON {
+                return Err(Error::Forbidden(
+                    "Only relations of type COMMON can be removed; field relations change with their field".into(),
+                ));
+            }
+            content_relation::Entity::delete_by_id(r.id).exec(tx).await?;
+            Ok(())
+        })
+        .await?;
+    Ok(RemoveRelationResponse::NoContent)
+}

@@ -1,0 +1,51 @@
+//! Hiding and revealing a content item (all its Locations, and their subtrees' visibility).
+
+use super::*;
+
+pub(super) async fn hide(
+    service: &Service,
+    cx: &Caller,
+    req: HideContentRequest,
+) -> Result<HideContentResponse> {
+    service.set_content_hidden(cx, req.content_id, true).await?;
+    Ok(HideContentResponse::NoContent)
+}
+
+pub(super) async fn reveal(
+    service: &Service,
+    cx: &Caller,
+    req: RevealContentRequest,
+) -> Result<RevealContentResponse> {
+    service
+        .set_content_hidden(cx, req.content_id, false)
+        .await?;
+    Ok(RevealContentResponse::NoContent)
+}
+
+impl Service {
+    /// Hides or reveals a content item: its Locations and their subtrees become invisible or
+    /// visible again (where nothing else hides them).
+    pub(super) async fn set_content_hidden(
+        &self,
+        cx: &Caller,
+        id: i64,
+        hidden: bool,
+    ) -> Result<()> {
+        self.db
+            .write(cx.change(), async |tx| {
+                let c = self.visible_content(tx, cx, id).await?;
+                self.authorize_content(tx, cx, &c, &[]).await?;
+                if c.is_hidden == hidden {
+                    return Ok(());
+                }
+                let mut ca = c.clone().into_active_model();
+                ca.is_hidden = Set(hidden);
+                let c = ca.update(tx).await?;
+                for l in tree::of_content(tx, &c).await? {
+                    tree::recompute_visibility(tx, &l).await?;
+                }
+                Ok(())
+            })
+            .await
+    }
+}
