@@ -6,7 +6,9 @@
 //! transaction that writes and publishes a version.
 
 pub(crate) mod account;
+mod groups;
 mod lists;
+mod membership;
 mod render;
 
 use crate::api::hrefs;
@@ -433,12 +435,7 @@ impl UsersApi for Service {
         cx: &Caller,
         req: LoadUserGroupsOfUserRequest,
     ) -> Result<LoadUserGroupsOfUserResponse> {
-        let db = self.db.conn();
-        let (c, _) = self.user_of(db, cx, req.user_id).await?;
-        let body = self
-            .group_refs_of_user(db, cx, &c, req.offset, req.limit)
-            .await?;
-        Ok(LoadUserGroupsOfUserResponse::Ok { body })
+        membership::groups_of(self, cx, req).await
     }
 
     async fn assign_user_to_user_group(
@@ -446,51 +443,7 @@ impl UsersApi for Service {
         cx: &Caller,
         req: AssignUserToUserGroupRequest,
     ) -> Result<AssignUserToUserGroupResponse> {
-        let href = req
-            .group
-            .as_deref()
-            .ok_or_else(|| Error::BadRequest("The query parameter 'group' is missing".into()))?;
-        let path = group_path_of(cx.api_path(href))
-            .ok_or_else(|| Error::BadRequest(format!("'{href}' is not a user group href")))?
-            .to_string();
-        let c = self
-            .db
-            .write(cx.change(), async |tx| {
-                let (c, _) = self.user_of(tx, cx, req.user_id).await?;
-                let (_, group) = self.group_at(tx, cx, &path).await.map_err(|e| match e {
-                    Error::Unauthorized(_) => e,
-                    _ => Error::Forbidden(format!("There is no user group at '{path}'")),
-                })?;
-                let at = [Target::Location(location_facts_of(tx, group.id).await?)];
-                let facts = || Subject::Content(ContentFacts::of(&c));
-                let manage = ("content", "manage_locations");
-                self.authorize(tx, cx, manage, facts(), &at).await?;
-                self.authorize(tx, cx, ("content", "create"), facts(), &at)
-                    .await?;
-                let placement = LocationCreate {
-                    parent_location: href_path(&group.path_string),
-                    priority: None,
-                    hidden: None,
-                    remote_id: None,
-                    sort_field: None,
-                    sort_order: None,
-                };
-                self.place(tx, c.clone(), &placement)
-                    .await
-                    .map_err(|e| match e {
-                        Error::Forbidden(_) => Error::Forbidden(format!(
-                            "User {} is in the user group at '{path}' already",
-                            c.id
-                        )),
-                        e => e,
-                    })?;
-                rows::content(tx, c.id).await
-            })
-            .await?;
-        let body = self
-            .group_refs_of_user(self.db.conn(), cx, &c, Offset(0), Limit(None))
-            .await?;
-        Ok(AssignUserToUserGroupResponse::Ok { body })
+        membership::assign(self, cx, req).await
     }
 
     async fn unassign_user_from_user_group(
@@ -498,42 +451,7 @@ impl UsersApi for Service {
         cx: &Caller,
         req: UnassignUserFromUserGroupRequest,
     ) -> Result<UnassignUserFromUserGroupResponse> {
-        let group_location: i64 = req
-            .group_path
-            .trim_matches('/')
-            .rsplit('/')
-            .next()
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(|| Error::not_found("UserGroup", &req.group_path))?;
-        let c = self
-            .db
-            .write(cx.change(), async |tx| {
-                let (c, _) = self.user_of(tx, cx, req.user_id).await?;
-                let locations = tree::of_content(tx, &c).await?;
-                let Some(here) = locations.iter().find(|l| l.parent_id == group_location) else {
-                    return Err(Error::Forbidden(format!(
-                        "User {} is not in the user group of Location {group_location}",
-                        c.id
-                    )));
-                };
-                if locations.len() == 1 {
-                    return Err(Error::Forbidden(format!(
-                        "User {} must stay in at least one user group",
-                        c.id
-                    )));
-                }
-                let manage = ("content", "manage_locations");
-                self.authorize_at(tx, cx, manage, here, vec![]).await?;
-                self.authorize_at(tx, cx, ("content", "remove"), here, vec![])
-                    .await?;
-                tree::delete_subtrees(tx, std::slice::from_ref(here), &[]).await?;
-                rows::content(tx, c.id).await
-            })
-            .await?;
-        let body = self
-            .group_refs_of_user(self.db.conn(), cx, &c, Offset(0), Limit(None))
-            .await?;
-        Ok(UnassignUserFromUserGroupResponse::Ok { body })
+        membership::unassign(self, cx, req).await
     }
 
     async fn load_user_drafts(
@@ -553,32 +471,15 @@ impl UsersApi for Service {
         cx: &Caller,
         req: LoadUserGroupsRequest,
     ) -> Result<LoadUserGroupsResponse> {
-        let db = self.db.conn();
-        let groups = self
-            .find_groups(db, cx, req.id, req.role_id, req.remote_id.as_deref())
-            .await?;
-        let href = hrefs::load_user_groups();
-        Ok(match req.accept {
-            LoadUserGroupsAccept::UserGroupRefList => LoadUserGroupsResponse::OkUserGroupRefList {
-                body: self.group_ref_list(href, &groups, None),
-            },
-            LoadUserGroupsAccept::UserGroupList => LoadUserGroupsResponse::OkUserGroupList {
-                body: UserGroupList {
-                    href,
-                    user_group: self.group_bodies(db, groups).await?,
-                },
-            },
-        })
+        groups::list(self, cx, req).await
     }
 
     async fn load_root_user_group(
         &self,
-        _cx: &Caller,
-        _req: LoadRootUserGroupRequest,
+        cx: &Caller,
+        req: LoadRootUserGroupRequest,
     ) -> Result<LoadRootUserGroupResponse> {
-        Ok(LoadRootUserGroupResponse::MovedPermanently {
-            location: hrefs::load_user_group(ROOT_GROUP),
-        })
+        groups::root(self, cx, req).await
     }
 
     async fn create_root_user_group(
@@ -586,8 +487,7 @@ impl UsersApi for Service {
         cx: &Caller,
         req: CreateRootUserGroupRequest,
     ) -> Result<CreateRootUserGroupResponse> {
-        let body = self.new_group(cx, ROOT_GROUP, req.body).await?;
-        Ok(CreateRootUserGroupResponse::Created { body })
+        groups::create_at_root(self, cx, req).await
     }
 
     async fn load_user_group(
@@ -595,13 +495,7 @@ impl UsersApi for Service {
         cx: &Caller,
         req: LoadUserGroupRequest,
     ) -> Result<LoadUserGroupResponse> {
-        let db = self.db.conn();
-        let group = self.group_at(db, cx, &req.group_path).await?;
-        let body = self.group_bodies(db, vec![group]).await?.remove(0);
-        Ok(LoadUserGroupResponse::Ok {
-            etag: ETag::of(&body),
-            body,
-        })
+        groups::load(self, cx, req).await
     }
 
     async fn update_user_group(
@@ -609,29 +503,7 @@ impl UsersApi for Service {
         cx: &Caller,
         req: UpdateUserGroupRequest,
     ) -> Result<UpdateUserGroupResponse> {
-        let b = req.body;
-        self.db
-            .write(cx.change(), async |tx| {
-                let (c, l) = self.group_at(tx, cx, &req.group_path).await?;
-                self.authorize_at(tx, cx, ("content", "edit"), &l, vec![])
-                    .await?;
-                preconditions::if_match(&req.if_match, async || {
-                    Ok(self.group_bodies(tx, vec![(c.clone(), l)]).await?.remove(0))
-                })
-                .await?;
-                let metadata =
-                    Self::metadata(b.main_language_code.clone(), b.section, b.remote_id.clone());
-                self.update_member(tx, cx, c, metadata, field_inputs(b.fields.as_ref()))
-                    .await
-            })
-            .await?;
-        let db = self.db.conn();
-        let group = self.group_at(db, cx, &req.group_path).await?;
-        let body = self.group_bodies(db, vec![group]).await?.remove(0);
-        Ok(UpdateUserGroupResponse::Ok {
-            etag: ETag::of(&body),
-            body,
-        })
+        groups::update(self, cx, req).await
     }
 
     async fn delete_user_group(
@@ -639,34 +511,7 @@ impl UsersApi for Service {
         cx: &Caller,
         req: DeleteUserGroupRequest,
     ) -> Result<DeleteUserGroupResponse> {
-        self.db
-            .write(cx.change(), async |tx| {
-                let (c, l) = self.group_at(tx, cx, &req.group_path).await?;
-                preconditions::if_match(&req.if_match, async || {
-                    Ok(self.group_bodies(tx, vec![(c.clone(), l)]).await?.remove(0))
-                })
-                .await?;
-                let locations = tree::of_content(tx, &c).await?;
-                for l in &locations {
-                    self.authorize_at(tx, cx, ("content", "remove"), l, vec![]).await?;
-                    if exists(
-                        tx,
-                        "SELECT 1 FROM locations WHERE path_string >= ? AND path_string < ? AND content_id IN (SELECT id FROM users)",
-                        vec![l.path_string.clone().into(), subtree_end(&l.path_string).into()],
-                    )
-                    .await?
-                    {
-                        return Err(Error::Forbidden(format!(
-                            "The user group {} still has users",
-                            c.id
-                        )));
-                    }
-                }
-                self.authorize_removal(tx, cx, &locations).await?;
-                tree::delete_subtrees(tx, &locations, &[c.id]).await
-            })
-            .await?;
-        Ok(DeleteUserGroupResponse::NoContent)
+        groups::delete(self, cx, req).await
     }
 
     async fn move_user_group(
@@ -674,33 +519,7 @@ impl UsersApi for Service {
         cx: &Caller,
         req: MoveUserGroupRequest,
     ) -> Result<MoveUserGroupResponse> {
-        let target = group_path_of(cx.api_path(&req.destination))
-            .ok_or_else(|| {
-                Error::BadRequest(format!(
-                    "Destination '{}' is not a user group",
-                    req.destination
-                ))
-            })?
-            .to_string();
-        let moved = self
-            .db
-            .write(cx.change(), async |tx| {
-                let (_, l) = self.group_at(tx, cx, &req.group_path).await?;
-                let (_, parent) = self.group_at(tx, cx, &target).await.map_err(|_| {
-                    Error::Forbidden(format!("There is no user group at '{target}'"))
-                })?;
-                if parent.path_string.starts_with(&l.path_string) {
-                    return Err(Error::Forbidden(
-                        "A user group cannot be moved below itself".into(),
-                    ));
-                }
-                self.authorize_placement(tx, cx, &l, &parent).await?;
-                crate::locations::ops::move_under(tx, &l, &parent).await
-            })
-            .await?;
-        Ok(MoveUserGroupResponse::Created {
-            location: hrefs::load_user_group(&href_path(&moved.path_string)),
-        })
+        groups::move_group(self, cx, req).await
     }
 
     async fn load_sub_user_groups(
@@ -708,23 +527,7 @@ impl UsersApi for Service {
         cx: &Caller,
         req: LoadSubUserGroupsRequest,
     ) -> Result<LoadSubUserGroupsResponse> {
-        let db = self.db.conn();
-        let (_, l) = self.group_at(db, cx, &req.group_path).await?;
-        let groups = self.subgroups(db, cx, &l, req.offset, req.limit).await?;
-        let href = hrefs::load_sub_user_groups(&href_path(&l.path_string));
-        Ok(match req.accept {
-            LoadSubUserGroupsAccept::UserGroupRefList => {
-                LoadSubUserGroupsResponse::OkUserGroupRefList {
-                    body: self.group_ref_list(href, &groups, None),
-                }
-            }
-            LoadSubUserGroupsAccept::UserGroupList => LoadSubUserGroupsResponse::OkUserGroupList {
-                body: UserGroupList {
-                    href,
-                    user_group: self.group_bodies(db, groups).await?,
-                },
-            },
-        })
+        groups::subgroups(self, cx, req).await
     }
 
     async fn create_user_group(
@@ -732,8 +535,7 @@ impl UsersApi for Service {
         cx: &Caller,
         req: CreateUserGroupRequest,
     ) -> Result<CreateUserGroupResponse> {
-        let body = self.new_group(cx, &req.group_path, req.body).await?;
-        Ok(CreateUserGroupResponse::Created { body })
+        groups::create(self, cx, req).await
     }
 
     async fn load_users_from_group(
@@ -741,24 +543,7 @@ impl UsersApi for Service {
         cx: &Caller,
         req: LoadUsersFromGroupRequest,
     ) -> Result<LoadUsersFromGroupResponse> {
-        let db = self.db.conn();
-        let (_, l) = self.group_at(db, cx, &req.group_path).await?;
-        let users = self.users_under(db, cx, &l, req.offset, req.limit).await?;
-        let href = hrefs::load_users_from_group(&href_path(&l.path_string));
-        Ok(match req.accept {
-            LoadUsersFromGroupAccept::UserRefList => LoadUsersFromGroupResponse::OkUserRefList {
-                body: UserRefList {
-                    href,
-                    user: users.iter().map(|c| c.id).collect(),
-                },
-            },
-            LoadUsersFromGroupAccept::UserList => LoadUsersFromGroupResponse::OkUserList {
-                body: UserList {
-                    href,
-                    user: self.user_bodies(db, users).await?,
-                },
-            },
-        })
+        groups::users_in(self, cx, req).await
     }
 
     async fn create_user(&self, cx: &Caller, req: CreateUserRequest) -> Result<CreateUserResponse> {
@@ -814,26 +599,5 @@ impl Service {
             return Err(denied("user", "password"));
         }
         Ok(())
-    }
-
-    /// Creates and publishes a user group under the group at `parent_path`.
-    async fn new_group(
-        &self,
-        cx: &Caller,
-        parent_path: &str,
-        b: UserGroupCreate,
-    ) -> Result<UserGroup> {
-        let db = self.db.conn();
-        let (_, parent) = self.group_at(db, cx, parent_path).await?;
-        let ty = self.type_for(db, b.content_type, GROUP_TYPE).await?;
-        let head = (b.main_language_code, b.section, b.remote_id);
-        let c = self
-            .create_member(cx, &parent, &ty, head, field_inputs(Some(&b.fields)))
-            .await?;
-        let main = c
-            .main_location_id
-            .ok_or_else(|| Error::Internal(format!("user group {} has no Location", c.id)))?;
-        let l = tree::find(db, main).await?;
-        Ok(self.group_bodies(db, vec![(c, l)]).await?.remove(0))
     }
 }
