@@ -58,6 +58,21 @@ impl Service {
         Ok(draft)
     }
 
+    /// Applies `u` to the draft `ty` (made or found), once its identifier and remote id are
+    /// checked free among the other types, and stores it.
+    pub(super) async fn store_type_draft(
+        &self,
+        tx: &impl ConnectionTrait,
+        mut ty: content_type::Model,
+        u: &ContentTypeUpdate,
+        caller: i64,
+    ) -> Result<content_type::Model> {
+        self.apply_type_update(&mut ty, u, caller)?;
+        self.ensure_type_free(tx, &ty.identifier, u.remote_id.as_deref(), Some(ty.id))
+            .await?;
+        rows::update_type(tx, ty).await
+    }
+
     pub(super) fn apply_type_update(
         &self,
         ty: &mut content_type::Model,

@@ -8,9 +8,8 @@ pub(super) async fn list(
     _cx: &Caller,
     req: LoadContentTypeFieldDefinitionListRequest,
 ) -> Result<LoadContentTypeFieldDefinitionListResponse> {
-    let t = rows::find(service.db.conn(), req.content_type_id, DEFINED).await?;
     Ok(LoadContentTypeFieldDefinitionListResponse::Ok {
-        body: service.field_definition_list(t.ty.id, DEFINED, &t.fields),
+        body: definitions(service, req.content_type_id, DEFINED).await?,
     })
 }
 
@@ -19,10 +18,13 @@ pub(super) async fn load(
     _cx: &Caller,
     req: LoadContentTypeFieldDefinitionRequest,
 ) -> Result<LoadContentTypeFieldDefinitionResponse> {
-    let f = service
-        .field_of(req.content_type_id, DEFINED, req.field_definition_id)
-        .await?;
-    let (body, etag) = service.field_reply(&f);
+    let (body, etag) = definition(
+        service,
+        req.content_type_id,
+        DEFINED,
+        req.field_definition_id,
+    )
+    .await?;
     Ok(LoadContentTypeFieldDefinitionResponse::Ok { body, etag })
 }
 
@@ -52,9 +54,8 @@ pub(super) async fn list_in_draft(
     _cx: &Caller,
     req: LoadContentTypeDraftFieldDefinitionListRequest,
 ) -> Result<LoadContentTypeDraftFieldDefinitionListResponse> {
-    let t = rows::find(service.db.conn(), req.content_type_id, DRAFT).await?;
     Ok(LoadContentTypeDraftFieldDefinitionListResponse::Ok {
-        body: service.field_definition_list(t.ty.id, DRAFT, &t.fields),
+        body: definitions(service, req.content_type_id, DRAFT).await?,
     })
 }
 
@@ -95,10 +96,8 @@ pub(super) async fn load_in_draft(
     _cx: &Caller,
     req: LoadContentTypeDraftFieldDefinitionRequest,
 ) -> Result<LoadContentTypeDraftFieldDefinitionResponse> {
-    let f = service
-        .field_of(req.content_type_id, DRAFT, req.field_definition_id)
-        .await?;
-    let (body, etag) = service.field_reply(&f);
+    let (body, etag) =
+        definition(service, req.content_type_id, DRAFT, req.field_definition_id).await?;
     Ok(LoadContentTypeDraftFieldDefinitionResponse::Ok { body, etag })
 }
 
@@ -157,4 +156,21 @@ pub(super) async fn remove(
         })
         .await?;
     Ok(RemoveContentTypeDraftFieldDefinitionResponse::NoContent)
+}
+
+/// The Field definitions of the type `id` in `status` (defined or draft).
+async fn definitions(service: &Service, id: i64, status: i32) -> Result<FieldDefinitionList> {
+    let t = rows::find(service.db.conn(), id, status).await?;
+    Ok(service.field_definition_list(t.ty.id, status, &t.fields))
+}
+
+/// The Field definition `field_id` of the type `id` in `status`, with its ETag.
+async fn definition(
+    service: &Service,
+    id: i64,
+    status: i32,
+    field_id: i64,
+) -> Result<(FieldDefinition, ETag)> {
+    let f = service.field_of(id, status, field_id).await?;
+    Ok(service.field_reply(&f))
 }

@@ -187,14 +187,6 @@ pub(super) async fn types_in(
             }
         }
         ListContentTypesForGroupAccept::ContentTypeInfoList => {
-            let types: Vec<TypeRows> = types
-                .into_iter()
-                .map(|ty| TypeRows {
-                    ty,
-                    fields: vec![],
-                    groups: vec![],
-                })
-                .collect();
             ListContentTypesForGroupResponse::OkContentTypeInfoList {
                 body: service.info_list(&href, &types),
             }

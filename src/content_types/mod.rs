@@ -78,6 +78,13 @@ fn check_fields(
 }
 
 impl Service {
+    /// The content type `id` in `status` (defined or draft), with its ETag.
+    async fn type_reply(&self, id: i64, status: i32) -> Result<(ContentType, ETag)> {
+        let body = self.content_type(&rows::find(self.db.conn(), id, status).await?);
+        let etag = ETag::of(&body);
+        Ok((body, etag))
+    }
+
     /// The types (defined) of these ids, in the order given.
     async fn defined_types(
         &self,
@@ -87,10 +94,10 @@ impl Service {
         rows::load_many(db, types).await
     }
 
-    fn info_list(&self, href: &str, types: &[TypeRows]) -> ContentTypeInfoList {
+    fn info_list(&self, href: &str, types: &[content_type::Model]) -> ContentTypeInfoList {
         ContentTypeInfoList {
             href: href.to_string(),
-            content_type_info: types.iter().map(|t| self.type_info(&t.ty)).collect(),
+            content_type_info: types.iter().map(|t| self.type_info(t)).collect(),
         }
     }
 
@@ -305,12 +312,8 @@ impl ContentTypesApi for Service {
         _cx: &Caller,
         req: LoadContentTypeRequest,
     ) -> Result<LoadContentTypeResponse> {
-        let body =
-            self.content_type(&rows::find(self.db.conn(), req.content_type_id, DEFINED).await?);
-        Ok(LoadContentTypeResponse::Ok {
-            etag: ETag::of(&body),
-            body,
-        })
+        let (body, etag) = self.type_reply(req.content_type_id, DEFINED).await?;
+        Ok(LoadContentTypeResponse::Ok { body, etag })
     }
 
     async fn create_content_type_draft(
@@ -321,16 +324,9 @@ impl ContentTypesApi for Service {
         let draft = self
             .db
             .write(cx.change(), async |tx| {
-                let mut draft = self.make_draft(tx, req.content_type_id, cx.user_id).await?;
-                self.apply_type_update(&mut draft.ty, &req.body, cx.user_id)?;
-                self.ensure_type_free(
-                    tx,
-                    &draft.ty.identifier,
-                    req.body.remote_id.as_deref(),
-                    Some(req.content_type_id),
-                )
-                .await?;
-                rows::update_type(tx, draft.ty).await
+                let draft = self.make_draft(tx, req.content_type_id, cx.user_id).await?;
+                self.store_type_draft(tx, draft.ty, &req.body, cx.user_id)
+                    .await
             })
             .await?;
         Ok(CreateContentTypeDraftResponse::Created {
@@ -385,12 +381,8 @@ impl ContentTypesApi for Service {
         _cx: &Caller,
         req: LoadContentTypeDraftRequest,
     ) -> Result<LoadContentTypeDraftResponse> {
-        let body =
-            self.content_type(&rows::find(self.db.conn(), req.content_type_id, DRAFT).await?);
-        Ok(LoadContentTypeDraftResponse::Ok {
-            etag: ETag::of(&body),
-            body,
-        })
+        let (body, etag) = self.type_reply(req.content_type_id, DRAFT).await?;
+        Ok(LoadContentTypeDraftResponse::Ok { body, etag })
     }
 
     async fn update_content_type_draft(
@@ -401,18 +393,11 @@ impl ContentTypesApi for Service {
         let ty = self
             .db
             .write(cx.change(), async |tx| {
-                let mut draft = rows::find(tx, req.content_type_id, DRAFT).await?;
+                let draft = rows::find(tx, req.content_type_id, DRAFT).await?;
                 preconditions::if_match(&req.if_match, async || Ok(self.content_type(&draft)))
                     .await?;
-                self.apply_type_update(&mut draft.ty, &req.body, cx.user_id)?;
-                self.ensure_type_free(
-                    tx,
-                    &draft.ty.identifier,
-                    req.body.remote_id.as_deref(),
-                    Some(req.content_type_id),
-                )
-                .await?;
-                rows::update_type(tx, draft.ty).await
+                self.store_type_draft(tx, draft.ty, &req.body, cx.user_id)
+                    .await
             })
             .await?;
         let body = self.type_info(&ty);

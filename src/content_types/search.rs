@@ -82,14 +82,6 @@ pub(super) async fn list(
             }
         }
         ListContentTypesAccept::ContentTypeInfoList => {
-            let types: Vec<TypeRows> = types
-                .into_iter()
-                .map(|ty| TypeRows {
-                    ty,
-                    fields: vec![],
-                    groups: vec![],
-                })
-                .collect();
             ListContentTypesResponse::OkContentTypeInfoList {
                 body: service.info_list(&hrefs::list_content_types(), &types),
             }

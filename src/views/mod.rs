@@ -7,6 +7,7 @@
 //! kept, as in the reference (501).
 
 mod criteria;
+mod limits;
 mod search;
 mod sort;
 
@@ -62,7 +63,7 @@ impl Service {
             .sql();
         let mut texts = Vec::new();
         for criteria in [&q.filter, &q.query].into_iter().flatten() {
-            criteria::check_limits(criteria)?;
+            limits::check_limits(criteria)?;
             texts.extend(criteria::full_texts(criteria));
         }
         let queries: Vec<full_text::Query> =
