@@ -112,20 +112,9 @@ impl Service {
             .unwrap_or(0)
             + 1;
         let now = Timestamp::now().0;
-        let v = content_version::ActiveModel {
-            content_id: Set(c.id),
-            version_no: Set(no),
-            status: Set(content_version::DRAFT),
-            creator_id: Set(cx.user_id),
-            created: Set(now),
-            modified: Set(now),
-            initial_language_code: Set(source.initial_language_code.clone()),
-            language_codes: Set(source.language_codes.clone()),
-            names: Set(source.names.clone()),
-            ..Default::default()
-        }
-        .insert(tx)
-        .await?;
+        let v = version_like(&source, c.id, no, content_version::DRAFT, cx.user_id, now)
+            .insert(tx)
+            .await?;
         let fields: Vec<content_field::ActiveModel> = rows::fields(tx, c.id, source_no)
             .await?
             .into_iter()
@@ -442,20 +431,9 @@ impl Service {
         }
         .insert(tx)
         .await?;
-        content_version::ActiveModel {
-            content_id: Set(copy.id),
-            version_no: Set(1),
-            status: Set(content_version::PUBLISHED),
-            creator_id: Set(cx.user_id),
-            created: Set(now),
-            modified: Set(now),
-            initial_language_code: Set(v.initial_language_code.clone()),
-            language_codes: Set(v.language_codes.clone()),
-            names: Set(v.names.clone()),
-            ..Default::default()
-        }
-        .insert(tx)
-        .await?;
+        version_like(&v, copy.id, 1, content_version::PUBLISHED, cx.user_id, now)
+            .insert(tx)
+            .await?;
         let source = rows::fields(tx, c.id, v.version_no).await?;
         let first = cairn_store::ids::next_ids(tx, "content_fields", source.len() as i64).await?;
         let fields: Vec<content_field::ActiveModel> = source
@@ -569,5 +547,29 @@ impl Service {
             height: out.get("height").and_then(|h| h.as_i64()),
             file_size: out.get("fileSize").and_then(|s| s.as_i64()),
         })
+    }
+}
+
+/// A new version `no` of the content item `content_id`, in `status`, made by `user_id` at
+/// `now`, in the languages and with the names of `source`.
+fn version_like(
+    source: &content_version::Model,
+    content_id: i64,
+    no: i64,
+    status: i32,
+    user_id: i64,
+    now: i64,
+) -> content_version::ActiveModel {
+    content_version::ActiveModel {
+        content_id: Set(content_id),
+        version_no: Set(no),
+        status: Set(status),
+        creator_id: Set(user_id),
+        created: Set(now),
+        modified: Set(now),
+        initial_language_code: Set(source.initial_language_code.clone()),
+        language_codes: Set(source.language_codes.clone()),
+        names: Set(source.names.clone()),
+        ..Default::default()
     }
 }

@@ -130,16 +130,20 @@ impl ObjectStatesApi for Service {
             .write(cx.change(), async |tx| {
                 let current = find_group(tx, req.object_state_group_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(group_model(&current))).await?;
-                let default_language_code = b
-                    .default_language_code
-                    .unwrap_or_else(|| current.default_language_code.clone());
-                let names = merged(stored::lang_map(&current.names), b.names.as_ref());
-                let descriptions = merged(
-                    stored::lang_map(&current.descriptions),
-                    b.descriptions.as_ref(),
-                );
-                let descriptions =
-                    check_texts(tx, INPUT, &default_language_code, &names, &descriptions).await?;
+                let texts = Texts {
+                    default_language_code: &current.default_language_code,
+                    names: &current.names,
+                    descriptions: &current.descriptions,
+                };
+                let texts = texts
+                    .updated(
+                        tx,
+                        INPUT,
+                        b.default_language_code,
+                        &b.names,
+                        &b.descriptions,
+                    )
+                    .await?;
                 let id = current.id;
                 let mut active = current.into_active_model();
                 if let Some(identifier) = b.identifier {
@@ -148,9 +152,9 @@ impl ObjectStatesApi for Service {
                     ensure_group_free(tx, &identifier, Some(id)).await?;
                     active.identifier = Set(identifier);
                 }
-                active.default_language_code = Set(default_language_code);
-                active.names = Set(stored::lang_map_json(&names));
-                active.descriptions = Set(stored::lang_map_json(&descriptions));
+                active.default_language_code = Set(texts.default_language_code);
+                active.names = Set(texts.names);
+                active.descriptions = Set(texts.descriptions);
                 Ok::<_, Error>(active.update(tx).await?)
             })
             .await?;
@@ -291,16 +295,20 @@ impl ObjectStatesApi for Service {
             .write(cx.change(), async |tx| {
                 let current = find_state(tx, group_id, req.object_state_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(state_model(&current))).await?;
-                let default_language_code = b
-                    .default_language_code
-                    .unwrap_or_else(|| current.default_language_code.clone());
-                let names = merged(stored::lang_map(&current.names), b.names.as_ref());
-                let descriptions = merged(
-                    stored::lang_map(&current.descriptions),
-                    b.descriptions.as_ref(),
-                );
-                let descriptions =
-                    check_texts(tx, INPUT, &default_language_code, &names, &descriptions).await?;
+                let texts = Texts {
+                    default_language_code: &current.default_language_code,
+                    names: &current.names,
+                    descriptions: &current.descriptions,
+                };
+                let texts = texts
+                    .updated(
+                        tx,
+                        INPUT,
+                        b.default_language_code,
+                        &b.names,
+                        &b.descriptions,
+                    )
+                    .await?;
                 let id = current.id;
                 let mut active = current.into_active_model();
                 if b.identifier.is_some() || b.priority.is_some() {
@@ -311,9 +319,9 @@ impl ObjectStatesApi for Service {
                     ensure_state_free(tx, group_id, &identifier, Some(id)).await?;
                     active.identifier = Set(identifier);
                 }
-                active.default_language_code = Set(default_language_code);
-                active.names = Set(stored::lang_map_json(&names));
-                active.descriptions = Set(stored::lang_map_json(&descriptions));
+                active.default_language_code = Set(texts.default_language_code);
+                active.names = Set(texts.names);
+                active.descriptions = Set(texts.descriptions);
                 let updated = active.update(tx).await?;
                 match b.priority {
                     Some(p) => {

@@ -251,3 +251,42 @@ pub(super) fn pairs(rows: Vec<sea_orm::QueryResult>) -> Result<Vec<(i64, i64)>> 
         .map(|r| Ok((r.try_get::<i64>("", "g")?, r.try_get::<i64>("", "s")?)))
         .collect()
 }
+
+/// The stored texts of a group or state.
+pub(super) struct Texts<'a> {
+    pub default_language_code: &'a str,
+    pub names: &'a str,
+    pub descriptions: &'a str,
+}
+
+/// Texts to store.
+pub(super) struct NewTexts {
+    pub default_language_code: String,
+    pub names: String,
+    pub descriptions: String,
+}
+
+impl Texts<'_> {
+    /// These texts with an update's merged over them (a language given replaces that
+    /// language's text), checked as `input`.
+    pub(super) async fn updated(
+        &self,
+        db: &impl ConnectionTrait,
+        input: &str,
+        default_language_code: Option<String>,
+        names: &Option<LangMap>,
+        descriptions: &Option<LangMap>,
+    ) -> Result<NewTexts> {
+        let default_language_code =
+            default_language_code.unwrap_or_else(|| self.default_language_code.to_string());
+        let names = merged(stored::lang_map(self.names), names.as_ref());
+        let descriptions = merged(stored::lang_map(self.descriptions), descriptions.as_ref());
+        let descriptions =
+            check_texts(db, input, &default_language_code, &names, &descriptions).await?;
+        Ok(NewTexts {
+            default_language_code,
+            names: stored::lang_map_json(&names),
+            descriptions: stored::lang_map_json(&descriptions),
+        })
+    }
+}

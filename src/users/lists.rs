@@ -50,41 +50,28 @@ impl Service {
         login: &Option<String>,
         email: &Option<String>,
     ) -> Result<Vec<content::Model>> {
-        let candidates = if let Some(role) = role_id {
+        let (sql, value): (&str, sea_orm::Value) = if let Some(role) = role_id {
             let role = role_of(cx, role)?;
-            ids(
-                db,
+            (
                 "SELECT content_id FROM role_assignments WHERE role_id = ?",
-                vec![role.into()],
+                role.into(),
             )
-            .await?
         } else if let Some(r) = remote_id {
-            ids(
-                db,
+            (
                 "SELECT id FROM contents WHERE remote_id = ?",
-                vec![r.clone().into()],
+                r.clone().into(),
             )
-            .await?
         } else if let Some(l) = login {
-            ids(
-                db,
-                "SELECT id FROM users WHERE login = ?",
-                vec![l.clone().into()],
-            )
-            .await?
+            ("SELECT id FROM users WHERE login = ?", l.clone().into())
         } else if let Some(e) = email {
-            ids(
-                db,
-                "SELECT id FROM users WHERE email = ?",
-                vec![e.clone().into()],
-            )
-            .await?
+            ("SELECT id FROM users WHERE email = ?", e.clone().into())
         } else {
             return Err(Error::NotFound {
                 what: "User",
                 id: "(give roleId, remoteId, login or email)".into(),
             });
         };
+        let candidates = ids(db, sql, vec![value]).await?;
         let found = content::Entity::find()
             .filter(self.readable(cx).expr(db.get_database_backend()))
             .filter(content::Column::Id.is_in(candidates))
