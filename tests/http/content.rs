@@ -930,39 +930,21 @@ async fn relations_common_and_from_fields() {
     // Drafts need `content/versionread`, which the anonymous user lacks.
     app.abs("GET", &common_href).send().await.assert_error(401);
     // The same again: 403; a missing destination: 403; a bad href: 400.
-    app.req(
-        "POST",
-        &format!("/content/objects/{id}/versions/1/relations"),
-    )
-    .admin()
-    .json_body(
-        "RelationCreate",
-        json!({"Destination": {"_href": "/api/ibexa/v2/content/objects/4"}}),
-    )
-    .send()
-    .await
-    .assert_error(403);
-    app.req(
-        "POST",
-        &format!("/content/objects/{id}/versions/1/relations"),
-    )
-    .admin()
-    .json_body(
-        "RelationCreate",
-        json!({"Destination": {"_href": "/api/ibexa/v2/content/objects/9999"}}),
-    )
-    .send()
-    .await
-    .assert_error(403);
-    app.req(
-        "POST",
-        &format!("/content/objects/{id}/versions/1/relations"),
-    )
-    .admin()
-    .json_body("RelationCreate", json!({}))
-    .send()
-    .await
-    .assert_error(400);
+    let relate = |body: serde_json::Value| {
+        (app.req(
+            "POST",
+            &format!("/content/objects/{id}/versions/1/relations"),
+        ))
+        .admin()
+        .json_body("RelationCreate", body)
+    };
+    let to = |href: &str| json!({"Destination": {"_href": href}});
+    expect_all(vec![
+        (relate(to("/api/ibexa/v2/content/objects/4")), 403),
+        (relate(to("/api/ibexa/v2/content/objects/9999")), 403),
+        (relate(json!({})), 400),
+    ])
+    .await;
     // Offset/limit.
     let r = app
         .get(&format!(

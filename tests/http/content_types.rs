@@ -69,17 +69,11 @@ async fn clean_install_groups_and_types_have_the_reference_ids() {
         .send()
         .await;
     r.assert(200);
-    let groups: Vec<(i64, String)> = r.json()["ContentTypeGroupList"]["ContentTypeGroup"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| {
-            (
-                g["id"].as_i64().unwrap(),
-                g["identifier"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
+    let groups = id_and(
+        &items(&r.json(), "ContentTypeGroupList", "ContentTypeGroup"),
+        "id",
+        "identifier",
+    );
     assert_eq!(
         groups,
         [
@@ -95,17 +89,11 @@ async fn clean_install_groups_and_types_have_the_reference_ids() {
         .send()
         .await;
     r.assert(200);
-    let types: Vec<(i64, String)> = r.json()["ContentTypeInfoList"]["ContentType"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| {
-            (
-                t["id"].as_i64().unwrap(),
-                t["identifier"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
+    let types = id_and(
+        &items(&r.json(), "ContentTypeInfoList", "ContentType"),
+        "id",
+        "identifier",
+    );
     assert_eq!(
         types,
         [

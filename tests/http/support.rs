@@ -235,6 +235,36 @@ impl Req<'_> {
     }
 }
 
+/// Sends each request of a table in order and asserts the status beside it (an error status
+/// with an `ErrorMessage` that says something), naming the row that failed.
+pub async fn expect_all(table: Vec<(Req<'_>, u16)>) {
+    for (row, (req, status)) in table.into_iter().enumerate() {
+        let what = format!("row {row}: {} {}", req.method, req.uri);
+        let r = req.send().await;
+        assert_eq!(r.status.as_u16(), status, "{what}: {}", r.body);
+        if status >= 400 {
+            assert!(!r.assert_error(status).is_empty(), "{what}: no message");
+        }
+    }
+}
+
+/// The items of a list representation in JSON (`json[list][item]`); none when absent.
+pub fn items(json: &Value, list: &str, item: &str) -> Vec<Value> {
+    json[list][item].as_array().cloned().unwrap_or_default()
+}
+
+/// Each item's integer `id` and text `text`, as pairs: a list as a table.
+pub fn id_and(items: &[Value], id: &str, text: &str) -> Vec<(i64, String)> {
+    items
+        .iter()
+        .map(|i| {
+            let n = i[id].as_i64().unwrap_or_else(|| panic!("{id} of {i}"));
+            let t = i[text].as_str().unwrap_or_else(|| panic!("{text} of {i}"));
+            (n, t.to_string())
+        })
+        .collect()
+}
+
 /// A response whose body is read as it comes (Server-Sent Events).
 pub struct Streamed {
     pub status: StatusCode,
