@@ -10,6 +10,7 @@ use cairn_runtime::ResponseCache;
 use cairn_runtime::http::{Operation, Rq};
 use cairn_runtime::responses::Lookup;
 use cairn_store::Db;
+use cairn_store::commits::Mark;
 use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::{Mutex, watch};
 
@@ -24,6 +25,9 @@ pub(crate) struct Generations {
     done: watch::Sender<(u64, u64)>,
     /// Held by the request that reads.
     reading: Mutex<()>,
+    /// SQLite: the commit mark taken before a read began, and the generation that read found.
+    /// While the mark is the same, nothing has committed since, and that generation is now's.
+    marked: std::sync::Mutex<Option<(Mark, u64)>>,
 }
 
 impl Generations {
@@ -32,11 +36,21 @@ impl Generations {
             begun: AtomicU64::new(0),
             done: watch::Sender::new((0, 0)),
             reading: Mutex::new(()),
+            marked: std::sync::Mutex::new(None),
         }
     }
 
-    /// The generation, read after this call began.
+    /// The generation, read after this call began (or, on SQLite, known unchanged since a
+    /// read: no commit since its mark).
     pub(crate) async fn current(&self, db: &Db) -> Result<u64> {
+        let mark = db.commit_mark();
+        if let Some(mark) = mark
+            && let Ok(marked) = self.marked.lock()
+            && let Some((seen, generation)) = *marked
+            && seen == mark
+        {
+            return Ok(generation);
+        }
         let arrived = self.begun.load(Ordering::SeqCst);
         let mut done = self.done.subscribe();
         loop {
@@ -55,7 +69,12 @@ impl Generations {
                     return Ok(generation);
                 }
                 let n = self.begun.fetch_add(1, Ordering::SeqCst) + 1;
+                // Taken before the read: a commit after it changes the mark.
+                let before = db.commit_mark();
                 let generation = cairn_store::events::generation(db.conn()).await?;
+                if let (Some(before), Ok(mut marked)) = (before, self.marked.lock()) {
+                    *marked = Some((before, generation));
+                }
                 self.done.send_modify(|d| {
                     if n > d.0 {
                         *d = (n, generation);

@@ -12,6 +12,15 @@ async fn read(app: &TestApp, path: &str, accept: &str) -> (u64, Resp) {
     (app.statements() - before, r)
 }
 
+/// What a kept answer costs: on PostgreSQL the generation (one statement); on SQLite nothing
+/// when no commit changed the WAL-index header since the generation was last read.
+fn kept_cost() -> u64 {
+    match backend() {
+        "postgres" => 1,
+        _ => 0,
+    }
+}
+
 async fn rename_section(app: &TestApp, name: &str) {
     app.req("PATCH", "/content/sections/1")
         .admin()
@@ -22,7 +31,7 @@ async fn rename_section(app: &TestApp, name: &str) {
 }
 
 #[tokio::test]
-async fn a_read_served_again_costs_one_statement_and_a_change_ends_it() {
+async fn a_read_served_again_costs_at_most_the_generation_and_a_change_ends_it() {
     let app = TestApp::new().await;
     for accept in ["Section+json", "Section+xml"] {
         let (_, first) = read(&app, "/content/sections/1", accept).await;
@@ -32,8 +41,8 @@ async fn a_read_served_again_costs_one_statement_and_a_change_ends_it() {
         assert_eq!(again.body, first.body, "{accept}");
         assert_eq!(again.header("etag"), first.header("etag"));
         assert_eq!(again.content_type(), first.content_type());
-        // The generation only: the admin's account, found in this generation, is known.
-        assert_eq!(cost, 1, "{accept}: a kept answer reads the generation");
+        // At most the generation: the admin's account, found in this generation, is known.
+        assert_eq!(cost, kept_cost(), "{accept}: a kept answer");
     }
     rename_section(&app, "Renamed").await;
     let (_, r) = read(&app, "/content/sections/1", "Section+json").await;
@@ -105,7 +114,7 @@ async fn a_change_through_another_instance_is_seen_at_once() {
 }
 
 #[tokio::test]
-async fn a_kept_content_item_costs_the_generation_only() {
+async fn a_kept_content_item_costs_at_most_the_generation() {
     let app = TestApp::new().await;
     let off = TestApp::with_args(&["--cache-mib", "0"]).await;
     let mut costs = Vec::new();
@@ -115,7 +124,7 @@ async fn a_kept_content_item_costs_the_generation_only() {
         assert_eq!(again.body, first.body);
         costs.push(cost);
     }
-    assert_eq!(costs[0], 1, "kept: the generation");
+    assert_eq!(costs[0], kept_cost(), "kept: at most the generation");
     assert!(
         costs[1] > 5,
         "rendered every time without the cache: {costs:?}"
@@ -158,7 +167,7 @@ async fn searches_are_kept_per_query_until_a_change() {
     let (_, before, first) = search("2").await;
     let (cost, _, again) = search("2").await;
     assert_eq!(again, first);
-    assert_eq!(cost, 1, "kept: the generation");
+    assert_eq!(cost, kept_cost(), "kept: at most the generation");
     // Another query is a search of its own.
     let (cost, users, _) = search("5").await;
     assert!(cost > 1 && users != before);
@@ -245,10 +254,7 @@ async fn concurrent_reads_share_the_generation_reads() {
     let before = app.statements();
     futures_util::future::join_all((0..50).map(|_| anonymous())).await;
     let cost = app.statements() - before;
-    assert!(
-        (1..50).contains(&cost),
-        "{cost} statements for 50 kept reads"
-    );
+    assert!(cost < 50, "{cost} statements for 50 kept reads");
     rename_section(&app, "After").await;
     let (_, r) = read(&app, "/content/sections/1", "Section+json").await;
     assert_eq!(r.json()["Section"]["name"], "After");

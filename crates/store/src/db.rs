@@ -15,6 +15,8 @@ use std::time::Duration;
 #[derive(Clone, Debug)]
 pub struct Db {
     conn: DatabaseConnection,
+    /// SQLite: where a cheap sign of commits is read (`crate::commits`).
+    marks: Option<crate::commits::CommitMarks>,
     /// The longest a statement may run.
     limit: Option<Duration>,
     /// Statements run since start-up (tests count what an operation costs).
@@ -102,14 +104,27 @@ impl Db {
         let write_queue = (conn.get_database_backend() == DbBackend::Sqlite)
             .then(|| Arc::new(tokio::sync::Mutex::new(())));
         let schema = crate::notify::schema_of(&conn).await?;
+        let marks = match conn.get_database_backend() {
+            DbBackend::Sqlite => main_file(&conn)
+                .await?
+                .and_then(|f| crate::commits::CommitMarks::of(&f)),
+            _ => None,
+        };
         Ok(Db {
             conn,
+            marks,
             limit,
             statements,
             write_queue,
             instance: format!("{:016x}", rand::random::<u64>()).into(),
             schema: schema.into(),
         })
+    }
+
+    /// SQLite: the WAL-index header now, which changes with every commit (`crate::commits`);
+    /// none on PostgreSQL or when it cannot be read.
+    pub fn commit_mark(&self) -> Option<crate::commits::Mark> {
+        self.marks.as_ref()?.current()
     }
 
     /// Adds the languages (code, name) that are missing; ids continue the bit flags (2, 4, 8...).
@@ -264,4 +279,20 @@ impl Db {
         }
         Ok(())
     }
+}
+
+/// The file of a SQLite connection's main database; none in memory.
+async fn main_file(conn: &DatabaseConnection) -> Result<Option<String>, DbErr> {
+    use sea_orm::ConnectionTrait;
+    let row = conn
+        .query_one_raw(crate::sql::stmt(
+            DbBackend::Sqlite,
+            "SELECT file FROM pragma_database_list WHERE name = 'main'",
+            [],
+        ))
+        .await?;
+    Ok(row
+        .map(|r| r.try_get_by_index::<String>(0))
+        .transpose()?
+        .filter(|f| !f.is_empty()))
 }

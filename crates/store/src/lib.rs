@@ -4,6 +4,7 @@
 //! Queries take `&impl ConnectionTrait`, so the same code runs on the pool or inside a write
 //! transaction. Nothing here knows HTTP.
 
+pub mod commits;
 pub mod db;
 pub mod entity;
 pub mod events;
