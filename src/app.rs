@@ -79,7 +79,7 @@ pub fn app(
         async move {
             let wire = dialect_of(&wires, req.uri().path());
             let (resp, created) =
-                crate::field_types::files::tracking(serve(ep, req, wire, id)).await;
+                crate::field_types::files::tracking(Box::pin(serve(ep, req, wire, id))).await;
             if !created.is_empty() && !resp.status().is_success() && !resp.status().is_redirection()
             {
                 let files = service.files.as_ref();
@@ -188,7 +188,8 @@ async fn serve<E: Endpoint>(ep: Arc<E>, req: Request, wire: &Wire, id: u64) -> R
     let path = req.uri().path().to_string();
     let format = Negotiation::from_accept(req.header("accept"), &wire.vendor).format;
     let (outcome, statements) =
-        cairn_store::count_statements(AssertUnwindSafe(ep.call(req)).catch_unwind()).await;
+        cairn_store::count_statements(AssertUnwindSafe(Box::pin(ep.call(req))).catch_unwind())
+            .await;
     let mut resp = match outcome {
         Ok(Ok(r)) => r.into_response(),
         Ok(Err(e)) if e.status() == poem::http::StatusCode::NOT_FOUND => {

@@ -6,32 +6,45 @@
 //! generation (`events`) costs a statement. PostgreSQL has no such sign.
 
 use std::os::unix::fs::FileExt;
-use std::path::PathBuf;
 
 /// The WAL-index header as read: both copies (48 bytes each).
 pub type Mark = [u8; 96];
 
-/// Where a SQLite database's marks are read.
-#[derive(Debug, Clone)]
+/// Where a SQLite database's marks are read: its `-shm` file, held open, and a connection of
+/// its own that keeps it from being removed (SQLite removes the file when the last
+/// connection closes, and a new one would not be the one held).
+#[derive(Debug)]
 pub struct CommitMarks {
-    shm: PathBuf,
+    shm: std::fs::File,
+    _keeper: sea_orm::sqlx::SqliteConnection,
 }
 
 impl CommitMarks {
-    /// The marks of the SQLite database file `database` (its `-shm` beside it).
-    pub fn of(database: &str) -> Option<CommitMarks> {
-        (!database.is_empty()).then(|| CommitMarks {
-            shm: PathBuf::from(format!("{database}-shm")),
+    /// The marks of the SQLite database file `database` (its `-shm` beside it), once a
+    /// connection in WAL mode has made it.
+    pub async fn open(database: &str) -> Option<CommitMarks> {
+        use sea_orm::sqlx::ConnectOptions;
+        if database.is_empty() {
+            return None;
+        }
+        let keeper = sea_orm::sqlx::sqlite::SqliteConnectOptions::new()
+            .filename(database)
+            .journal_mode(sea_orm::sqlx::sqlite::SqliteJournalMode::Wal)
+            .connect()
+            .await
+            .ok()?;
+        let shm = std::fs::File::open(format!("{database}-shm")).ok()?;
+        Some(CommitMarks {
+            shm,
+            _keeper: keeper,
         })
     }
 
     /// The header now; none when it cannot be read or a commit is writing it (its copies
-    /// differ), or it is not initialised: then nothing can be concluded from it. The file is
-    /// opened each time: SQLite removes and makes it anew when all connections close.
+    /// differ), or it is not initialised: then nothing can be concluded from it.
     pub fn current(&self) -> Option<Mark> {
-        let file = std::fs::File::open(&self.shm).ok()?;
         let mut mark = [0u8; 96];
-        file.read_exact_at(&mut mark, 0).ok()?;
+        self.shm.read_exact_at(&mut mark, 0).ok()?;
         // Byte 12 of a copy is `isInit`.
         (mark[..48] == mark[48..] && mark[12] != 0).then_some(mark)
     }
@@ -53,7 +66,7 @@ mod tests {
         a.execute_unprepared("PRAGMA journal_mode=WAL; CREATE TABLE t (x INTEGER)")
             .await
             .unwrap();
-        let marks = CommitMarks::of(path.to_str().unwrap()).unwrap();
+        let marks = CommitMarks::open(path.to_str().unwrap()).await.unwrap();
         let before = marks.current().expect("a mark");
         a.execute_unprepared("SELECT * FROM t").await.unwrap();
         assert_eq!(marks.current(), Some(before));

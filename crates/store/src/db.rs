@@ -16,7 +16,7 @@ use std::time::Duration;
 pub struct Db {
     conn: DatabaseConnection,
     /// SQLite: where a cheap sign of commits is read (`crate::commits`).
-    marks: Option<crate::commits::CommitMarks>,
+    marks: Option<Arc<crate::commits::CommitMarks>>,
     /// The longest a statement may run.
     limit: Option<Duration>,
     /// Statements run since start-up (tests count what an operation costs).
@@ -105,9 +105,10 @@ impl Db {
             .then(|| Arc::new(tokio::sync::Mutex::new(())));
         let schema = crate::notify::schema_of(&conn).await?;
         let marks = match conn.get_database_backend() {
-            DbBackend::Sqlite => main_file(&conn)
-                .await?
-                .and_then(|f| crate::commits::CommitMarks::of(&f)),
+            DbBackend::Sqlite => match main_file(&conn).await? {
+                Some(file) => crate::commits::CommitMarks::open(&file).await.map(Arc::new),
+                None => None,
+            },
             _ => None,
         };
         Ok(Db {
