@@ -7,6 +7,7 @@
 mod access;
 mod create;
 mod fields;
+mod metadata;
 mod names;
 mod publishing;
 mod relations;
@@ -176,93 +177,6 @@ impl Service {
         }
         Ok(())
     }
-
-    /// Applies a `ContentUpdate` to `c` (inside the caller's transaction).
-    pub(crate) async fn apply_metadata(
-        &self,
-        tx: &impl ConnectionTrait,
-        c: &content::Model,
-        b: &ContentUpdate,
-    ) -> Result<content::Model> {
-        let mut ca = c.clone().into_active_model();
-        if let Some(l) = &b.main_language_code {
-            self.check_language(tx, l).await?;
-            let v = rows::version(tx, c.id, c.current_version).await?;
-            if !rows::languages(&v.language_codes).contains(l) {
-                return Err(Error::BadRequest(format!(
-                    "The content item has no translation '{l}' to make its main language"
-                )));
-            }
-            let names = stored::lang_map(&v.names);
-            ca.name = Set(names.get(l).unwrap_or(&c.name).to_string());
-            ca.main_language_code = Set(l.clone());
-        }
-        if let Some(s) = b.section {
-            if section::Entity::find_by_id(s).one(tx).await?.is_none() {
-                return Err(Error::BadRequest(format!("Section {s} does not exist")));
-            }
-            ca.section_id = Set(s);
-        }
-        if let Some(path) = &b.main_location {
-            let l = tree::find_by_path(tx, path).await.map_err(|_| {
-                Error::BadRequest(format!("MainLocation '{path}' is not a Location"))
-            })?;
-            if l.content_id != c.id {
-                return Err(Error::BadRequest(format!(
-                    "Location {} is not a Location of content {}",
-                    l.id, c.id
-                )));
-            }
-            ca.main_location_id = Set(Some(l.id));
-        }
-        if let Some(o) = b.owner {
-            ca.owner_id = Set(o);
-        }
-        if let Some(a) = b.always_available {
-            ca.always_available = Set(a);
-        }
-        if let Some(r) = &b.remote_id {
-            cairn_store::sql::lock(tx, "content_remote_id").await?;
-            let taken = content::Entity::find()
-                .filter(content::Column::RemoteId.eq(r.as_str()))
-                .filter(content::Column::Id.ne(c.id))
-                .one(tx)
-                .await?;
-            if taken.is_some() {
-                return Err(Error::Forbidden(format!(
-                    "A content item with remote id '{r}' already exists"
-                )));
-            }
-            ca.remote_id = Set(r.clone());
-        }
-        if let Some(p) = b.publish_date {
-            ca.published = Set(p.0);
-        }
-        ca.modified = Set(b.modification_date.unwrap_or_else(Timestamp::now).0);
-        Ok(ca.update(tx).await?)
-    }
-
-    /// Every content item starts in each Object state group's default state.
-    async fn assign_default_states(
-        &self,
-        tx: &impl ConnectionTrait,
-        content_id: i64,
-    ) -> Result<()> {
-        let defaults = crate::object_states::default_states(tx).await?;
-        if defaults.is_empty() {
-            return Ok(());
-        }
-        content_object_state::Entity::insert_many(defaults.into_iter().map(|(group, state)| {
-            content_object_state::ActiveModel {
-                content_id: Set(content_id),
-                group_id: Set(group),
-                state_id: Set(state),
-            }
-        }))
-        .exec(tx)
-        .await?;
-        Ok(())
-    }
 }
 
 impl ContentApi for Service {
@@ -330,22 +244,7 @@ impl ContentApi for Service {
         cx: &Caller,
         req: UpdateContentMetadataRequest,
     ) -> Result<UpdateContentMetadataResponse> {
-        let b = req.body;
-        let c = self
-            .db
-            .write(cx.change(), async |tx| {
-                let c = self.visible_content(tx, cx, req.content_id).await?;
-                self.authorize_content(tx, cx, &c, &[]).await?;
-                self.authorize_section_change(tx, cx, &c, b.section).await?;
-                preconditions::if_match(&req.if_match, async || self.info_of(tx, &c).await).await?;
-                self.apply_metadata(tx, &c, &b).await
-            })
-            .await?;
-        let body = self.info_of(self.db.conn(), &c).await?;
-        Ok(UpdateContentMetadataResponse::Ok {
-            etag: ETag::of(&body),
-            body,
-        })
+        metadata::update(self, cx, req).await
     }
 
     async fn delete_content(

@@ -8,6 +8,8 @@
 pub(crate) mod account;
 mod groups;
 mod lists;
+mod members;
+use members::{account_input, field_inputs};
 mod membership;
 mod render;
 
@@ -37,50 +39,6 @@ const GROUP_TYPE: &str = "user_group";
 /// `/user/groups/1/5/13` (a Destination, or a `group` query without the prefix) → `1/5/13`.
 fn group_path_of(path: &str) -> Option<&str> {
     hrefs::read::load_user_group(path)
-}
-
-fn field_inputs(list: Option<&UserFieldInputList>) -> Vec<FieldInput> {
-    list.map(|l| l.field.as_slice())
-        .unwrap_or_default()
-        .iter()
-        .map(|f| FieldInput {
-            id: None,
-            field_type_identifier: None,
-            field_definition_identifier: f.field_definition_identifier.clone(),
-            language_code: f.language_code.clone(),
-            field_value: f.field_value.clone(),
-        })
-        .collect()
-}
-
-/// The account field input of a user: `login`, `email`, `enabled` and the new password.
-fn account_input(
-    identifier: &str,
-    login: &str,
-    email: &str,
-    enabled: bool,
-    password: Option<&str>,
-    stored: bool,
-) -> FieldInput {
-    let mut entries = vec![
-        ("hasStoredLogin".to_string(), HashValue::Bool(stored)),
-        ("login".to_string(), HashValue::String(login.to_string())),
-        ("email".to_string(), HashValue::String(email.to_string())),
-        ("enabled".to_string(), HashValue::Bool(enabled)),
-    ];
-    if let Some(p) = password {
-        entries.push((
-            "plainPassword".to_string(),
-            HashValue::String(p.to_string()),
-        ));
-    }
-    FieldInput {
-        id: None,
-        field_type_identifier: None,
-        field_definition_identifier: identifier.to_string(),
-        language_code: None,
-        field_value: HashValue::Map(entries),
-    }
 }
 
 async fn exists(db: &impl ConnectionTrait, sql: &str, values: Vec<sea_orm::Value>) -> Result<bool> {
@@ -168,121 +126,6 @@ impl Service {
     ) -> Result<(i64, String)> {
         let (c, l) = self.group_at(db, cx, path).await?;
         Ok((c.id, href_path(&l.path_string)))
-    }
-
-    /// The type a new user or group is of: the input's, else the one with `identifier`.
-    async fn type_for(
-        &self,
-        db: &impl ConnectionTrait,
-        given: Option<i64>,
-        identifier: &str,
-    ) -> Result<std::sync::Arc<rows::TypeInfo>> {
-        let id = match given {
-            Some(id) => id,
-            None => content_type::Entity::find()
-                .filter(content_type::Column::Identifier.eq(identifier))
-                .filter(content_type::Column::Status.eq(content_type::DEFINED))
-                .one(db)
-                .await?
-                .map(|t| t.id)
-                .ok_or_else(|| {
-                    Error::BadRequest(format!("There is no content type '{identifier}'"))
-                })?,
-        };
-        self.defined_type(db, id)
-            .await
-            .map_err(|_| Error::BadRequest(format!("Content type {id} does not exist")))
-    }
-
-    /// The identifier of the account (`ezuser`) Field definition of a user type, or 400.
-    fn account_field(ty: &rows::TypeInfo) -> Result<String> {
-        ty.fields
-            .iter()
-            .find(|f| f.field_type == "user")
-            .map(|f| f.identifier.clone())
-            .ok_or_else(|| {
-                Error::BadRequest(format!(
-                    "Content type '{}' has no user account Field definition",
-                    ty.ty.identifier
-                ))
-            })
-    }
-
-    /// Creates and publishes a user or group under the group at `parent`.
-    async fn create_member(
-        &self,
-        cx: &Caller,
-        parent: &location::Model,
-        ty: &rows::TypeInfo,
-        head: (String, Option<i64>, Option<String>),
-        fields: Vec<FieldInput>,
-    ) -> Result<content::Model> {
-        let (main_language_code, section, remote_id) = head;
-        let create = ContentCreate {
-            content_type: ty.ty.id,
-            main_language_code,
-            location_create: LocationCreate {
-                parent_location: href_path(&parent.path_string),
-                priority: None,
-                hidden: None,
-                remote_id: None,
-                sort_field: None,
-                sort_order: None,
-            },
-            section,
-            user: None,
-            always_available: None,
-            remote_id,
-            modification_date: None,
-            fields: FieldInputList { field: fields },
-        };
-        self.create(cx, create, true).await
-    }
-
-    /// Changes metadata and fields of a user or group (inside the caller's transaction):
-    /// metadata in place, fields through a new version published at once.
-    async fn update_member(
-        &self,
-        tx: &impl ConnectionTrait,
-        cx: &Caller,
-        c: content::Model,
-        metadata: ContentUpdate,
-        fields: Vec<FieldInput>,
-    ) -> Result<()> {
-        let touches = metadata.main_language_code.is_some()
-            || metadata.section.is_some()
-            || metadata.remote_id.is_some();
-        let c = if touches {
-            self.authorize_section_change(tx, cx, &c, metadata.section)
-                .await?;
-            self.apply_metadata(tx, &c, &metadata).await?
-        } else {
-            c
-        };
-        if fields.is_empty() {
-            return Ok(());
-        }
-        let v = self.draft_from(tx, cx, &c, c.current_version).await?;
-        let initial = v.initial_language_code.clone();
-        let v = self.edit_draft(tx, &c, v, &fields, initial, None).await?;
-        self.publish_version(tx, &c, v).await
-    }
-
-    fn metadata(
-        main_language_code: Option<String>,
-        section: Option<i64>,
-        remote_id: Option<String>,
-    ) -> ContentUpdate {
-        ContentUpdate {
-            main_language_code,
-            section,
-            main_location: None,
-            owner: None,
-            always_available: None,
-            remote_id,
-            modification_date: None,
-            publish_date: None,
-        }
     }
 }
 

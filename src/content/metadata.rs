@@ -1,0 +1,96 @@
+//! A content item's metadata (owner, Section, main language and Location, remote id, dates,
+//! always-available): changed by PATCH, checked against the caller's Policies.
+
+use super::*;
+
+pub(super) async fn update(
+    service: &Service,
+    cx: &Caller,
+    req: UpdateContentMetadataRequest,
+) -> Result<UpdateContentMetadataResponse> {
+    let b = req.body;
+    let c = service
+        .db
+        .write(cx.change(), async |tx| {
+            let c = service.visible_content(tx, cx, req.content_id).await?;
+            service.authorize_content(tx, cx, &c, &[]).await?;
+            service
+                .authorize_section_change(tx, cx, &c, b.section)
+                .await?;
+            preconditions::if_match(&req.if_match, async || service.info_of(tx, &c).await).await?;
+            service.apply_metadata(tx, &c, &b).await
+        })
+        .await?;
+    let body = service.info_of(service.db.conn(), &c).await?;
+    Ok(UpdateContentMetadataResponse::Ok {
+        etag: ETag::of(&body),
+        body,
+    })
+}
+
+impl Service {
+    /// Applies a `ContentUpdate` to `c` (inside the caller's transaction).
+    pub(crate) async fn apply_metadata(
+        &self,
+        tx: &impl ConnectionTrait,
+        c: &content::Model,
+        b: &ContentUpdate,
+    ) -> Result<content::Model> {
+        let mut ca = c.clone().into_active_model();
+        if let Some(l) = &b.main_language_code {
+            self.check_language(tx, l).await?;
+            let v = rows::version(tx, c.id, c.current_version).await?;
+            if !rows::languages(&v.language_codes).contains(l) {
+                return Err(Error::BadRequest(format!(
+                    "The content item has no translation '{l}' to make its main language"
+                )));
+            }
+            let names = stored::lang_map(&v.names);
+            ca.name = Set(names.get(l).unwrap_or(&c.name).to_string());
+            ca.main_language_code = Set(l.clone());
+        }
+        if let Some(s) = b.section {
+            if section::Entity::find_by_id(s).one(tx).await?.is_none() {
+                return Err(Error::BadRequest(format!("Section {s} does not exist")));
+            }
+            ca.section_id = Set(s);
+        }
+        if let Some(path) = &b.main_location {
+            let l = tree::find_by_path(tx, path).await.map_err(|_| {
+                Error::BadRequest(format!("MainLocation '{path}' is not a Location"))
+            })?;
+            if l.content_id != c.id {
+                return Err(Error::BadRequest(format!(
+                    "Location {} is not a Location of content {}",
+                    l.id, c.id
+                )));
+            }
+            ca.main_location_id = Set(Some(l.id));
+        }
+        if let Some(o) = b.owner {
+            ca.owner_id = Set(o);
+        }
+        if let Some(a) = b.always_available {
+            ca.always_available = Set(a);
+        }
+        if let Some(r) = &b.remote_id {
+            cairn_store::sql::lock(tx, "content_remote_id").await?;
+            let taken = content::Entity::find()
+                .filter(content::Column::RemoteId.eq(r.as_str()))
+                .filter(content::Column::Id.ne(c.id))
+                .one(tx)
+                .await?;
+            if taken.is_some() {
+                return Err(Error::Forbidden(format!(
+                    "A content item with remote id '{r}' already exists"
+                )));
+            }
+            ca.remote_id = Set(r.clone());
+        }
+        if let Some(p) = b.publish_date {
+            ca.published = Set(p.0);
+        }
+        ca.modified = Set(b.modification_date.unwrap_or_else(Timestamp::now).0);
+        Ok(ca.update(tx).await?)
+    }
+}
