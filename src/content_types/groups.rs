@@ -164,14 +164,7 @@ pub(super) async fn types_in(
 ) -> Result<ListContentTypesForGroupResponse> {
     let db = service.db.conn();
     find_group(db, req.content_type_group_id).await?;
-    let ids: Vec<i64> = content_type_group_link::Entity::find()
-        .filter(content_type_group_link::Column::GroupId.eq(req.content_type_group_id))
-        .filter(content_type_group_link::Column::Status.eq(DEFINED))
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|l| l.content_type_id)
-        .collect();
+    let ids = rows::defined_in_groups(db, vec![req.content_type_group_id]).await?;
     let types = content_type::Entity::find()
         .filter(content_type::Column::Id.is_in(ids))
         .filter(content_type::Column::Status.eq(DEFINED))

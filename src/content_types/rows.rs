@@ -150,3 +150,15 @@ pub async fn identifier_taken(
     }
     Ok(q.one(db).await?.is_some())
 }
+
+/// The ids of the defined types linked to any of `groups`.
+pub async fn defined_in_groups(db: &impl ConnectionTrait, groups: Vec<i64>) -> Result<Vec<i64>> {
+    Ok(content_type_group_link::Entity::find()
+        .filter(content_type_group_link::Column::GroupId.is_in(groups))
+        .filter(content_type_group_link::Column::Status.eq(content_type::DEFINED))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|l| l.content_type_id)
+        .collect())
+}

@@ -128,14 +128,7 @@ pub(super) async fn view(
             }
         }
         if !group_ids.is_empty() {
-            let ids: Vec<i64> = content_type_group_link::Entity::find()
-                .filter(content_type_group_link::Column::GroupId.is_in(group_ids))
-                .filter(content_type_group_link::Column::Status.eq(DEFINED))
-                .all(db)
-                .await?
-                .into_iter()
-                .map(|l| l.content_type_id)
-                .collect();
+            let ids = rows::defined_in_groups(db, group_ids).await?;
             query = query.filter(content_type::Column::Id.is_in(ids));
         }
         if !c.contains_field_definition_id_criterion.is_empty() {
