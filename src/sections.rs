@@ -113,6 +113,7 @@ impl SectionsApi for Service {
                 }
                 .insert(tx)
                 .await?;
+                cairn_store::events::created(&hrefs::load_section(s.id));
                 Ok::<_, Error>(s)
             })
             .await?;

@@ -47,7 +47,9 @@ impl Service {
         let new = self.plan(self.db.conn(), cx, b).await?;
         self.db
             .write(cx.change(), async |tx| {
-                self.write(tx, cx, new, publish).await
+                let c = self.write(tx, cx, new, publish).await?;
+                cairn_store::events::created(&crate::api::hrefs::load_content(c.id));
+                Ok(c)
             })
             .await
     }

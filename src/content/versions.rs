@@ -380,6 +380,7 @@ impl Service {
                     self.authorize_content(tx, cx, &c, &[at]).await?;
                 }
                 let copy = self.copy_published(tx, cx, &c).await?;
+                cairn_store::events::created(&hrefs::load_content(copy.id));
                 let ty = self.defined_type(tx, c.content_type_id).await?;
                 let l = tree::create(
                     tx,

@@ -513,7 +513,9 @@ impl LocationsApi for Service {
                 let create = ("content", "create");
                 self.authorize(tx, cx, create, Subject::Content(facts), &at)
                     .await?;
-                self.place(tx, c, &b).await
+                let l = self.place(tx, c, &b).await?;
+                cairn_store::events::created(&location_href(&l));
+                Ok(l)
             })
             .await?;
         let body = self.location_body(self.db.conn(), &l).await?;

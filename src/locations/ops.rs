@@ -143,7 +143,9 @@ impl Service {
                     }
                     copies.insert(n.id, l);
                 }
-                new_root.ok_or_else(|| Error::not_found("Location", path))
+                let copied = new_root.ok_or_else(|| Error::not_found("Location", path))?;
+                cairn_store::events::created(&location_href(&copied));
+                Ok(copied)
             })
             .await
     }

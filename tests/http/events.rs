@@ -14,15 +14,21 @@ async fn lists_committed_changes_in_order_with_what_made_them() {
     let start = events(&app, "").admin().send().await;
     start.assert(200);
     let last = start.json()["EventList"]["last"].as_i64().unwrap();
-    app.req("POST", "/content/sections")
+    let created = app
+        .req("POST", "/content/sections")
         .admin()
+        .accept("Section+json")
         .json_body(
             "SectionInput",
             json!({"identifier": "feed", "name": "Feed"}),
         )
         .send()
-        .await
-        .assert(201);
+        .await;
+    created.assert(201);
+    let section = created.json()["Section"]["_href"]
+        .as_str()
+        .unwrap()
+        .to_string();
     app.req("PATCH", "/content/sections/1")
         .admin()
         .json_body("SectionInput", json!({"name": "Std"}))
@@ -54,12 +60,8 @@ async fn lists_committed_changes_in_order_with_what_made_them() {
     assert_eq!(
         seen,
         [
-            (
-                last + 1,
-                "createSection",
-                "/api/ibexa/v2/content/sections",
-                14
-            ),
+            // A created resource's event names it, not its collection.
+            (last + 1, "createSection", section.as_str(), 14),
             (
                 last + 2,
                 "updateSection",
@@ -312,4 +314,66 @@ async fn each_caller_reads_only_the_events_it_may_read() {
         after = next;
     }
     assert_eq!(paged, ids_of(&page));
+}
+
+/// The events of creations name what was created: a content item, a Location, a copy.
+#[tokio::test]
+async fn a_creation_names_what_it_created() {
+    let app = TestApp::new().await;
+    let start = events(&app, "").admin().send().await.json()["EventList"]["last"]
+        .as_i64()
+        .unwrap();
+    let (folder, _) = published_folder(&app, "Made", "/content/locations/1/2").await;
+    let placed = app
+        .req("POST", &format!("/content/objects/{folder}/locations"))
+        .admin()
+        .accept("Location+json")
+        .json_body(
+            "LocationCreate",
+            json!({"ParentLocation": {"_href": "/api/ibexa/v2/content/locations/1/43"}}),
+        )
+        .send()
+        .await;
+    placed.assert(201);
+    let location = placed.json()["Location"]["_href"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    app.req("COPY", &format!("/content/objects/{folder}"))
+        .admin()
+        .header("destination", "/api/ibexa/v2/content/locations/1/43")
+        .send()
+        .await
+        .assert(201);
+    let page = events(&app, &format!("?after={start}"))
+        .admin()
+        .send()
+        .await
+        .json();
+    let seen: Vec<(String, String)> = items(&page, "EventList", "Event")
+        .iter()
+        .map(|e| {
+            (
+                e["operation"].as_str().unwrap().to_string(),
+                e["Resource"]["_href"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let of = |op: &str| {
+        seen.iter()
+            .find(|(o, _)| o == op)
+            .map(|(_, r)| r.clone())
+            .unwrap_or_else(|| panic!("no {op} in {seen:?}"))
+    };
+    assert_eq!(
+        of("createContent"),
+        format!("{PREFIX}/content/objects/{folder}")
+    );
+    let copy = of("copyContent");
+    assert!(
+        copy.starts_with(&format!("{PREFIX}/content/objects/")),
+        "{copy}"
+    );
+    assert_ne!(copy, format!("{PREFIX}/content/objects/{folder}"));
+    assert_eq!(of("createLocation"), location);
 }

@@ -229,10 +229,19 @@ impl Db {
         metrics::histogram!("cairn_db_write_queue_wait_seconds")
             .record(waiting.elapsed().as_secs_f64());
         let tx = self.begin_write().await?;
-        match f(&tx).await {
+        let (out, created) = crate::events::naming_created(f(&tx)).await;
+        match out {
             Ok(v) => {
                 if let Some(change) = &change {
-                    crate::events::record(&tx, change).await?;
+                    let resource = created.as_deref().unwrap_or(change.resource);
+                    crate::events::record(
+                        &tx,
+                        &Change {
+                            resource,
+                            ..*change
+                        },
+                    )
+                    .await?;
                 }
                 tx.commit().await?;
                 Ok(v)

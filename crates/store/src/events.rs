@@ -33,6 +33,28 @@ impl<'a> Change<'a> {
     }
 }
 
+tokio::task_local! {
+    /// The resource a write created, when it names one (see [`created`]).
+    static CREATED: std::cell::RefCell<Option<String>>;
+}
+
+/// Inside a write ([`crate::Db::write`]): its event names `path` (under the API prefix), the
+/// resource it created, instead of the request's path (the collection it was created in, or
+/// the source of a copy). Outside a write it does nothing.
+pub fn created(path: &str) {
+    let _ = CREATED.try_with(|c| *c.borrow_mut() = Some(path.to_string()));
+}
+
+/// Runs a write's body where [`created`] is heard; with the path it named, if any.
+pub(crate) async fn naming_created<T>(f: impl Future<Output = T>) -> (T, Option<String>) {
+    CREATED
+        .scope(std::cell::RefCell::new(None), async {
+            let out = f.await;
+            (out, CREATED.with(|c| c.borrow_mut().take()))
+        })
+        .await
+}
+
 /// Appends `change` to the outbox, in the writer's transaction. On PostgreSQL its id comes
 /// from `id_sequences`, whose row stays locked until the writer commits: ids become visible
 /// in order, never a smaller one after a larger.
