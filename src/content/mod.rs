@@ -5,6 +5,7 @@
 //! in the tree. Drafts are visible only to their creator (and the administrator).
 
 mod access;
+mod copies;
 mod create;
 mod fields;
 mod metadata;

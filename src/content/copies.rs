@@ -1,0 +1,157 @@
+//! Copies of content items: the published version with its fields, names and relations, a
+//! new Location under the destination.
+
+use super::rows;
+use super::versions::version_like;
+use crate::api::hrefs;
+use crate::auth::Caller;
+use crate::error::{Error, Result};
+use crate::locations::tree;
+use crate::permissions::Target;
+use crate::permissions::subject::location_facts_of;
+use crate::service::Service;
+use cairn_runtime::Timestamp;
+use cairn_store::entity::{
+    content, content_field, content_object_state, content_relation, content_version,
+};
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
+    QueryFilter,
+};
+
+impl Service {
+    /// Copies a published content item (its current version, published, with its COMMON and
+    /// field relations and Object states) under the Location `destination` names.
+    pub(super) async fn copy_content_to(
+        &self,
+        cx: &Caller,
+        content_id: i64,
+        destination: &str,
+    ) -> Result<i64> {
+        let parent_path = crate::locations::ops::destination_path(destination)?.to_string();
+        self.db
+            .write(cx.change(), async |tx| {
+                let c = self.visible_content(tx, cx, content_id).await?;
+                if c.status != content::PUBLISHED {
+                    return Err(Error::Forbidden(
+                        "Only published content items can be copied".into(),
+                    ));
+                }
+                let parent = tree::find_by_path(tx, &parent_path).await?;
+                if !cx.grants.may_all("content", "create") {
+                    let at = Target::Location(location_facts_of(tx, parent.id).await?);
+                    self.authorize_content(tx, cx, &c, &[at]).await?;
+                }
+                let copy = self.copy_published(tx, cx, &c).await?;
+                cairn_store::events::created(&hrefs::load_content(copy.id));
+                let ty = self.defined_type(tx, c.content_type_id).await?;
+                let l = tree::create(
+                    tx,
+                    &parent,
+                    &copy,
+                    tree::NewLocation {
+                        priority: 0,
+                        hidden: false,
+                        remote_id: None,
+                        sort_field: ty.ty.default_sort_field.clone(),
+                        sort_order: ty.ty.default_sort_order.clone(),
+                    },
+                )
+                .await?;
+                let mut ca = copy.into_active_model();
+                ca.main_location_id = Set(Some(l.id));
+                let id = ca.update(tx).await?.id;
+                crate::cascades::location_republished(tx, l.id).await?;
+                Ok(id)
+            })
+            .await
+    }
+
+    /// A published copy of `c`'s current version, not yet placed in the tree.
+    pub(crate) async fn copy_published(
+        &self,
+        tx: &impl ConnectionTrait,
+        cx: &Caller,
+        c: &content::Model,
+    ) -> Result<content::Model> {
+        let v = rows::version(tx, c.id, c.current_version).await?;
+        let now = Timestamp::now().0;
+        let bytes: [u8; 16] = rand::random();
+        let copy = content::ActiveModel {
+            content_type_id: Set(c.content_type_id),
+            section_id: Set(c.section_id),
+            owner_id: Set(cx.user_id),
+            remote_id: Set(bytes.iter().map(|b| format!("{b:02x}")).collect()),
+            main_language_code: Set(c.main_language_code.clone()),
+            always_available: Set(c.always_available),
+            current_version: Set(1),
+            status: Set(content::PUBLISHED),
+            published: Set(now),
+            modified: Set(now),
+            is_hidden: Set(c.is_hidden),
+            main_location_id: Set(None),
+            name: Set(c.name.clone()),
+            ..Default::default()
+        }
+        .insert(tx)
+        .await?;
+        version_like(&v, copy.id, 1, content_version::PUBLISHED, cx.user_id, now)
+            .insert(tx)
+            .await?;
+        let source = rows::fields(tx, c.id, v.version_no).await?;
+        let first = cairn_store::ids::next_ids(tx, "content_fields", source.len() as i64).await?;
+        let fields: Vec<content_field::ActiveModel> = source
+            .into_iter()
+            .enumerate()
+            .map(|(i, f)| {
+                content_field::Model {
+                    id: first + i as i64,
+                    version_no: 1,
+                    content_id: copy.id,
+                    ..f
+                }
+                .into_active_model()
+            })
+            .collect();
+        for chunk in fields.chunks(100) {
+            content_field::Entity::insert_many(chunk.to_vec())
+                .exec(tx)
+                .await?;
+        }
+        let relations: Vec<content_relation::ActiveModel> = rows::relations(tx, c.id, v.version_no)
+            .await?
+            .into_iter()
+            .map(|r| content_relation::ActiveModel {
+                source_content_id: Set(copy.id),
+                source_version_no: Set(1),
+                destination_content_id: Set(r.destination_content_id),
+                relation_type: Set(r.relation_type),
+                source_field_definition_id: Set(r.source_field_definition_id),
+                ..Default::default()
+            })
+            .collect();
+        if !relations.is_empty() {
+            content_relation::Entity::insert_many(relations)
+                .exec(tx)
+                .await?;
+        }
+        let states: Vec<content_object_state::ActiveModel> = content_object_state::Entity::find()
+            .filter(content_object_state::Column::ContentId.eq(c.id))
+            .all(tx)
+            .await?
+            .into_iter()
+            .map(|s| content_object_state::ActiveModel {
+                content_id: Set(copy.id),
+                group_id: Set(s.group_id),
+                state_id: Set(s.state_id),
+            })
+            .collect();
+        if !states.is_empty() {
+            content_object_state::Entity::insert_many(states)
+                .exec(tx)
+                .await?;
+        }
+        crate::full_text::copy(tx, c.id, copy.id).await?;
+        Ok(copy)
+    }
+}
