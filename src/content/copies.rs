@@ -2,7 +2,7 @@
 //! new Location under the destination.
 
 use super::rows;
-use super::versions::version_like;
+use super::versions::{copy_relations, version_like};
 use crate::api::hrefs;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
@@ -11,9 +11,7 @@ use crate::permissions::Target;
 use crate::permissions::subject::location_facts_of;
 use crate::service::Service;
 use cairn_runtime::Timestamp;
-use cairn_store::entity::{
-    content, content_field, content_object_state, content_relation, content_version,
-};
+use cairn_store::entity::{content, content_field, content_object_state, content_version};
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
     QueryFilter,
@@ -118,23 +116,7 @@ impl Service {
                 .exec(tx)
                 .await?;
         }
-        let relations: Vec<content_relation::ActiveModel> = rows::relations(tx, c.id, v.version_no)
-            .await?
-            .into_iter()
-            .map(|r| content_relation::ActiveModel {
-                source_content_id: Set(copy.id),
-                source_version_no: Set(1),
-                destination_content_id: Set(r.destination_content_id),
-                relation_type: Set(r.relation_type),
-                source_field_definition_id: Set(r.source_field_definition_id),
-                ..Default::default()
-            })
-            .collect();
-        if !relations.is_empty() {
-            content_relation::Entity::insert_many(relations)
-                .exec(tx)
-                .await?;
-        }
+        copy_relations(tx, (c.id, v.version_no), (copy.id, 1)).await?;
         let states: Vec<content_object_state::ActiveModel> = content_object_state::Entity::find()
             .filter(content_object_state::Column::ContentId.eq(c.id))
             .all(tx)

@@ -127,23 +127,7 @@ impl Service {
                 .exec(tx)
                 .await?;
         }
-        let relations: Vec<content_relation::ActiveModel> = rows::relations(tx, c.id, source_no)
-            .await?
-            .into_iter()
-            .map(|r| content_relation::ActiveModel {
-                source_content_id: Set(r.source_content_id),
-                source_version_no: Set(no),
-                destination_content_id: Set(r.destination_content_id),
-                relation_type: Set(r.relation_type),
-                source_field_definition_id: Set(r.source_field_definition_id),
-                ..Default::default()
-            })
-            .collect();
-        if !relations.is_empty() {
-            content_relation::Entity::insert_many(relations)
-                .exec(tx)
-                .await?;
-        }
+        copy_relations(tx, (c.id, source_no), (c.id, no)).await?;
         Ok(v)
     }
 
@@ -434,4 +418,30 @@ pub(super) fn version_like(
         names: Set(source.names.clone()),
         ..Default::default()
     }
+}
+
+/// The relations of version `from` (content id, version number) given to version `to`.
+pub(super) async fn copy_relations(
+    tx: &impl ConnectionTrait,
+    (content_id, version_no): (i64, i64),
+    (to_content, to_version): (i64, i64),
+) -> Result<()> {
+    let relations: Vec<content_relation::ActiveModel> = rows::relations(tx, content_id, version_no)
+        .await?
+        .into_iter()
+        .map(|r| content_relation::ActiveModel {
+            source_content_id: Set(to_content),
+            source_version_no: Set(to_version),
+            destination_content_id: Set(r.destination_content_id),
+            relation_type: Set(r.relation_type),
+            source_field_definition_id: Set(r.source_field_definition_id),
+            ..Default::default()
+        })
+        .collect();
+    if !relations.is_empty() {
+        content_relation::Entity::insert_many(relations)
+            .exec(tx)
+            .await?;
+    }
+    Ok(())
 }
