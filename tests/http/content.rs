@@ -66,6 +66,23 @@ pub async fn published_folder(app: &TestApp, name: &str, parent: &str) -> (i64, 
     )
 }
 
+/// Places published item `id` under the Location `parent` (a path as `1/43`) as admin;
+/// returns the new Location's href.
+pub async fn add_location(app: &TestApp, id: i64, parent: &str) -> String {
+    let r = app
+        .req("POST", &format!("/content/objects/{id}/locations"))
+        .admin()
+        .accept("Location+json")
+        .json_body(
+            "LocationCreate",
+            json!({"ParentLocation": {"_href": format!("{PREFIX}/content/locations/{parent}")}}),
+        )
+        .send()
+        .await;
+    r.assert(201);
+    r.json()["Location"]["_href"].as_str().unwrap().to_string()
+}
+
 #[tokio::test]
 async fn clean_install_content_and_locations_have_the_reference_ids() {
     let app = TestApp::new().await;

@@ -1,6 +1,6 @@
 //! The change feed: every committed change once, in commit order, with what made it.
 
-use crate::content::published_folder;
+use crate::content::{add_location, published_folder};
 use crate::support::*;
 use serde_json::json;
 
@@ -324,21 +324,7 @@ async fn a_creation_names_what_it_created() {
         .as_i64()
         .unwrap();
     let (folder, _) = published_folder(&app, "Made", "/content/locations/1/2").await;
-    let placed = app
-        .req("POST", &format!("/content/objects/{folder}/locations"))
-        .admin()
-        .accept("Location+json")
-        .json_body(
-            "LocationCreate",
-            json!({"ParentLocation": {"_href": "/api/ibexa/v2/content/locations/1/43"}}),
-        )
-        .send()
-        .await;
-    placed.assert(201);
-    let location = placed.json()["Location"]["_href"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let location = add_location(&app, folder, "1/43").await;
     app.req("COPY", &format!("/content/objects/{folder}"))
         .admin()
         .header("destination", "/api/ibexa/v2/content/locations/1/43")

@@ -1,6 +1,6 @@
 //! The Trash (spec 2.10, 3.3, 4.6): trashing, listing, restoring, deleting, emptying.
 
-use crate::content::{location, published_folder};
+use crate::content::{add_location, location, published_folder};
 use crate::locations::{assert_tree_consistent, seed_subtree};
 use crate::support::*;
 use crate::url_aliases::resolve;
@@ -133,17 +133,7 @@ async fn trash_and_restore_a_subtree() {
 async fn a_location_whose_content_lives_on_elsewhere_is_only_removed() {
     let app = TestApp::new().await;
     let (id, main) = published_folder(&app, "Twice", "1/2").await;
-    let r = app
-        .req("POST", &format!("/content/objects/{id}/locations"))
-        .admin()
-        .accept("Location+json")
-        .json_body(
-            "LocationCreate",
-            json!({"ParentLocation": {"_href": "/api/ibexa/v2/content/locations/1/43"}}),
-        )
-        .send()
-        .await;
-    r.assert(201);
+    add_location(&app, id, "1/43").await;
     let r = trash(&app, &main).await;
     r.assert(204);
     let items = app

@@ -2,7 +2,7 @@
 //! clean install's aliases, global and custom aliases, wildcards, lookups, and the aliases
 //! the tree generates as content is published, renamed, moved, swapped and deleted.
 
-use crate::content::{publish, published_folder};
+use crate::content::{add_location, publish, published_folder};
 use crate::support::*;
 use serde_json::{Value, json};
 
@@ -762,18 +762,7 @@ async fn publishing_generates_aliases_and_renames_keep_history() {
     );
 
     // A further Location of the content gets its own alias.
-    let r = app
-        .req("POST", &format!("/content/objects/{id}/locations"))
-        .admin()
-        .accept("Location+json")
-        .json_body(
-            "LocationCreate",
-            json!({"ParentLocation": {"_href": "/api/ibexa/v2/content/locations/1/43"}}),
-        )
-        .send()
-        .await;
-    r.assert(201);
-    let href = r.json()["Location"]["_href"].as_str().unwrap().to_string();
+    let href = add_location(&app, id, "1/43").await;
     let placed = href.trim_start_matches("/api/ibexa/v2/content/locations/");
     assert_eq!(alias_paths(&app, placed, false).await, ["/Media/Renamed"]);
 }
