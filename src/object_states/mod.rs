@@ -130,20 +130,13 @@ impl ObjectStatesApi for Service {
             .write(cx.change(), async |tx| {
                 let current = find_group(tx, req.object_state_group_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(group_model(&current))).await?;
-                let texts = Texts {
-                    default_language_code: &current.default_language_code,
-                    names: &current.names,
-                    descriptions: &current.descriptions,
-                };
-                let texts = texts
-                    .updated(
-                        tx,
-                        INPUT,
-                        b.default_language_code,
-                        &b.names,
-                        &b.descriptions,
-                    )
-                    .await?;
+                let stored = [
+                    &current.default_language_code,
+                    &current.names,
+                    &current.descriptions,
+                ];
+                let input = (b.default_language_code, &b.names, &b.descriptions);
+                let texts = updated_texts(tx, INPUT, stored, input).await?;
                 let id = current.id;
                 let mut active = current.into_active_model();
                 if let Some(identifier) = b.identifier {
@@ -295,20 +288,13 @@ impl ObjectStatesApi for Service {
             .write(cx.change(), async |tx| {
                 let current = find_state(tx, group_id, req.object_state_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(state_model(&current))).await?;
-                let texts = Texts {
-                    default_language_code: &current.default_language_code,
-                    names: &current.names,
-                    descriptions: &current.descriptions,
-                };
-                let texts = texts
-                    .updated(
-                        tx,
-                        INPUT,
-                        b.default_language_code,
-                        &b.names,
-                        &b.descriptions,
-                    )
-                    .await?;
+                let stored = [
+                    &current.default_language_code,
+                    &current.names,
+                    &current.descriptions,
+                ];
+                let input = (b.default_language_code, &b.names, &b.descriptions);
+                let texts = updated_texts(tx, INPUT, stored, input).await?;
                 let id = current.id;
                 let mut active = current.into_active_model();
                 if b.identifier.is_some() || b.priority.is_some() {

@@ -252,13 +252,6 @@ pub(super) fn pairs(rows: Vec<sea_orm::QueryResult>) -> Result<Vec<(i64, i64)>> 
         .collect()
 }
 
-/// The stored texts of a group or state.
-pub(super) struct Texts<'a> {
-    pub default_language_code: &'a str,
-    pub names: &'a str,
-    pub descriptions: &'a str,
-}
-
 /// Texts to store.
 pub(super) struct NewTexts {
     pub default_language_code: String,
@@ -266,27 +259,29 @@ pub(super) struct NewTexts {
     pub descriptions: String,
 }
 
-impl Texts<'_> {
-    /// These texts with an update's merged over them (a language given replaces that
-    /// language's text), checked as `input`.
-    pub(super) async fn updated(
-        &self,
-        db: &impl ConnectionTrait,
-        input: &str,
-        default_language_code: Option<String>,
-        names: &Option<LangMap>,
-        descriptions: &Option<LangMap>,
-    ) -> Result<NewTexts> {
-        let default_language_code =
-            default_language_code.unwrap_or_else(|| self.default_language_code.to_string());
-        let names = merged(stored::lang_map(self.names), names.as_ref());
-        let descriptions = merged(stored::lang_map(self.descriptions), descriptions.as_ref());
-        let descriptions =
-            check_texts(db, input, &default_language_code, &names, &descriptions).await?;
-        Ok(NewTexts {
-            default_language_code,
-            names: stored::lang_map_json(&names),
-            descriptions: stored::lang_map_json(&descriptions),
-        })
-    }
+/// The texts of a group or state after an update: the stored ones (default language, names,
+/// descriptions as stored) with the input's merged over them (a language given replaces that
+/// language's text), checked as `input_type`.
+pub(super) async fn updated_texts(
+    db: &impl ConnectionTrait,
+    input_type: &str,
+    [default_language_code, names, descriptions]: [&String; 3],
+    input: (Option<String>, &Option<LangMap>, &Option<LangMap>),
+) -> Result<NewTexts> {
+    let default_language_code = input.0.unwrap_or_else(|| default_language_code.clone());
+    let names = merged(stored::lang_map(names), input.1.as_ref());
+    let descriptions = merged(stored::lang_map(descriptions), input.2.as_ref());
+    let descriptions = check_texts(
+        db,
+        input_type,
+        &default_language_code,
+        &names,
+        &descriptions,
+    )
+    .await?;
+    Ok(NewTexts {
+        default_language_code,
+        names: stored::lang_map_json(&names),
+        descriptions: stored::lang_map_json(&descriptions),
+    })
 }
