@@ -32,17 +32,7 @@ pub fn app(
     service: Arc<Service>,
     dialects: Vec<Arc<Settings>>,
 ) -> impl Endpoint<Output = Response> {
-    let service_storage = (
-        service.settings.storage_dir.clone(),
-        service.settings.storage_uri.clone(),
-    );
-    // Uploaded files are content-addressed: a path never changes content.
-    let files = poem::endpoint::StaticFilesEndpoint::new(&service_storage.0)
-        .with(poem::middleware::SetHeader::new().overriding(
-            poem::http::header::CACHE_CONTROL,
-            "public, max-age=31536000, immutable",
-        ))
-        .after(|r: poem::Result<Response>| async move { r.map(stored_file_headers) });
+    let files = crate::storage::endpoint(service.files.store());
     let mut app = Route::new();
     for settings in &dialects {
         let openapi = Arc::new(openapi_document(&settings.wire));
@@ -61,7 +51,7 @@ pub fn app(
         app = app.nest(prefix, api);
     }
     let mut app = app
-        .nest(service_storage.1, files)
+        .nest(service.settings.storage_uri.clone(), files)
         .at("/health", poem::endpoint::make_sync(|_| health()))
         .at("/ready", ready(service.clone()));
     let wires: Arc<Vec<Wire>> = Arc::new(dialects.iter().map(|d| d.wire.clone()).collect());
@@ -89,43 +79,6 @@ pub fn app(
             Ok(resp)
         }
     })
-}
-
-/// Uploaded files come from anyone who may write content: a browser must never run them in
-/// the API's origin. No type sniffing, a sandbox, and a download unless the type is an
-/// image, audio or video type browsers show safely (not SVG, which holds scripts).
-fn stored_file_headers(mut r: Response) -> Response {
-    let shown_inline = r
-        .headers()
-        .get(poem::http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .map(|t| {
-            t.split(';')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_ascii_lowercase()
-        })
-        .is_some_and(|t| {
-            (t.starts_with("image/") || t.starts_with("audio/") || t.starts_with("video/"))
-                && !t.contains("svg")
-        });
-    let h = r.headers_mut();
-    h.insert(
-        "x-content-type-options",
-        HeaderValue::from_static("nosniff"),
-    );
-    h.insert(
-        "content-security-policy",
-        HeaderValue::from_static("sandbox; default-src 'none'"),
-    );
-    if !shown_inline {
-        h.insert(
-            poem::http::header::CONTENT_DISPOSITION,
-            HeaderValue::from_static("attachment"),
-        );
-    }
-    r
 }
 
 /// `GET /health`: the process answers (liveness).

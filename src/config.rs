@@ -40,6 +40,9 @@ pub enum Command {
     /// `POST /content/objects` takes it in JSON), in batches of one transaction each; takes
     /// the server's options for the database and storage.
     Import(Box<ImportArgs>),
+    /// Manages uploaded files.
+    #[command(subcommand)]
+    Storage(StorageCommand),
     /// Writes a consistent copy of the SQLite database to FILE, also while the server runs
     /// (for PostgreSQL, use pg_dump).
     Backup {
@@ -47,6 +50,45 @@ pub enum Command {
         file: std::path::PathBuf,
         #[command(flatten)]
         db: DbArgs,
+    },
+}
+
+/// Where uploaded files (images, binary files, media) are kept.
+#[derive(Debug, Clone, Args)]
+pub struct StorageArgs {
+    /// Directory of uploaded files, when `--storage-url` is not given.
+    #[arg(long, env = "CAIRN_STORAGE_DIR", default_value = "var/storage")]
+    pub storage_dir: std::path::PathBuf,
+    /// The storage backend: `file:///path` (a directory) or `s3://bucket/prefix` (AWS S3 and
+    /// S3-compatible services: MinIO, Ceph, R2, GCS; endpoint, region and credentials from
+    /// `AWS_ENDPOINT_URL`, `AWS_REGION`, `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`).
+    /// Several instances share their uploads through one bucket.
+    #[arg(long, env = "CAIRN_STORAGE_URL")]
+    pub storage_url: Option<String>,
+}
+
+impl StorageArgs {
+    /// The storage these options name, its files served under `uri_prefix`.
+    pub fn open(&self, uri_prefix: &str) -> anyhow::Result<crate::storage::Storage> {
+        crate::storage::Storage::open(self.storage_url.as_deref(), &self.storage_dir, uri_prefix)
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum StorageCommand {
+    /// Lists the stored files no version references and removes those stored longer ago
+    /// than the grace period (a file within it may belong to a write not yet committed).
+    Gc {
+        /// Only list what would be removed.
+        #[arg(long)]
+        dry_run: bool,
+        /// Minutes a file is kept after it was last stored.
+        #[arg(long, default_value_t = 60)]
+        grace_minutes: u64,
+        #[command(flatten)]
+        db: DbArgs,
+        #[command(flatten)]
+        storage: StorageArgs,
     },
 }
 
@@ -247,9 +289,8 @@ pub struct ServeArgs {
     /// Archived versions kept per content item (older ones are deleted on publish; 0-50).
     #[arg(long, env = "CAIRN_ARCHIVED_VERSIONS", default_value_t = 5, value_parser = clap::value_parser!(u8).range(0..=50))]
     pub archived_versions: u8,
-    /// Directory where uploaded files (images, binary files, media) are kept.
-    #[arg(long, env = "CAIRN_STORAGE_DIR", default_value = "var/storage")]
-    pub storage_dir: std::path::PathBuf,
+    #[command(flatten)]
+    pub storage: StorageArgs,
     /// Largest request body accepted, in MiB (content with base64 files can be large).
     #[arg(long, env = "CAIRN_MAX_BODY_MIB", default_value_t = 64)]
     pub max_body_mib: usize,

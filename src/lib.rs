@@ -19,6 +19,7 @@ pub mod metrics;
 mod preconditions;
 mod responses;
 pub mod service;
+pub mod storage;
 
 mod bookmarks;
 mod content;
@@ -74,6 +75,8 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Vec<Arc<Se
     } else {
         format!("/{storage_uri}")
     };
+    let files = args.storage.open(&storage_uri)?;
+    files.check().await?;
     let service = Service::new(
         db,
         ServiceSettings {
@@ -82,7 +85,6 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Vec<Arc<Se
             secure_cookie: args.secure_cookie,
             cookie_path,
             archived_versions: usize::from(args.archived_versions),
-            storage_dir: args.storage_dir.clone(),
             storage_uri: storage_uri.clone(),
             metrics_here: args.metrics == config::Metrics::On,
             login_throttle: throttle::ThrottleSettings {
@@ -94,10 +96,7 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Vec<Arc<Se
             cache_bytes: args.cache_mib * 1024 * 1024,
         },
         field_types::Registry::new(&args.api.field_type_prefix),
-        Arc::new(field_types::files::DiskFiles::new(
-            args.storage_dir.clone(),
-            storage_uri.clone(),
-        )),
+        Arc::new(files),
     );
     let settings = dialects
         .into_iter()

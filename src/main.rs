@@ -1,7 +1,9 @@
 //! The `cairn` command: `cairn serve`, `cairn openapi`, and the operator's commands
-//! (`user password`, `language add|list`, `check`, `backup`).
+//! (`user password`, `language add|list`, `check`, `storage gc`, `backup`).
 
-use cairn::config::{Cli, Command, ImportArgs, LanguageCommand, Metrics, ServeArgs, UserCommand};
+use cairn::config::{
+    Cli, Command, ImportArgs, LanguageCommand, Metrics, ServeArgs, StorageCommand, UserCommand,
+};
 use clap::Parser;
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -51,6 +53,29 @@ async fn main() -> anyhow::Result<()> {
                 );
             }
             std::process::exit(1);
+        }
+        Command::Storage(StorageCommand::Gc {
+            dry_run,
+            grace_minutes,
+            db,
+            storage,
+        }) => {
+            let db = db.open().await?;
+            let storage = storage.open("/var/storage")?;
+            let grace = Duration::from_secs(grace_minutes * 60);
+            let found = cairn::storage::collect(db.conn(), &storage, grace, dry_run).await?;
+            let verb = if dry_run { "would remove" } else { "removed" };
+            for path in &found.removed {
+                println!("{verb} {path}");
+            }
+            println!(
+                "{}: {} referenced, {} unreferenced but stored within {grace_minutes} min (kept), {} {verb}.",
+                storage.url,
+                found.referenced,
+                found.recent.len(),
+                found.removed.len()
+            );
+            Ok(())
         }
         Command::Backup { file, db } => {
             cairn::admin::backup(&db.open().await?, &file).await?;

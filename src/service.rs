@@ -5,7 +5,7 @@ use crate::api::model::{CountryList, Root};
 use crate::api::traits::ApiBase;
 use crate::auth::{Caller, CredentialCache};
 use crate::error::Error;
-use crate::field_types::{FieldIds, FieldType, FileStore, Registry, ValueContext};
+use crate::field_types::{FieldIds, FieldType, Registry, ValueContext};
 use crate::permissions::PermissionCache;
 use cairn_runtime::http::{Operation, Rq};
 use cairn_runtime::responses::{Lookup, Slot};
@@ -26,8 +26,7 @@ pub struct ServiceSettings {
     pub cookie_path: String,
     /// Archived versions kept per content item; older ones go when a version is published.
     pub archived_versions: usize,
-    /// Where uploaded files are kept, and the path they are served from (`/var/storage`).
-    pub storage_dir: std::path::PathBuf,
+    /// The path uploaded files are served from (`/var/storage`).
     pub storage_uri: String,
     /// Serve `/metrics` on the API's own listener.
     pub metrics_here: bool,
@@ -46,7 +45,7 @@ pub struct Service {
     /// Every field type, by identifier.
     pub field_types: Registry,
     /// Where uploaded files are kept.
-    pub files: Arc<dyn FileStore>,
+    pub files: Arc<crate::storage::Storage>,
     pub(crate) credentials: CredentialCache,
     /// Accounts found by login within a generation (cached reads).
     pub(crate) accounts: crate::auth::AccountCache,
@@ -72,7 +71,7 @@ impl Service {
         db: Db,
         settings: ServiceSettings,
         field_types: Registry,
-        files: Arc<dyn FileStore>,
+        files: Arc<crate::storage::Storage>,
     ) -> Service {
         let throttle = settings.login_throttle;
         let cache_bytes = settings.cache_bytes;

@@ -108,39 +108,27 @@ pub struct Stored {
     pub head: Vec<u8>,
 }
 
-/// Keeps uploaded files outside the database, content-addressed.
+/// Keeps uploaded files outside the database, content-addressed (`crate::storage`).
 pub trait FileStore: Send + Sync {
-    /// Stores `data` under a path derived from its content and `file_name`; returns the
-    /// path (relative, without a leading slash). Storing the same bytes twice is one file.
-    /// A file stored for the first time is noted ([`files::note_created`]).
-    fn put(&self, data: &[u8], file_name: &str) -> Result<String, String>;
+    /// Stores what `reader` yields under a path derived from its content and `file_name`,
+    /// without holding it all in memory; returns the path (relative, without a leading
+    /// slash), the size and the first bytes (for sniffing the type). Storing the same bytes
+    /// twice is one file. A file stored for the first time is noted
+    /// ([`files::note_created`]).
+    fn put_reader(&self, reader: &mut dyn std::io::Read, file_name: &str)
+    -> Result<Stored, String>;
+    /// Stores `data`, like [`FileStore::put_reader`]; returns the path.
+    fn put(&self, data: &[u8], file_name: &str) -> Result<String, String> {
+        self.put_reader(&mut &data[..], file_name).map(|s| s.path)
+    }
     /// Removes the file at `path` (nothing when there is none).
     fn remove(&self, path: &str);
-    /// Stores what `reader` yields, like [`FileStore::put`], without holding it all in memory;
-    /// returns the path, the size and the first bytes (for sniffing the type).
-    fn put_reader(
-        &self,
-        reader: &mut dyn std::io::Read,
-        file_name: &str,
-    ) -> Result<Stored, String> {
-        let mut data = Vec::new();
-        reader.read_to_end(&mut data).map_err(|e| e.to_string())?;
-        let path = self.put(&data, file_name)?;
-        let size = data.len() as i64;
-        data.truncate(HEAD_BYTES);
-        Ok(Stored {
-            path,
-            size,
-            head: data,
-        })
-    }
     /// The URI a client downloads a stored path from (`/var/storage/<path>`).
     fn uri(&self, path: &str) -> String;
-    /// The bytes of a stored path, `None` when the store does not hold it. Binary types use
-    /// it to accept `{"inputUri": …}` / `{"id": …}` inputs that name an already stored file.
-    fn read(&self, _path: &str) -> Option<Vec<u8>> {
-        None
-    }
+    /// The size and first bytes of a stored path, `None` when the store does not hold it.
+    /// Binary types use it to accept `{"inputUri": …}` / `{"id": …}` inputs that name an
+    /// already stored file.
+    fn stored(&self, path: &str) -> Option<Stored>;
 }
 
 /// How values of a type sort.

@@ -1,13 +1,14 @@
 //! The round trip of every type: defaults of settings and validators, a valid input read and
 //! written back as formats.md shows it, malformed inputs, and validation failures.
 
-use super::files::{MemoryFiles, content_path};
+use super::files::content_path;
 use super::*;
+use crate::storage::Storage;
 use base64::Engine;
 
 /// A value context over an in-memory store, for field 1045 of content 67, version 5.
 pub(crate) struct Cx {
-    pub files: MemoryFiles,
+    pub files: Storage,
 }
 
 /// A value as a response under `/api/ibexa/v2` writes it: hrefs with the prefix.
@@ -38,7 +39,7 @@ impl Cx {
 
 pub(crate) fn cx() -> Cx {
     Cx {
-        files: MemoryFiles::default(),
+        files: Storage::memory("/var/storage"),
     }
 }
 

@@ -2,7 +2,7 @@
 //! `data` is stored through the `FileStore`; `inputUri`, `id` or `path` must name a file the
 //! store already holds (a value sent back unchanged).
 
-use super::{HEAD_BYTES, Stored, ValueContext, ValueError, field, opt_text, sniff};
+use super::{ValueContext, ValueError, field, opt_text, sniff};
 use cairn_runtime::HashValue;
 
 /// A file stored for a value.
@@ -75,12 +75,8 @@ pub(crate) fn read(
                 return Ok(None);
             };
             let name = stored_path(&reference, cx);
-            match cx.files.read(&name) {
-                Some(bytes) => Stored {
-                    size: bytes.len() as i64,
-                    head: bytes.into_iter().take(HEAD_BYTES).collect(),
-                    path: name,
-                },
+            match cx.files.stored(&name) {
+                Some(stored) => stored,
                 None => {
                     return Err(ValueError::new(
                         kind,

@@ -23,6 +23,7 @@ mod sections;
 mod sessions;
 mod statements;
 mod storable;
+mod storage;
 mod trash;
 mod uploads;
 mod url_aliases;

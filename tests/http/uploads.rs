@@ -23,7 +23,7 @@ fn stored(dir: &std::path::Path) -> Vec<String> {
 }
 
 /// A `file` content item (type 12) with `file_name` holding `bytes`, and its name `name`.
-fn file_create(name: &str, file_name: &str, bytes: &[u8]) -> Value {
+pub(crate) fn file_create(name: &str, file_name: &str, bytes: &[u8]) -> Value {
     let data = base64::engine::general_purpose::STANDARD.encode(bytes);
     json!({"ContentType": {"_href": "/api/ibexa/v2/content/types/12"}, "mainLanguageCode": "eng-GB",
         "LocationCreate": {"ParentLocation": {"_href": "/api/ibexa/v2/content/locations/1/43/52"}},
