@@ -182,6 +182,7 @@ impl BookmarksApi for Service {
                         "Location {location_id} is already bookmarked"
                     )));
                 }
+                cairn_store::events::created(&hrefs::is_bookmarked_get(location_id));
                 Ok::<_, Error>(())
             })
             .await?;

@@ -84,7 +84,7 @@ pub(super) async fn create(
                     "Relation of type COMMON to content {dest} already exists"
                 )));
             }
-            Ok(content_relation::ActiveModel {
+            let r = content_relation::ActiveModel {
                 source_content_id: Set(c.id),
                 source_version_no: Set(v.version_no),
                 destination_content_id: Set(dest),
@@ -93,7 +93,9 @@ pub(super) async fn create(
                 ..Default::default()
             }
             .insert(tx)
-            .await?)
+            .await?;
+            cairn_store::events::created(&hrefs::load_version_relation(c.id, v.version_no, r.id));
+            Ok(r)
         })
         .await?;
     Ok(CreateRelationResponse::Created {

@@ -45,6 +45,7 @@ impl Service {
                     }
                 };
                 let v = self.draft_from(tx, cx, &c, source_no).await?;
+                cairn_store::events::created(&hrefs::load_content_in_version(c.id, v.version_no));
                 Ok((c, v))
             })
             .await?;

@@ -59,7 +59,7 @@ pub(super) async fn create(
                     "A content type group with identifier '{identifier}' already exists"
                 )));
             }
-            Ok(content_type_group::ActiveModel {
+            let g = content_type_group::ActiveModel {
                 identifier: Set(identifier.clone()),
                 created: Set(now),
                 modified: Set(now),
@@ -68,7 +68,9 @@ pub(super) async fn create(
                 ..Default::default()
             }
             .insert(tx)
-            .await?)
+            .await?;
+            cairn_store::events::created(&hrefs::load_content_type_group(g.id));
+            Ok(g)
         })
         .await?;
     Ok(CreateContentTypeGroupResponse::Created { body: group(&g) })

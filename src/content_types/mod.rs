@@ -247,6 +247,11 @@ impl ContentTypesApi for Service {
                     groups: vec![req.content_type_group_id],
                 };
                 rows::insert(tx, &draft).await?;
+                cairn_store::events::created(&if req.publish {
+                    hrefs::load_content_type(id)
+                } else {
+                    hrefs::load_content_type_draft(id)
+                });
                 if req.publish {
                     self.publish_draft(tx, id).await
                 } else {
@@ -325,6 +330,7 @@ impl ContentTypesApi for Service {
             .db
             .write(cx.change(), async |tx| {
                 let draft = self.make_draft(tx, req.content_type_id, cx.user_id).await?;
+                cairn_store::events::created(&hrefs::load_content_type_draft(req.content_type_id));
                 self.store_type_draft(tx, draft.ty, &req.body, cx.user_id)
                     .await
             })

@@ -88,17 +88,17 @@ impl ObjectStatesApi for Service {
                 .await?;
                 lock(tx, GROUP_IDENTIFIER_LOCK).await?;
                 ensure_group_free(tx, &b.identifier, None).await?;
-                Ok::<_, Error>(
-                    object_state_group::ActiveModel {
-                        identifier: Set(b.identifier),
-                        default_language_code: Set(b.default_language_code),
-                        names: Set(stored::lang_map_json(&names)),
-                        descriptions: Set(stored::lang_map_json(&descriptions)),
-                        ..Default::default()
-                    }
-                    .insert(tx)
-                    .await?,
-                )
+                let g = object_state_group::ActiveModel {
+                    identifier: Set(b.identifier),
+                    default_language_code: Set(b.default_language_code),
+                    names: Set(stored::lang_map_json(&names)),
+                    descriptions: Set(stored::lang_map_json(&descriptions)),
+                    ..Default::default()
+                }
+                .insert(tx)
+                .await?;
+                cairn_store::events::created(&hrefs::load_object_state_group(g.id));
+                Ok::<_, Error>(g)
             })
             .await?;
         Ok(CreateObjectStateGroupResponse::Created {
@@ -249,6 +249,7 @@ impl ObjectStatesApi for Service {
                     .await?;
                 }
                 set_priority(tx, group_id, s.id, b.priority).await?;
+                cairn_store::events::created(&hrefs::load_object_state(group_id, s.id));
                 find_state(tx, group_id, s.id).await
             })
             .await?;

@@ -164,7 +164,9 @@ impl RolesApi for Service {
             .db
             .write(cx.change(), async |tx| {
                 store::ensure_free(tx, &identifier, None).await?;
-                store::insert_role(tx, identifier, status, None).await
+                let r = store::insert_role(tx, identifier, status, None).await?;
+                cairn_store::events::created(&hrefs::load_role(r.id));
+                Ok::<_, Error>(r)
             })
             .await?;
         Ok(if req.publish {
@@ -195,7 +197,10 @@ impl RolesApi for Service {
             .db
             .write(cx.change(), async |tx| {
                 let r = store::find_role(tx, req.role_id).await?;
-                store::create_draft(tx, &r).await
+                let d = store::create_draft(tx, &r).await?;
+                // The draft's own href, as its answer's `Location` gives it.
+                cairn_store::events::created(&draft_model(&d).href);
+                Ok::<_, Error>(d)
             })
             .await?;
         Ok(CreateRoleDraftResponse::Created {
@@ -340,6 +345,7 @@ impl RolesApi for Service {
                     Ok(ids[0])
                 })
                 .await?;
+                cairn_store::events::created(&hrefs::load_policy(req.role_id, id));
                 store::find_policy(tx, req.role_id, policy::Column::Id, id).await
             })
             .await?;

@@ -335,7 +335,9 @@ impl UrlAliasesApi for Service {
                     b.forward.unwrap_or(false),
                 )
                 .await?;
-                alias_body(tx, &r, &langs).await
+                let body = alias_body(tx, &r, &langs).await?;
+                cairn_store::events::created(&body.href);
+                Ok::<_, Error>(body)
             })
             .await?;
         Ok(CreateUrlAliasResponse::Created { body })
@@ -445,14 +447,16 @@ impl UrlAliasesApi for Service {
                         "A URL wildcard with source URL '{source}' already exists"
                     )));
                 }
-                Ok(url_wildcard::ActiveModel {
+                let w = url_wildcard::ActiveModel {
                     source_url: Set(source.clone()),
                     destination_url: Set(destination.clone()),
                     forward: Set(b.forward),
                     ..Default::default()
                 }
                 .insert(tx)
-                .await?)
+                .await?;
+                cairn_store::events::created(&hrefs::load_url_wildcard(w.id));
+                Ok(w)
             })
             .await?;
         Ok(CreateUrlWildcardResponse::Created {

@@ -24,7 +24,7 @@ fn field(identifier: &str, field_type: &str, position: i64) -> Value {
     })
 }
 
-fn type_create(identifier: &str, fields: Vec<Value>) -> Value {
+pub(crate) fn type_create(identifier: &str, fields: Vec<Value>) -> Value {
     json!({
         "identifier": identifier,
         "names": {"value": [{"_languageCode": "eng-GB", "#text": "Blog post"}]},

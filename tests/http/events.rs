@@ -363,3 +363,182 @@ async fn a_creation_names_what_it_created() {
     assert_ne!(copy, format!("{PREFIX}/content/objects/{folder}"));
     assert_eq!(of("createLocation"), location);
 }
+
+/// Every other creation names what it created too: the event's resource is the `Location`
+/// of the 201 answer (a Role, a Policy, an Object state group and state, a URL wildcard and
+/// alias, a bookmark, a content type group, a content type and its draft, a version draft and
+/// a relation of it).
+#[tokio::test]
+async fn every_creation_names_its_resource() {
+    let app = TestApp::new().await;
+    let (folder, _) = published_folder(&app, "Bookmarked", "/content/locations/1/2").await;
+    let last_event = async || {
+        let page = events(&app, "?after=0&limit=1000")
+            .admin()
+            .send()
+            .await
+            .json();
+        let all = items(&page, "EventList", "Event");
+        let last = all.last().expect("an event").clone();
+        (
+            last["operation"].as_str().unwrap().to_string(),
+            last["Resource"]["_href"].as_str().unwrap().to_string(),
+        )
+    };
+    let created = async |op: &str, r: Resp| {
+        r.assert(201);
+        let location = r.header("location").expect("a Location header");
+        assert_eq!(last_event().await, (op.to_string(), location.clone()));
+        location
+    };
+    let role = created(
+        "createRole",
+        (app.req("POST", "/user/roles").admin())
+            .json_body("RoleInput", json!({"identifier": "evented"}))
+            .send()
+            .await,
+    )
+    .await;
+    let role = role.rsplit('/').next().unwrap().to_string();
+    let published = (app.req("POST", "/user/roles?publish=true").admin())
+        .json_body("RoleInput", json!({"identifier": "published"}))
+        .send()
+        .await;
+    let published = created("createRole", published).await;
+    created(
+        "createRoleDraft",
+        app.abs("POST", &published).admin().send().await,
+    )
+    .await;
+    created(
+        "addPolicy",
+        (app.req("POST", &format!("/user/roles/{role}/policies"))
+            .admin())
+        .json_body(
+            "PolicyCreate",
+            json!({"module": "content", "function": "read"}),
+        )
+        .send()
+        .await,
+    )
+    .await;
+    let group = created(
+        "createObjectStateGroup",
+        (app.req("POST", "/content/objectstategroups").admin())
+            .json_body(
+                "ObjectStateGroupCreate",
+                crate::object_states::group_input("evented"),
+            )
+            .send()
+            .await,
+    )
+    .await;
+    let group = group.rsplit('/').next().unwrap().to_string();
+    created(
+        "createObjectState",
+        (app.req(
+            "POST",
+            &format!("/content/objectstategroups/{group}/objectstates"),
+        )
+        .admin())
+        .json_body(
+            "ObjectStateCreate",
+            crate::object_states::state_input("on", 0),
+        )
+        .send()
+        .await,
+    )
+    .await;
+    created(
+        "createURLWildcard",
+        (app.req("POST", "/content/urlwildcards").admin())
+            .json_body(
+                "UrlWildcardCreate",
+                json!({"sourceUrl": "/old/*", "destinationUrl": "/new/{1}", "forward": false}),
+            )
+            .send()
+            .await,
+    )
+    .await;
+    created(
+        "createURLAlias",
+        (app.req("POST", "/content/urlaliases").admin())
+            .json_body(
+                "UrlAliasCreate",
+                json!({"_type": "LOCATION", "location": {"_href": format!("{PREFIX}/content/locations/1/2")},
+                    "path": "/evented", "languageCode": "eng-GB"}),
+            )
+            .send()
+            .await,
+    )
+    .await;
+    let main = app
+        .get(&format!("/content/objects/{folder}"))
+        .accept("ContentInfo+json")
+        .admin()
+        .send()
+        .await
+        .json()["Content"]["MainLocation"]["_href"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let location_id = main.rsplit('/').next().unwrap().to_string();
+    created(
+        "createBookmark",
+        app.req("POST", &format!("/bookmark/{location_id}"))
+            .admin()
+            .send()
+            .await,
+    )
+    .await;
+    created(
+        "createContentTypeGroup",
+        (app.req("POST", "/content/typegroups").admin())
+            .json_body("ContentTypeGroupInput", json!({"identifier": "Evented"}))
+            .send()
+            .await,
+    )
+    .await;
+    created(
+        "createContentType",
+        (app.req("POST", "/content/typegroups/1/types").admin())
+            .json_body(
+                "ContentTypeCreate",
+                crate::content_types::type_create("evented", vec![]),
+            )
+            .send()
+            .await,
+    )
+    .await;
+    created(
+        "createContentTypeDraft",
+        (app.req("POST", "/content/types/1").admin())
+            .json_body("ContentTypeUpdate", json!({"identifier": "folder"}))
+            .send()
+            .await,
+    )
+    .await;
+    created(
+        "createDraftFromCurrentVersion",
+        app.req("COPY", &format!("/content/objects/{folder}/currentversion"))
+            .admin()
+            .send()
+            .await,
+    )
+    .await;
+    created(
+        "createRelation",
+        (app.req(
+            "POST",
+            &format!("/content/objects/{folder}/versions/2/relations"),
+        )
+        .admin())
+        .json_body(
+            "RelationCreate",
+            json!({"Destination": {"_href": format!("{PREFIX}/content/objects/4")}}),
+        )
+        .send()
+        .await,
+    )
+    .await;
+}

@@ -29,7 +29,7 @@ fn names(text: &str) -> Value {
     json!({"value": [{"_languageCode": "eng-GB", "#text": text}]})
 }
 
-fn group_input(identifier: &str) -> Value {
+pub(crate) fn group_input(identifier: &str) -> Value {
     json!({
         "identifier": identifier,
         "defaultLanguageCode": "eng-GB",
@@ -38,7 +38,7 @@ fn group_input(identifier: &str) -> Value {
     })
 }
 
-fn state_input(identifier: &str, priority: i64) -> Value {
+pub(crate) fn state_input(identifier: &str, priority: i64) -> Value {
     json!({
         "identifier": identifier,
         "priority": priority,
