@@ -6,6 +6,7 @@
 
 use crate::api::model::ContentCreate;
 use crate::api::routes::OPERATIONS;
+use crate::field_types::files;
 use crate::service::Service;
 use cairn_runtime::HttpError;
 use cairn_runtime::http::{Settings, decode_json};
@@ -62,18 +63,21 @@ pub async fn import(
             resource: "/content/objects",
             user_id: Some(cx.user_id),
         };
-        service
-            .db
-            .write(change, async |tx| {
-                for (line, b) in items {
-                    service
-                        .create_in(tx, &cx, b, how.publish)
-                        .await
-                        .map_err(|e| describe(line, e))?;
-                }
-                Ok::<_, anyhow::Error>(())
-            })
-            .await?;
+        let write = service.db.write(change, async |tx| {
+            for (line, b) in items {
+                service
+                    .create_in(tx, &cx, b, how.publish)
+                    .await
+                    .map_err(|e| describe(line, e))?;
+            }
+            Ok::<_, anyhow::Error>(())
+        });
+        // A batch rolled back removes the files it stored that no committed version uses.
+        let (written, stored) = files::tracking(write).await;
+        if written.is_err() {
+            files::remove_unreferenced(service.db.conn(), service.files.as_ref(), &stored).await;
+        }
+        written?;
         done += n;
         progress(done);
     }

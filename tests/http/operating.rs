@@ -463,7 +463,11 @@ fn import_line(name: &str) -> String {
     format!("{body}\n")
 }
 
-async fn import(app: &TestApp, text: &str, login: &str) -> (anyhow::Result<usize>, Vec<usize>) {
+pub(crate) async fn import(
+    app: &TestApp,
+    text: &str,
+    login: &str,
+) -> (anyhow::Result<usize>, Vec<usize>) {
     let dialect = std::sync::Arc::new(cairn_runtime::http::Settings {
         wire: cairn_runtime::media::Wire::new("ibexa", "/api/ibexa/v2"),
         cors_origins: vec![],

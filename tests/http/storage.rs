@@ -222,3 +222,23 @@ async fn nothing_is_left_behind_and_the_collector_keeps_what_versions_reference(
         assert_eq!(objects(&app).await.len(), 1);
     }
 }
+
+/// `cairn import` too: a batch rolled back removes the files it stored.
+#[tokio::test]
+async fn an_import_batch_rolled_back_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for url in backends(&dir) {
+        let app = TestApp::with_args(&["--storage-url", &url]).await;
+        let file = file_create("In a batch", "batch.txt", b"imported, then rolled back");
+        let mut bad = file_create("Bad", "bad.txt", b"never");
+        bad["fields"]["field"][0]["fieldDefinitionIdentifier"] = json!("no_such_field");
+        let text = format!(
+            "{}\n{}\n",
+            json!({ "ContentCreate": file }),
+            json!({ "ContentCreate": bad })
+        );
+        let (n, _) = crate::operating::import(&app, &text, "admin").await;
+        assert!(n.unwrap_err().to_string().starts_with("line 2: "));
+        assert_eq!(objects(&app).await, Vec::<String>::new(), "{url}");
+    }
+}
