@@ -54,6 +54,9 @@ pub enum Error {
     /// 412: the resource changed since the caller loaded it (`If-Match`).
     #[error("{0}")]
     PreconditionFailed(String),
+    /// 503: a service the server depends on (the file storage) did not answer.
+    #[error("{0}")]
+    Unavailable(String),
     /// 501: an operation not implemented (stored views, as in the reference).
     #[error("The operation '{0}' is not implemented")]
     NotImplemented(&'static str),
@@ -106,6 +109,10 @@ impl From<Error> for HttpError {
             Error::PreconditionFailed(_) => HttpError::precondition_failed(description),
             Error::Gone(_) => HttpError::new(StatusCode::GONE, description),
             Error::NotImplemented(_) => HttpError::not_implemented(description),
+            Error::Unavailable(_) => {
+                tracing::error!(error = %description, "a service the server depends on failed");
+                HttpError::new(StatusCode::SERVICE_UNAVAILABLE, description)
+            }
             Error::Db(ref db) => {
                 let text = db.to_string();
                 // PostgreSQL's statement_timeout, or SQLite's progress handler (`watch.rs`).

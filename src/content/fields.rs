@@ -152,6 +152,9 @@ impl Service {
             };
             match ft.from_hash(&input.field_value, &cx) {
                 Ok(v) => set.set(def.id, language, v),
+                Err(e) if e.kind == crate::field_types::STORE_FAILED => {
+                    return Err(Error::Unavailable(e.message));
+                }
                 Err(e) => failures.push(def.id, e.kind, e.message),
             }
         }

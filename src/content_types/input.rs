@@ -84,9 +84,10 @@ impl Service {
             None | Some(HashValue::Null) => HashValue::Null,
             Some(input) => {
                 let cx = self.value_context(None);
-                let v = ft
-                    .from_hash(input, &cx)
-                    .map_err(|e| bad(format!("defaultValue: {}", e.message)))?;
+                let v = ft.from_hash(input, &cx).map_err(|e| match e.kind {
+                    crate::field_types::STORE_FAILED => Error::Unavailable(e.message),
+                    _ => bad(format!("defaultValue: {}", e.message)),
+                })?;
                 if !ft.is_empty(&v) {
                     let def = crate::field_types::Definition {
                         settings: &full_settings,

@@ -100,7 +100,7 @@ pub struct FieldIds {
 pub const HEAD_BYTES: usize = 256 * 1024;
 
 /// A file just stored.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stored {
     pub path: String,
     pub size: i64,
@@ -115,21 +115,36 @@ pub trait FileStore: Send + Sync {
     /// slash), the size and the first bytes (for sniffing the type). Storing the same bytes
     /// twice is one file. A file stored for the first time is noted
     /// ([`files::note_created`]).
-    fn put_reader(&self, reader: &mut dyn std::io::Read, file_name: &str)
-    -> Result<Stored, String>;
+    fn put_reader(
+        &self,
+        reader: &mut dyn std::io::Read,
+        file_name: &str,
+    ) -> Result<Stored, PutError>;
     /// Stores `data`, like [`FileStore::put_reader`]; returns the path.
-    fn put(&self, data: &[u8], file_name: &str) -> Result<String, String> {
+    fn put(&self, data: &[u8], file_name: &str) -> Result<String, PutError> {
         self.put_reader(&mut &data[..], file_name).map(|s| s.path)
     }
     /// Removes the file at `path` (nothing when there is none).
     fn remove(&self, path: &str);
     /// The URI a client downloads a stored path from (`/var/storage/<path>`).
     fn uri(&self, path: &str) -> String;
-    /// The size and first bytes of a stored path, `None` when the store does not hold it.
-    /// Binary types use it to accept `{"inputUri": …}` / `{"id": …}` inputs that name an
-    /// already stored file.
-    fn stored(&self, path: &str) -> Option<Stored>;
+    /// The size and first bytes of a stored path, `None` when the store does not hold it;
+    /// an error when the store does not answer. Binary types use it to accept
+    /// `{"inputUri": …}` / `{"id": …}` inputs that name an already stored file.
+    fn stored(&self, path: &str) -> Result<Option<Stored>, String>;
 }
+
+/// Why a file was not stored: its input could not be read (bad base64: the client's), or
+/// the store failed (the server's: answered 503).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PutError {
+    Input(String),
+    Store(String),
+}
+
+/// The kind of a [`ValueError`] that is the store's failure, not the value's: the request
+/// is answered 503, not 400.
+pub const STORE_FAILED: &str = "storage";
 
 /// How values of a type sort.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! `data` is stored through the `FileStore`; `inputUri`, `id` or `path` must name a file the
 //! store already holds (a value sent back unchanged).
 
-use super::{ValueContext, ValueError, field, opt_text, sniff};
+use super::{PutError, STORE_FAILED, ValueContext, ValueError, field, opt_text, sniff};
 use cairn_runtime::HashValue;
 
 /// A file stored for a value.
@@ -56,13 +56,16 @@ pub(crate) fn read(
                 encoded,
                 &base64::engine::general_purpose::STANDARD,
             );
-            cx.files.put_reader(&mut decoder, &file_name).map_err(|e| {
-                if e.contains("symbol") || e.contains("padding") || e.contains("length") {
-                    ValueError::new(kind, "The data of the file is not valid base64")
-                } else {
-                    ValueError::new(kind, format!("The file could not be stored: {e}"))
-                }
-            })?
+            cx.files
+                .put_reader(&mut decoder, &file_name)
+                .map_err(|e| match e {
+                    PutError::Input(_) => {
+                        ValueError::new(kind, "The data of the file is not valid base64")
+                    }
+                    PutError::Store(e) => {
+                        ValueError::new(STORE_FAILED, format!("The file could not be stored: {e}"))
+                    }
+                })?
         }
         None => {
             let reference = match input {
@@ -76,8 +79,14 @@ pub(crate) fn read(
             };
             let name = stored_path(&reference, cx);
             match cx.files.stored(&name) {
-                Some(stored) => stored,
-                None => {
+                Ok(Some(stored)) => stored,
+                Err(e) => {
+                    return Err(ValueError::new(
+                        STORE_FAILED,
+                        format!("The stored file '{name}' could not be read: {e}"),
+                    ));
+                }
+                Ok(None) => {
                     return Err(ValueError::new(
                         kind,
                         format!("Argument '$value->inputUri' is invalid: no stored file '{name}'"),

@@ -18,10 +18,10 @@ pub use gc::{Collected, collect};
 pub use serve::endpoint;
 
 use crate::field_types::files::{hashed_path, hex, note_created};
-use crate::field_types::{FileStore, HEAD_BYTES, Stored};
+use crate::field_types::{FileStore, HEAD_BYTES, PutError, Stored};
 use futures_util::{StreamExt, TryStreamExt};
 use object_store::path::Path as Key;
-use object_store::{GetOptions, GetRange, ObjectStore, PutPayload, WriteMultipart};
+use object_store::{ObjectStore, PutPayload, WriteMultipart};
 use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -225,18 +225,21 @@ pub fn key(path: &str) -> Option<Key> {
 }
 
 impl FileStore for Storage {
-    fn put_reader(&self, reader: &mut dyn Read, file_name: &str) -> Result<Stored, String> {
+    fn put_reader(&self, reader: &mut dyn Read, file_name: &str) -> Result<Stored, PutError> {
+        let failed = PutError::Store;
         std::fs::create_dir_all(&self.spool)
-            .map_err(|e| format!("cannot create {}: {e}", self.spool.display()))?;
+            .map_err(|e| failed(format!("cannot create {}: {e}", self.spool.display())))?;
         let tmp = tempfile::NamedTempFile::new_in(&self.spool)
-            .map_err(|e| format!("cannot spool the upload: {e}"))?;
+            .map_err(|e| failed(format!("cannot spool the upload: {e}")))?;
         let mut file = tmp.as_file();
         let mut hasher = Sha256::new();
         let mut head = Vec::new();
         let mut size = 0usize;
         let mut buf = vec![0u8; 64 * 1024];
         loop {
-            let n = reader.read(&mut buf).map_err(|e| e.to_string())?;
+            let n = reader
+                .read(&mut buf)
+                .map_err(|e| PutError::Input(e.to_string()))?;
             if n == 0 {
                 break;
             }
@@ -247,20 +250,20 @@ impl FileStore for Storage {
                 head.extend_from_slice(&chunk[..take]);
             }
             file.write_all(chunk)
-                .map_err(|e| format!("cannot spool the upload: {e}"))?;
+                .map_err(|e| failed(format!("cannot spool the upload: {e}")))?;
             size += n;
         }
-        file.flush().map_err(|e| e.to_string())?;
+        file.flush().map_err(|e| failed(e.to_string()))?;
         let rel = hashed_path(&hex(&hasher.finalize()), file_name);
-        let key = Key::parse(&rel).map_err(|e| e.to_string())?;
+        let key = Key::parse(&rel).map_err(|e| failed(e.to_string()))?;
         let store = self.store.clone();
         let head_key = key.clone();
         let existed = match block(async move { store.head(&head_key).await }) {
             Ok(_) => true,
             Err(object_store::Error::NotFound { .. }) => false,
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(failed(e.to_string())),
         };
-        self.store_file(tmp.path(), size, key)?;
+        self.store_file(tmp.path(), size, key).map_err(failed)?;
         if !existed {
             note_created(&rel);
         }
@@ -287,32 +290,32 @@ impl FileStore for Storage {
         format!("{}/{}", self.uri_prefix, path.trim_start_matches('/'))
     }
 
-    fn stored(&self, path: &str) -> Option<Stored> {
-        let key = key(path)?;
+    fn stored(&self, path: &str) -> Result<Option<Stored>, String> {
+        let Some(key) = key(path) else {
+            return Ok(None);
+        };
         let store = self.store.clone();
-        let (size, head) = block(async move {
-            let options = GetOptions {
-                range: Some(GetRange::Bounded(0..HEAD_BYTES as u64)),
-                ..Default::default()
+        let found = block(async move {
+            // The size first: an empty file has no byte range to read.
+            let meta = match store.head(&key).await {
+                Ok(meta) => meta,
+                Err(object_store::Error::NotFound { .. }) => return Ok(None),
+                Err(e) => return Err(e.to_string()),
             };
-            // An empty file has no byte range to read: its size is all there is.
-            let got = match store.get_opts(&key, options).await {
-                Ok(got) => got,
-                Err(object_store::Error::NotFound { .. }) => return None,
-                Err(_) => {
-                    let meta = store.head(&key).await.ok()?;
-                    return Some((meta.size, Vec::new()));
-                }
-            };
-            let size = got.meta.size;
-            let head = got.bytes().await.ok()?.to_vec();
-            Some((size, head))
+            if meta.size == 0 {
+                return Ok(Some((0, Vec::new())));
+            }
+            let head = store
+                .get_range(&key, 0..meta.size.min(HEAD_BYTES as u64))
+                .await
+                .map_err(|e| e.to_string())?;
+            Ok(Some((meta.size, head.to_vec())))
         })?;
-        Some(Stored {
+        Ok(found.map(|(size, head)| Stored {
             path: path.trim_start_matches('/').to_string(),
             size: size as i64,
             head,
-        })
+        }))
     }
 }
 
@@ -368,12 +371,12 @@ mod tests {
         assert!(a.starts_with("2c/f2/2cf24dba"));
         assert!(a.ends_with("/a.txt"));
         assert_eq!(m.uri(&a), format!("/var/storage/{a}"));
-        let s = m.stored(&a).unwrap();
+        let s = m.stored(&a).unwrap().unwrap();
         assert_eq!((s.size, s.head.as_slice()), (5, &b"hello"[..]));
-        assert!(m.stored("nope/x").is_none());
-        assert!(m.stored("../../etc/passwd").is_none());
+        assert_eq!(m.stored("nope/x"), Ok(None));
+        assert_eq!(m.stored("../../etc/passwd"), Ok(None));
         m.remove(&a);
-        assert!(m.stored(&a).is_none());
+        assert_eq!(m.stored(&a), Ok(None));
     }
 
     #[test]
@@ -381,10 +384,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let d = Storage::open(None, dir.path(), "/var/storage").unwrap();
         let p = d.put(b"data", "f.bin").unwrap();
-        assert_eq!(d.stored(&p).unwrap().head, b"data");
+        assert_eq!(d.stored(&p).unwrap().unwrap().head, b"data");
         assert_eq!(std::fs::read(dir.path().join(&p)).unwrap(), b"data");
         let empty = d.put(b"", "e.txt").unwrap();
-        assert_eq!(d.stored(&empty).unwrap().size, 0);
+        assert_eq!(d.stored(&empty).unwrap().unwrap().size, 0);
         let spooled = std::fs::read_dir(dir.path().join(".incoming")).unwrap();
         assert_eq!(spooled.count(), 0);
     }
@@ -395,8 +398,21 @@ mod tests {
         let d = Storage::open(None, dir.path(), "/var/storage").unwrap();
         let big: Vec<u8> = (0..PART_BYTES * 2 + 123).map(|i| (i % 251) as u8).collect();
         let p = d.put(&big, "big.bin").unwrap();
+        assert!(matches!(
+            d.put_reader(&mut Failing, "x.bin"),
+            Err(PutError::Input(_))
+        ));
         assert_eq!(std::fs::read(dir.path().join(&p)).unwrap(), big);
-        assert_eq!(d.stored(&p).unwrap().size, big.len() as i64);
+        assert_eq!(d.stored(&p).unwrap().unwrap().size, big.len() as i64);
+    }
+
+    /// An input that cannot be read.
+    struct Failing;
+
+    impl Read for Failing {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("bad base64"))
+        }
     }
 
     #[test]

@@ -242,3 +242,40 @@ async fn an_import_batch_rolled_back_leaves_no_file() {
         assert_eq!(objects(&app).await, Vec::<String>::new(), "{url}");
     }
 }
+
+/// A storage that stops answering is the server's failure: 503 with an `ErrorMessage`, not a
+/// 400 blaming the value, and nothing written.
+#[tokio::test]
+async fn a_storage_that_fails_is_a_503() {
+    let Some(url) = s3_bucket() else {
+        return;
+    };
+    let app = TestApp::with_args(&["--storage-url", &url]).await;
+    let (_, uri) = upload(&app, "before.txt", b"stored before the bucket went").await;
+    let bucket = url.trim_start_matches("s3://").split('/').next().unwrap();
+    // The bucket goes (emptied first, as S3 requires).
+    use cairn::field_types::FileStore;
+    app.service
+        .files
+        .remove(uri.trim_start_matches("/var/storage/"));
+    let gone = s3_request("DELETE", &format!("/{bucket}"));
+    assert!(gone.starts_with("HTTP/1.1 204"), "{gone}");
+    let before = app
+        .query("SELECT COUNT(*) AS n FROM contents", vec![])
+        .await;
+    let r = app
+        .req("POST", "/content/objects")
+        .admin()
+        .json_body(
+            "ContentCreate",
+            file_create("After", "after.txt", b"nowhere to go"),
+        )
+        .send()
+        .await;
+    let said = r.assert_error(503);
+    assert!(said.contains("could not be stored"), "{said}");
+    let after = app
+        .query("SELECT COUNT(*) AS n FROM contents", vec![])
+        .await;
+    assert_eq!(before, after);
+}

@@ -511,9 +511,24 @@ fn no_s3(why: &str) -> Option<String> {
     None
 }
 
+/// Sends `method path` to the test S3 server (moto takes unsigned requests); its status line.
+pub fn s3_request(method: &str, path: &str) -> String {
+    use std::io::{Read, Write};
+    let endpoint = s3_endpoint().expect("the test S3 server");
+    let host = endpoint.trim_start_matches("http://");
+    let mut conn = std::net::TcpStream::connect(host).expect("the S3 server");
+    write!(
+        conn,
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    conn.read_to_string(&mut answer).unwrap();
+    answer.lines().next().unwrap_or("").to_string()
+}
+
 /// A new bucket on the test S3 server, and the `--storage-url` of a prefix in it.
 pub fn s3_bucket() -> Option<String> {
-    use std::io::{Read, Write};
     static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
     let endpoint = s3_endpoint()?;
     let bucket = format!(
@@ -521,16 +536,8 @@ pub fn s3_bucket() -> Option<String> {
         std::process::id(),
         NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     );
-    let host = endpoint.trim_start_matches("http://");
-    let mut conn = std::net::TcpStream::connect(host).expect("the S3 server");
-    write!(
-        conn,
-        "PUT /{bucket} HTTP/1.1\r\nHost: {host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut answer = String::new();
-    conn.read_to_string(&mut answer).unwrap();
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let created = s3_request("PUT", &format!("/{bucket}"));
+    assert!(created.starts_with("HTTP/1.1 200"), "{created}");
     Some(format!(
         "s3://{bucket}/uploads?endpoint={endpoint}&region=us-east-1&access_key_id=test&secret_access_key=test"
     ))
