@@ -10,6 +10,7 @@ mod ceiling;
 mod client;
 mod deep;
 mod fulltext;
+mod large;
 mod load;
 mod mixed;
 mod report;
@@ -98,6 +99,14 @@ struct BenchArgs {
     /// there) instead of SQLite.
     #[arg(long, value_name = "URL")]
     fulltext_database: Option<String>,
+    /// The read scenarios run again on a repository of this many content items (built once
+    /// into a snapshot, then reused); 0 runs them on a fresh database only.
+    #[arg(long, default_value_t = 100_000)]
+    large_items: usize,
+    /// The snapshot of the large repository [default: `bench-repository-<items>.db` beside
+    /// `target/release`]; built when missing.
+    #[arg(long, value_name = "FILE")]
+    large_snapshot: Option<PathBuf>,
     /// mixed: also run it with two servers on this PostgreSQL database (`postgres://…`, a
     /// fresh schema `cairn_bench` there), writing through one and reading through the other.
     #[arg(long, value_name = "URL")]
@@ -175,7 +184,13 @@ async fn bench(args: BenchArgs) -> Result<()> {
         eprintln!("warning: this is a debug build of cairn-bench; use --release for real figures");
     }
     let bin = server::cairn_binary(args.cairn)?;
-    let outcomes = run_scenarios(&bin, &scenarios, load).await?;
+    let outcomes = run_scenarios(&bin, &scenarios, load, None).await?;
+    let large_outcomes = if scenarios.is_empty() || args.large_items == 0 {
+        Vec::new()
+    } else {
+        let snapshot = large::snapshot(&bin, args.large_items, args.large_snapshot.clone()).await?;
+        run_scenarios(&bin, &scenarios, load, Some((&snapshot, args.large_items))).await?
+    };
     let bulk_outcomes = match &bulk {
         Some(bulk) => bulk::run(&bin, bulk).await?,
         None => Vec::new(),
@@ -199,6 +214,10 @@ async fn bench(args: BenchArgs) -> Result<()> {
 
     if !outcomes.is_empty() {
         println!("{}", report::markdown(&outcomes, load));
+    }
+    if !large_outcomes.is_empty() {
+        println!("{}", report::markdown(&large_outcomes, load));
+        println!("{}", report::sizes(&outcomes, &large_outcomes));
     }
     if let Some(bulk) = &bulk {
         println!("{}", bulk::markdown(&bulk_outcomes, bulk));
@@ -232,6 +251,9 @@ async fn bench(args: BenchArgs) -> Result<()> {
     }
     if let Some(path) = &args.json {
         let mut doc = report::json(&outcomes, load);
+        if !large_outcomes.is_empty() {
+            doc["large"] = report::json(&large_outcomes, load);
+        }
         if let Some(bulk) = &bulk {
             doc["bulk"] = bulk::json(&bulk_outcomes, bulk);
         }
@@ -247,20 +269,36 @@ async fn bench(args: BenchArgs) -> Result<()> {
     Ok(())
 }
 
-/// Measures each scenario (and its ceiling) on one server with a fresh database.
-async fn run_scenarios(bin: &Path, scenarios: &[&Scenario], load: Load) -> Result<Vec<Outcome>> {
+/// Measures each scenario (and its ceiling) on one server, with a fresh database or a copy
+/// of a `large` repository's snapshot (its file, its size).
+async fn run_scenarios(
+    bin: &Path,
+    scenarios: &[&Scenario],
+    load: Load,
+    large: Option<(&Path, usize)>,
+) -> Result<Vec<Outcome>> {
     if scenarios.is_empty() {
         return Ok(Vec::new());
     }
     let dir = tempfile::tempdir()?;
-    eprintln!("starting {} on a fresh database", bin.display());
+    match large {
+        Some((snapshot, items)) => {
+            std::fs::copy(snapshot, dir.path().join("bench.db"))?;
+            eprintln!("starting {} on {items} items", bin.display());
+        }
+        None => eprintln!("starting {} on a fresh database", bin.display()),
+    }
     let cairn = server::start_cairn(bin, dir.path(), PREFIX).await?;
 
     let mut outcomes = Vec::new();
     for scenario in scenarios {
         let vars = scenario.prepare(cairn.addr).await?;
         let req = scenario.request(&vars);
-        outcomes.push(measure(scenario.name, cairn.addr, &req, dir.path(), load).await?);
+        let name: &'static str = match large {
+            Some((_, items)) => Box::leak(format!("{} @ {items} items", scenario.name).into()),
+            None => scenario.name,
+        };
+        outcomes.push(measure(name, cairn.addr, &req, dir.path(), load).await?);
     }
     drop(cairn);
     Ok(outcomes)

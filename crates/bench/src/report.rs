@@ -119,6 +119,26 @@ pub fn markdown(outcomes: &[Outcome], load: Load) -> String {
     out
 }
 
+/// The same scenarios on a fresh database and on the large repository: what the size costs.
+pub fn sizes(fresh: &[Outcome], large: &[Outcome]) -> String {
+    let mut out = String::from(
+        "| scenario | req/s, fresh | req/s, large | large / fresh | p50, fresh | p50, large |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    for (f, l) in fresh.iter().zip(large) {
+        out.push_str(&format!(
+            "| {} | {:.0} | {:.0} | {:.2} | {} | {} |\n",
+            f.name,
+            f.cairn.rps(),
+            l.cairn.rps(),
+            ratio(l.cairn.rps(), f.cairn.rps()),
+            ms(f.cairn.percentile_us(50.0)),
+            ms(l.cairn.percentile_us(50.0)),
+        ));
+    }
+    out
+}
+
 /// The raw figures as JSON.
 pub fn json(outcomes: &[Outcome], load: Load) -> serde_json::Value {
     let scenarios: Vec<_> = outcomes
