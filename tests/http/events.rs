@@ -502,6 +502,7 @@ async fn every_creation_names_its_resource() {
     created(
         "createContentType",
         (app.req("POST", "/content/typegroups/1/types").admin())
+            .accept("ContentType+json")
             .json_body(
                 "ContentTypeCreate",
                 crate::content_types::type_create("evented", vec![]),
