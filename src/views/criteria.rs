@@ -257,13 +257,14 @@ fn compare(name: &str, column: &str, op: &str, value: &HashValue, numeric: bool)
 
 impl Context {
     /// A condition on Locations: on `l` in a Location search; in a content search, that the
-    /// item has a Location satisfying it.
+    /// item has a Location satisfying it. The Locations are found first (not correlated with
+    /// `c`), so a narrow condition drives the search instead of one probe per content item.
     fn location(&self, cond: &str, values: Vec<Value>) -> Sql {
         match self.target {
             Target::Location => Sql::new(cond.replace("{l}", "l"), values),
             Target::Content => Sql::new(
                 format!(
-                    "EXISTS (SELECT 1 FROM locations lx WHERE lx.content_id = c.id AND {})",
+                    "c.id IN (SELECT lx.content_id FROM locations lx WHERE {})",
                     cond.replace("{l}", "lx")
                 ),
                 values,
