@@ -184,13 +184,13 @@ async fn bench(args: BenchArgs) -> Result<()> {
         eprintln!("warning: this is a debug build of cairn-bench; use --release for real figures");
     }
     let bin = server::cairn_binary(args.cairn)?;
-    let outcomes = run_scenarios(&bin, &scenarios, load, None).await?;
-    let large_outcomes = if scenarios.is_empty() || args.large_items == 0 {
-        Vec::new()
+    let snapshot = if scenarios.is_empty() || args.large_items == 0 {
+        None
     } else {
-        let snapshot = large::snapshot(&bin, args.large_items, args.large_snapshot.clone()).await?;
-        run_scenarios(&bin, &scenarios, load, Some((&snapshot, args.large_items))).await?
+        Some(large::snapshot(&bin, args.large_items, args.large_snapshot.clone()).await?)
     };
+    let large = snapshot.as_deref().map(|s| (s, args.large_items));
+    let (outcomes, large_outcomes) = run_scenarios(&bin, &scenarios, load, large).await?;
     let bulk_outcomes = match &bulk {
         Some(bulk) => bulk::run(&bin, bulk).await?,
         None => Vec::new(),
@@ -269,39 +269,45 @@ async fn bench(args: BenchArgs) -> Result<()> {
     Ok(())
 }
 
-/// Measures each scenario (and its ceiling) on one server, with a fresh database or a copy
-/// of a `large` repository's snapshot (its file, its size).
+/// Measures each scenario (and its ceiling) on a server with a fresh database and, given a
+/// `large` repository's snapshot (its file, its size), right after on a server over a copy of
+/// it: each pair is measured close in time, so that the machine's drift does not pass for a
+/// cost of the size.
 async fn run_scenarios(
     bin: &Path,
     scenarios: &[&Scenario],
     load: Load,
     large: Option<(&Path, usize)>,
-) -> Result<Vec<Outcome>> {
+) -> Result<(Vec<Outcome>, Vec<Outcome>)> {
     if scenarios.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     }
     let dir = tempfile::tempdir()?;
-    match large {
-        Some((snapshot, items)) => {
-            std::fs::copy(snapshot, dir.path().join("bench.db"))?;
-            eprintln!("starting {} on {items} items", bin.display());
-        }
-        None => eprintln!("starting {} on a fresh database", bin.display()),
-    }
+    eprintln!("starting {} on a fresh database", bin.display());
     let cairn = server::start_cairn(bin, dir.path(), PREFIX).await?;
-
-    let mut outcomes = Vec::new();
+    let large_dir = tempfile::tempdir()?;
+    let large_cairn = match large {
+        Some((snapshot, items)) => {
+            std::fs::copy(snapshot, large_dir.path().join("bench.db"))?;
+            eprintln!("starting {} on {items} items", bin.display());
+            Some((server::start_cairn(bin, large_dir.path(), PREFIX).await?, items))
+        }
+        None => None,
+    };
+    let (mut fresh, mut sized) = (Vec::new(), Vec::new());
     for scenario in scenarios {
         let vars = scenario.prepare(cairn.addr).await?;
         let req = scenario.request(&vars);
-        let name: &'static str = match large {
-            Some((_, items)) => Box::leak(format!("{} @ {items} items", scenario.name).into()),
-            None => scenario.name,
-        };
-        outcomes.push(measure(name, cairn.addr, &req, dir.path(), load).await?);
+        fresh.push(measure(scenario.name, cairn.addr, &req, dir.path(), load).await?);
+        if let Some((server, items)) = &large_cairn {
+            let vars = scenario.prepare(server.addr).await?;
+            let req = scenario.request(&vars);
+            let name: &'static str =
+                Box::leak(format!("{} @ {items} items", scenario.name).into_boxed_str());
+            sized.push(measure(name, server.addr, &req, large_dir.path(), load).await?);
+        }
     }
-    drop(cairn);
-    Ok(outcomes)
+    Ok((fresh, sized))
 }
 
 /// Measures `req` on cairn at `addr`, and on a ceiling server (its files in `dir`) answering
