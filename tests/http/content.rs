@@ -1192,15 +1192,7 @@ async fn binary_fields_are_stored_outside_the_row_and_served() {
             {"fieldDefinitionIdentifier": "image", "fieldValue": {"fileName": "pixel.png", "data": png, "alternativeText": "A pixel"}}
         ]}
     });
-    let r = app
-        .req("POST", "/content/objects")
-        .admin()
-        .accept("Content+json")
-        .json_body("ContentCreate", body)
-        .send()
-        .await;
-    r.assert(201);
-    let c = r.json()["Content"].clone();
+    let c = create_content(&app, body).await;
     let id = c["_id"].as_i64().unwrap();
     let image = field_of(&c, "image")["fieldValue"].clone();
     assert_eq!(image["fileName"], "pixel.png");

@@ -5,7 +5,7 @@
 
 use crate::support::*;
 use crate::uploads::file_create;
-use serde_json::{Value, json};
+use serde_json::json;
 use sha2::{Digest, Sha256};
 
 /// The backends under test: a directory, and a bucket of the test S3 server when there is one.
@@ -16,17 +16,9 @@ fn backends(dir: &tempfile::TempDir) -> Vec<String> {
 }
 
 /// Creates a `file` content item holding `bytes`; its id and download URI.
-async fn upload(app: &TestApp, file_name: &str, bytes: &[u8]) -> (i64, String) {
-    let r = app
-        .req("POST", "/content/objects")
-        .admin()
-        .accept("Content+json")
-        .json_body("ContentCreate", file_create(file_name, file_name, bytes))
-        .send()
-        .await;
-    r.assert(201);
-    let content = &r.json()["Content"];
-    let uri = field_of(content, "file")["fieldValue"]["uri"]
+pub(crate) async fn upload(app: &TestApp, file_name: &str, bytes: &[u8]) -> (i64, String) {
+    let content = create_content(app, file_create(file_name, file_name, bytes)).await;
+    let uri = field_of(&content, "file")["fieldValue"]["uri"]
         .as_str()
         .unwrap()
         .to_string();
@@ -158,16 +150,8 @@ async fn two_instances_share_one_bucket() {
     // The other instance takes the stored file by its URI, as a client sends a value back.
     let mut body = file_create("Again", "shared.txt", b"");
     body["fields"]["field"][1]["fieldValue"] = json!({"inputUri": uri, "fileName": "again.txt"});
-    let r = other
-        .req("POST", "/content/objects")
-        .admin()
-        .accept("Content+json")
-        .json_body("ContentCreate", body)
-        .send()
-        .await;
-    r.assert(201);
-    let content: Value = r.json();
-    let value = &field_of(&content["Content"], "file")["fieldValue"];
+    let content = create_content(&other, body).await;
+    let value = &field_of(&content, "file")["fieldValue"];
     assert_eq!(value["fileSize"], bytes.len());
     assert_eq!(value["uri"], uri.as_str());
 }

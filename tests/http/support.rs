@@ -455,6 +455,20 @@ pub fn attr(el: &XmlElement, name: &str) -> String {
 }
 
 /// The Field `identifier` of the current version of a JSON `Content` body.
+/// Creates a content item from a `ContentCreate` body (JSON) as admin; the `Content` of the
+/// 201 answer, in JSON.
+pub async fn create_content(app: &TestApp, body: Value) -> Value {
+    let r = app
+        .req("POST", "/content/objects")
+        .admin()
+        .accept("Content+json")
+        .json_body("ContentCreate", body)
+        .send()
+        .await;
+    r.assert(201);
+    r.json()["Content"].clone()
+}
+
 pub fn field_of<'a>(content: &'a Value, identifier: &str) -> &'a Value {
     content["CurrentVersion"]["Version"]["Fields"]["field"]
         .as_array()

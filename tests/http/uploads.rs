@@ -90,20 +90,7 @@ async fn stored_files_are_never_run_in_the_apis_origin() {
     let storage = tempfile::tempdir().unwrap();
     let dir = storage.path().to_str().unwrap().to_string();
     let app = TestApp::with_args(&["--storage-dir", &dir]).await;
-    let uri_of = async |name: &str, bytes: &[u8]| {
-        let r = app
-            .req("POST", "/content/objects")
-            .admin()
-            .accept("Content+json")
-            .json_body("ContentCreate", file_create(name, name, bytes))
-            .send()
-            .await;
-        r.assert(201);
-        field_of(&r.json()["Content"], "file")["fieldValue"]["uri"]
-            .as_str()
-            .unwrap()
-            .to_string()
-    };
+    let uri_of = async |name: &str, bytes: &[u8]| crate::storage::upload(&app, name, bytes).await.1;
     let html = uri_of("evil.html", b"<script>alert(document.cookie)</script>").await;
     let r = app.abs("GET", &html).send().await;
     r.assert(200);

@@ -252,6 +252,18 @@ pub async fn publish(conn: &mut Conn, id: i64) -> Result<()> {
     Ok(())
 }
 
+/// Copies the subtree at the Location `from` under the Location `to` (`COPY`, as admin).
+pub async fn copy_subtree(conn: &mut Conn, from: &str, to: &str) -> Result<()> {
+    let req = Request::new("COPY", from)
+        .header("Authorization", ADMIN)
+        .header("Destination", to);
+    let resp = conn.send(&req).await?;
+    if resp.status != 201 {
+        bail!("COPY answered {}: {}", resp.status, resp.excerpt());
+    }
+    Ok(())
+}
+
 /// Creates and publishes parent folder `n` under Location 2; returns its main Location's href.
 async fn create_parent(conn: &mut Conn, n: usize) -> Result<String> {
     let root = format!("{PREFIX}/content/locations/1/2");

@@ -9,7 +9,7 @@
 //! `--fulltext-database` runs it on PostgreSQL (a fresh schema `cairn_bench` there). The
 //! server runs without its response cache, which would answer the repeated query.
 
-use crate::bulk::{ADMIN, create, create_folder, publish};
+use crate::bulk::{copy_subtree, create, create_folder, publish};
 use crate::client::{Conn, Request};
 use crate::load::Load;
 use crate::report::Outcome;
@@ -68,13 +68,7 @@ pub async fn run(bin: &Path, ft: &FullText, load: Load) -> Result<Outcome> {
     let copies = ft.items.div_ceil(ft.distinct).saturating_sub(1);
     let t = Instant::now();
     for n in 1..=copies {
-        let req = Request::new("COPY", &top)
-            .header("Authorization", ADMIN)
-            .header("Destination", &root);
-        let resp = conn.send(&req).await?;
-        if resp.status != 201 {
-            bail!("COPY answered {}: {}", resp.status, resp.excerpt());
-        }
+        copy_subtree(&mut conn, &top, &root).await?;
         eprintln!("{NAME}: copy {n} of {copies}");
     }
     eprintln!(

@@ -8,8 +8,8 @@
 //! others are COPYs of it. The snapshot is written by `cairn backup` (one consistent file),
 //! under its final name only once complete.
 
-use crate::bulk::{ADMIN, create, create_folder, publish};
-use crate::client::{Conn, Request};
+use crate::bulk::{copy_subtree, create, create_folder, publish};
+use crate::client::Conn;
 use crate::scenarios::PREFIX;
 use crate::server;
 use anyhow::{Context, Result, bail};
@@ -67,13 +67,7 @@ pub async fn snapshot(bin: &Path, items: usize, path: Option<PathBuf>) -> Result
     }
     let parts = items.div_ceil(PART + 1).max(1);
     for n in 2..=parts {
-        let req = Request::new("COPY", &part)
-            .header("Authorization", ADMIN)
-            .header("Destination", &top);
-        let resp = conn.send(&req).await?;
-        if resp.status != 201 {
-            bail!("COPY answered {}: {}", resp.status, resp.excerpt());
-        }
+        copy_subtree(&mut conn, &part, &top).await?;
         if n % 10 == 0 {
             eprintln!("large repository: {n} of {parts} parts");
         }

@@ -290,7 +290,10 @@ async fn run_scenarios(
         Some((snapshot, items)) => {
             std::fs::copy(snapshot, large_dir.path().join("bench.db"))?;
             eprintln!("starting {} on {items} items", bin.display());
-            Some((server::start_cairn(bin, large_dir.path(), PREFIX).await?, items))
+            Some((
+                server::start_cairn(bin, large_dir.path(), PREFIX).await?,
+                items,
+            ))
         }
         None => None,
     };
