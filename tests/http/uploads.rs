@@ -1,26 +1,10 @@
 //! Uploads (issue 10): a refused file is never stored, a failed request leaves no file behind,
 //! and stored files are served so that a browser never runs them in the API's origin.
 
+use crate::storage::{backends, objects};
 use crate::support::*;
 use base64::Engine;
 use serde_json::{Value, json};
-
-/// Every file under `dir` (the storage directory), but the temporary ones.
-fn stored(dir: &std::path::Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.push(p.display().to_string());
-            }
-        }
-    }
-    out
-}
 
 /// A `file` content item (type 12) with `file_name` holding `bytes`, and its name `name`.
 pub(crate) fn file_create(name: &str, file_name: &str, bytes: &[u8]) -> Value {
@@ -32,57 +16,37 @@ pub(crate) fn file_create(name: &str, file_name: &str, bytes: &[u8]) -> Value {
             {"fieldDefinitionIdentifier": "file", "fieldValue": {"fileName": file_name, "data": data}}]}})
 }
 
+/// On every backend: a file refused for its name, or in a request that fails on another
+/// field, leaves nothing stored; a file kept stays when the same bytes are refused later.
 #[tokio::test]
 async fn refused_and_failed_uploads_leave_no_file() {
-    let storage = tempfile::tempdir().unwrap();
-    let dir = storage.path().to_str().unwrap().to_string();
-    let app = TestApp::with_args(&["--storage-dir", &dir]).await;
-    for name in ["x.php", "evil.php.", "EVIL.PHP", "a.phtml ", "b.Phar"] {
-        let r = app
-            .req("POST", "/content/objects")
-            .admin()
-            .json_body("ContentCreate", file_create("Evil", name, b"<?php echo 1;"))
+    let dir = tempfile::tempdir().unwrap();
+    for url in backends(&dir) {
+        let app = TestApp::with_args(&["--storage-url", &url]).await;
+        let post = |body| {
+            app.req("POST", "/content/objects")
+                .admin()
+                .json_body("ContentCreate", body)
+        };
+        for name in ["x.php", "evil.php.", "EVIL.PHP", "a.phtml ", "b.Phar"] {
+            let r = post(file_create("Evil", name, b"<?php echo 1;"))
+                .send()
+                .await;
+            r.assert_error(400);
+            assert_eq!(objects(&app).await, Vec::<String>::new(), "{url}: {name}");
+        }
+        let mut failing = file_create("", "ok.txt", b"fine");
+        failing["fields"]["field"][0]["fieldValue"] = json!("");
+        post(failing.clone()).send().await.assert_error(400);
+        assert_eq!(objects(&app).await, Vec::<String>::new(), "{url}");
+        post(file_create("Kept", "ok.txt", b"fine"))
             .send()
-            .await;
-        r.assert_error(400);
-        assert!(
-            stored(storage.path()).is_empty(),
-            "{name}: {:?}",
-            stored(storage.path())
-        );
+            .await
+            .assert(201);
+        assert_eq!(objects(&app).await.len(), 1);
+        post(failing).send().await.assert_error(400);
+        assert_eq!(objects(&app).await.len(), 1);
     }
-    // A valid file in a request that fails on another field: the file goes again.
-    let mut body = file_create("", "ok.txt", b"fine");
-    body["fields"]["field"][0]["fieldValue"] = json!("");
-    let r = app
-        .req("POST", "/content/objects")
-        .admin()
-        .json_body("ContentCreate", body)
-        .send()
-        .await;
-    r.assert_error(400);
-    assert!(
-        stored(storage.path()).is_empty(),
-        "{:?}",
-        stored(storage.path())
-    );
-    // A successful one keeps its file; the same bytes refused later keep it too.
-    app.req("POST", "/content/objects")
-        .admin()
-        .json_body("ContentCreate", file_create("Kept", "ok.txt", b"fine"))
-        .send()
-        .await
-        .assert(201);
-    assert_eq!(stored(storage.path()).len(), 1);
-    let mut body = file_create("", "ok.txt", b"fine");
-    body["fields"]["field"][0]["fieldValue"] = json!("");
-    app.req("POST", "/content/objects")
-        .admin()
-        .json_body("ContentCreate", body)
-        .send()
-        .await
-        .assert_error(400);
-    assert_eq!(stored(storage.path()).len(), 1);
 }
 
 #[tokio::test]
