@@ -468,7 +468,7 @@ impl Context {
                 let ids = ints(n, v)?;
                 Sql::new(
                     format!(
-                        "EXISTS (SELECT 1 FROM content_object_states s WHERE s.content_id = c.id AND s.state_id IN ({}))",
+                        "c.id IN (SELECT s.content_id FROM content_object_states s WHERE s.state_id IN ({}))",
                         marks(ids.len())
                     ),
                     to_values(ids),
@@ -485,7 +485,7 @@ impl Context {
                 let names = items(n, &value)?;
                 let mut values = to_values(names.clone());
                 let mut sql = format!(
-                    "EXISTS (SELECT 1 FROM content_object_states s JOIN object_states o ON o.id = s.state_id WHERE s.content_id = c.id AND o.identifier IN ({})",
+                    "c.id IN (SELECT s.content_id FROM content_object_states s JOIN object_states o ON o.id = s.state_id WHERE o.identifier IN ({})",
                     marks(names.len())
                 );
                 if let Some(g) = group {

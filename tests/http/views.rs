@@ -610,3 +610,44 @@ async fn long_full_text_queries_rank_by_their_rarest_words() {
     assert_eq!(hits.len(), 4);
     assert!(hits.iter().all(|(_, s)| *s > 0.0), "{hits:?}");
 }
+
+/// Object state criteria: by state id, and by state identifier within a group (the clean
+/// install's `ez_lock`, where every item starts `not_locked`).
+#[tokio::test]
+async fn object_state_criteria_find_the_items_in_a_state() {
+    let app = TestApp::new().await;
+    let (locked, _) = published_folder(&app, "Locked one", "/content/locations/1/2").await;
+    published_folder(&app, "Open one", "/content/locations/1/2").await;
+    app.req("PATCH", &format!("/content/objects/{locked}/objectstates"))
+        .admin()
+        .json_body(
+            "ContentObjectStates",
+            json!({"ObjectState": [{"_href": format!("{PREFIX}/content/objectstategroups/2/objectstates/2")}]}),
+        )
+        .send()
+        .await
+        .assert(200);
+    let folders = |criterion: Value| {
+        json!({"identifier": "states", "ContentQuery": {"Filter": {"AND": [
+            {"ContentTypeIdentifierCriterion": "folder"}, criterion]},
+            "SortClauses": {"ContentName": "ascending"}}})
+    };
+    for criterion in [
+        json!({"ObjectStateIdCriterion": 2}),
+        json!({"ObjectStateIdentifierCriterion": "locked"}),
+        json!({"ObjectStateIdentifierCriterion": {"value": "locked", "target": "ez_lock"}}),
+    ] {
+        let v = view(&app, folders(criterion.clone())).await;
+        assert_eq!(names(&v), ["Locked one"], "{criterion}");
+        assert_eq!(v["Result"]["count"], 1);
+    }
+    let open = view(&app, folders(json!({"ObjectStateIdCriterion": 1}))).await;
+    let open = names(&open);
+    assert!(open.contains(&"Open one".to_string()) && !open.contains(&"Locked one".to_string()));
+    let none = view(
+        &app,
+        folders(json!({"ObjectStateIdentifierCriterion": {"value": "locked", "target": "other"}})),
+    )
+    .await;
+    assert_eq!(none["Result"]["count"], 0);
+}
