@@ -73,7 +73,7 @@ pub async fn import(
             Ok::<_, anyhow::Error>(())
         });
         // A batch rolled back removes the files it stored that no committed version uses.
-        let (written, stored) = files::tracking(write).await;
+        let (written, stored) = files::tracking(Box::pin(write)).await;
         if written.is_err() {
             files::remove_unreferenced(service.db.conn(), service.files.as_ref(), &stored).await;
         }
