@@ -389,7 +389,9 @@ impl Feed {
 
 /// Prunes the outbox to its last `keep` events every minute, until the server stops.
 pub async fn prune_every_minute(db: Db, keep: u64) {
-    let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
+    // The first pruning a minute after startup, not during it (nor amid the first requests).
+    let minute = std::time::Duration::from_secs(60);
+    let mut every = tokio::time::interval_at(tokio::time::Instant::now() + minute, minute);
     loop {
         every.tick().await;
         match events::prune(db.conn(), keep).await {
