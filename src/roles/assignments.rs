@@ -1,10 +1,16 @@
-//! Role assignments of users and user groups, and the Policies that apply to a user.
+//! Role assignments of users and user groups, and the Policies that apply to a user: the
+//! rows, and the service's assigning and unassigning (checked against `role/assign`).
 
 use super::limitations::{Lim, decode_values, encode_values, of_input, to_model};
 use crate::api::hrefs;
 use crate::api::model::{Limitation, RoleAssignInput, RoleAssignment, RoleAssignmentList};
+use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::locations::tree::find_by_path;
+use crate::permissions::{Subject, Target};
+use crate::preconditions;
+use crate::service::Service;
+use cairn_runtime::IfMatch;
 use cairn_runtime::media::Wire;
 use cairn_store::entity::{location, role_assignment, section};
 use sea_orm::{
@@ -311,4 +317,71 @@ pub(crate) fn ancestors(places: &[location::Model]) -> Vec<i64> {
         }
     }
     ancestors
+}
+
+impl Service {
+    pub(super) async fn assignment_list(
+        &self,
+        holder: Holder<'_>,
+        content_id: i64,
+    ) -> Result<RoleAssignmentList> {
+        to_list(holder, &of_subject(self.db.conn(), content_id).await?)
+    }
+
+    /// Assigns a Role to the user or group `content_id`: `role/assign`, whose `Role`
+    /// limitation names the Roles and `MemberOf` the groups (the subject or a group it is in)
+    /// the caller may assign to.
+    pub(super) async fn assign_to(
+        &self,
+        cx: &Caller,
+        holder: Holder<'_>,
+        content_id: i64,
+        input: RoleAssignInput,
+    ) -> Result<RoleAssignmentList> {
+        self.db
+            .write(cx.change(), async |tx| {
+                if !cx.grants.may_all("role", "assign") {
+                    let places = places_of(tx, content_id).await?;
+                    let mut members = vec![content_id];
+                    members.extend(contents_at(tx, &places).await?);
+                    let targets = [Target::Role(input.role), Target::Members(members)];
+                    self.authorize(tx, cx, ("role", "assign"), Subject::Other, &targets)
+                        .await?;
+                }
+                assign(tx, &cx.dialect.wire, content_id, input).await
+            })
+            .await?;
+        self.assignment_list(holder, content_id).await
+    }
+
+    pub(super) async fn assignment(
+        &self,
+        holder: Holder<'_>,
+        content_id: i64,
+        role_id: i64,
+    ) -> Result<RoleAssignment> {
+        let rows = of_subject(self.db.conn(), content_id).await?;
+        find_in(holder, &rows, role_id)
+    }
+
+    pub(super) async fn unassign_from(
+        &self,
+        cx: &Caller,
+        holder: Holder<'_>,
+        content_id: i64,
+        role_id: i64,
+        if_match: &Option<IfMatch>,
+    ) -> Result<RoleAssignmentList> {
+        self.db
+            .write(cx.change(), async |tx| {
+                preconditions::if_match(if_match, async || {
+                    let rows = of_subject(tx, content_id).await?;
+                    find_in(holder, &rows, role_id)
+                })
+                .await?;
+                unassign(tx, content_id, role_id).await
+            })
+            .await?;
+        self.assignment_list(holder, content_id).await
+    }
 }

@@ -12,11 +12,10 @@ use crate::api::model::*;
 use crate::api::traits::RolesApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
-use crate::permissions::{Subject, Target};
 use crate::preconditions;
 use crate::service::Service;
 use assignments::Holder;
-use cairn_runtime::{ETag, IfMatch};
+use cairn_runtime::ETag;
 use cairn_store::entity::{policy, role};
 use limitations::{check_function, of_policy, to_policy_model};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
@@ -59,76 +58,6 @@ fn policy_list(href: String, rows: &[PolicyRow]) -> PolicyList {
 /// The identifier of a RoleInput: `None` when absent or empty.
 fn identifier_of(input: RoleInput) -> Option<String> {
     input.identifier.filter(|i| !i.trim().is_empty())
-}
-
-impl Service {
-    async fn assignment_list(
-        &self,
-        holder: Holder<'_>,
-        content_id: i64,
-    ) -> Result<RoleAssignmentList> {
-        assignments::to_list(
-            holder,
-            &assignments::of_subject(self.db.conn(), content_id).await?,
-        )
-    }
-
-    /// Assigns a Role to the user or group `content_id`: `role/assign`, whose `Role`
-    /// limitation names the Roles and `MemberOf` the groups (the subject or a group it is in)
-    /// the caller may assign to.
-    async fn assign_to(
-        &self,
-        cx: &Caller,
-        holder: Holder<'_>,
-        content_id: i64,
-        input: RoleAssignInput,
-    ) -> Result<RoleAssignmentList> {
-        self.db
-            .write(cx.change(), async |tx| {
-                if !cx.grants.may_all("role", "assign") {
-                    let places = assignments::places_of(tx, content_id).await?;
-                    let mut members = vec![content_id];
-                    members.extend(assignments::contents_at(tx, &places).await?);
-                    let targets = [Target::Role(input.role), Target::Members(members)];
-                    self.authorize(tx, cx, ("role", "assign"), Subject::Other, &targets)
-                        .await?;
-                }
-                assignments::assign(tx, &cx.dialect.wire, content_id, input).await
-            })
-            .await?;
-        self.assignment_list(holder, content_id).await
-    }
-
-    async fn assignment(
-        &self,
-        holder: Holder<'_>,
-        content_id: i64,
-        role_id: i64,
-    ) -> Result<RoleAssignment> {
-        let rows = assignments::of_subject(self.db.conn(), content_id).await?;
-        assignments::find_in(holder, &rows, role_id)
-    }
-
-    async fn unassign_from(
-        &self,
-        cx: &Caller,
-        holder: Holder<'_>,
-        content_id: i64,
-        role_id: i64,
-        if_match: &Option<IfMatch>,
-    ) -> Result<RoleAssignmentList> {
-        self.db
-            .write(cx.change(), async |tx| {
-                preconditions::if_match(if_match, async || {
-                    let rows = assignments::of_subject(tx, content_id).await?;
-                    assignments::find_in(holder, &rows, role_id)
-                })
-                .await?;
-                assignments::unassign(tx, content_id, role_id).await
-            })
-            .await?;
-        self.assignment_list(holder, content_id).await
-    }
 }
 
 impl RolesApi for Service {
