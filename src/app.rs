@@ -68,14 +68,14 @@ pub fn app(
         let id = next_id.fetch_add(1, Ordering::Relaxed);
         async move {
             let wire = dialect_of(&wires, req.uri().path());
-            let (resp, created) =
-                crate::field_types::files::tracking(Box::pin(serve(ep, req, wire, id))).await;
-            if !created.is_empty() && !resp.status().is_success() && !resp.status().is_redirection()
-            {
-                let files = service.files.as_ref();
-                crate::field_types::files::remove_unreferenced(service.db.conn(), files, &created)
-                    .await;
-            }
+            let served = Box::pin(serve(ep, req, wire, id));
+            let resp = crate::field_types::files::removing_on_failure(
+                service.db.conn(),
+                service.files.as_ref(),
+                served,
+                |resp| !resp.status().is_success() && !resp.status().is_redirection(),
+            )
+            .await;
             Ok(resp)
         }
     })

@@ -73,11 +73,8 @@ pub async fn import(
             Ok::<_, anyhow::Error>(())
         });
         // A batch rolled back removes the files it stored that no committed version uses.
-        let (written, stored) = files::tracking(Box::pin(write)).await;
-        if written.is_err() {
-            files::remove_unreferenced(service.db.conn(), service.files.as_ref(), &stored).await;
-        }
-        written?;
+        let (db, store) = (service.db.conn(), service.files.as_ref());
+        files::removing_on_failure(db, store, Box::pin(write), Result::is_err).await?;
         done += n;
         progress(done);
     }

@@ -51,9 +51,24 @@ tokio::task_local! {
     static CREATED: std::cell::RefCell<Vec<String>>;
 }
 
-/// Runs `f` (a request) noting the files it stores for the first time: a request that fails
-/// removes them again (what no committed version references).
-pub async fn tracking<F: std::future::Future>(f: F) -> (F::Output, Vec<String>) {
+/// Runs `f` (a request, an import batch) noting the files it stores for the first time; when
+/// `failed` says of its outcome that it failed, removes those that no stored field value
+/// references (what its rolled-back transaction would have).
+pub async fn removing_on_failure<F: std::future::Future>(
+    db: &impl sea_orm::ConnectionTrait,
+    store: &dyn FileStore,
+    f: F,
+    failed: impl FnOnce(&F::Output) -> bool,
+) -> F::Output {
+    let (out, created) = tracking(f).await;
+    if !created.is_empty() && failed(&out) {
+        remove_unreferenced(db, store, &created).await;
+    }
+    out
+}
+
+/// Runs `f` noting the files it stores for the first time.
+async fn tracking<F: std::future::Future>(f: F) -> (F::Output, Vec<String>) {
     CREATED
         .scope(std::cell::RefCell::new(Vec::new()), async {
             let out = f.await;
@@ -62,9 +77,8 @@ pub async fn tracking<F: std::future::Future>(f: F) -> (F::Output, Vec<String>) 
         .await
 }
 
-/// Removes the files of `paths` that no stored field value references (the files of a
-/// request that failed, or whose transaction rolled back).
-pub async fn remove_unreferenced(
+/// Removes the files of `paths` that no stored field value references.
+async fn remove_unreferenced(
     db: &impl sea_orm::ConnectionTrait,
     store: &dyn FileStore,
     paths: &[String],

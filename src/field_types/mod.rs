@@ -120,10 +120,6 @@ pub trait FileStore: Send + Sync {
         reader: &mut dyn std::io::Read,
         file_name: &str,
     ) -> Result<Stored, PutError>;
-    /// Stores `data`, like [`FileStore::put_reader`]; returns the path.
-    fn put(&self, data: &[u8], file_name: &str) -> Result<String, PutError> {
-        self.put_reader(&mut &data[..], file_name).map(|s| s.path)
-    }
     /// Removes the file at `path` (nothing when there is none).
     fn remove(&self, path: &str);
     /// The URI a client downloads a stored path from (`/var/storage/<path>`).

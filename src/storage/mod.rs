@@ -363,6 +363,13 @@ where
 mod tests {
     use super::*;
 
+    impl Storage {
+        /// Stores `data` as `file_name`; its path.
+        fn put(&self, data: &[u8], file_name: &str) -> Result<String, PutError> {
+            self.put_reader(&mut &data[..], file_name).map(|s| s.path)
+        }
+    }
+
     #[test]
     fn memory_storage_is_content_addressed() {
         let m = Storage::memory("/var/storage/");

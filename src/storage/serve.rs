@@ -27,7 +27,8 @@ async fn serve(store: Arc<dyn ObjectStore>, req: &Request) -> Response {
             .finish();
     }
     let path = req.uri().path().trim_start_matches('/');
-    let Some(key) = percent_decoded(path).as_deref().and_then(key) else {
+    let decoded = percent_encoding::percent_decode_str(path).decode_utf8();
+    let Some(key) = decoded.ok().as_deref().and_then(key) else {
         return status(StatusCode::NOT_FOUND);
     };
     let etag = content_etag(key.as_ref());
@@ -177,27 +178,6 @@ fn status(code: StatusCode) -> Response {
 fn failed(e: object_store::Error) -> Response {
     tracing::error!(error = %e, "the storage could not serve a file");
     status(StatusCode::SERVICE_UNAVAILABLE)
-}
-
-/// `%XX` escapes of a request path decoded; `None` when they are not UTF-8.
-fn percent_decoded(path: &str) -> Option<String> {
-    let bytes = path.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let Some(b) = path
-                .get(i + 1..i + 3)
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-        {
-            out.push(b);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8(out).ok()
 }
 
 /// Uploaded files come from anyone who may write content: a browser must never run them in
