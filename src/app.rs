@@ -113,7 +113,7 @@ pub fn metrics(service: Arc<Service>) -> impl Endpoint<Output = Response> {
     poem::endpoint::make_sync(move |_| match crate::metrics::install() {
         Some(handle) => Response::builder()
             .content_type("text/plain; version=0.0.4")
-            .body(crate::metrics::render(handle, &service.db)),
+            .body(crate::metrics::render(handle, &service)),
         None => Response::builder()
             .status(StatusCode::NOT_FOUND)
             .body("metrics are off"),

@@ -35,12 +35,10 @@ impl<K: Eq + Hash + Clone, V> Cache<K, V> {
         if let Some((g, v)) = self.lock().get(&key)
             && *g == generation
         {
-            metrics::counter!("cairn_cache_total", "cache" => self.name, "result" => "hit")
-                .increment(1);
+            crate::metrics::cache_lookup(self.name, true);
             return Ok(v.clone());
         }
-        metrics::counter!("cairn_cache_total", "cache" => self.name, "result" => "miss")
-            .increment(1);
+        crate::metrics::cache_lookup(self.name, false);
         let value = Arc::new(load().await?);
         let mut entries = self.lock();
         if self.generation.load(Ordering::Acquire) == generation {

@@ -126,11 +126,7 @@ impl Service {
         };
         let slot = ResponseCache::slot(request, &cx.user_id.to_string(), generation);
         let found = responses.get(&slot);
-        let result = if found.is_some() { "hit" } else { "miss" };
-        metrics::counter!("cairn_cache_total", "cache" => "responses", "result" => result)
-            .increment(1);
-        let (_, bytes) = responses.usage();
-        metrics::gauge!("cairn_response_cache_bytes").set(bytes as f64);
+        crate::metrics::cache_lookup("responses", found.is_some());
         match found {
             Some(page) => Lookup::Hit(page),
             None => Lookup::Miss(slot),

@@ -30,8 +30,9 @@ async fn health_ready_and_metrics_answer_outside_the_prefix() {
     for want in [
         r#"cairn_http_requests_total{operation="loadSection",status="200"}"#,
         r#"cairn_http_requests_total{operation="loadSection",status="404"}"#,
-        "cairn_http_request_duration_seconds",
-        "cairn_db_statements_per_request",
+        r#"cairn_http_request_duration_seconds_bucket{operation="loadSection",le="0.005"}"#,
+        "cairn_db_statements_per_request_bucket",
+        "cairn_response_cache_bytes",
         "cairn_db_pool_connections",
         r#"cairn_cache_total{cache="permissions",result="hit"}"#,
     ] {
