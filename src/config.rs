@@ -310,7 +310,7 @@ pub struct ServeArgs {
     #[arg(long, env = "CAIRN_RANK_DOCUMENTS", default_value_t = 5_000)]
     pub rank_documents: u64,
     /// Memory for rendered GET answers kept for the next identical request of the same caller
-    /// (MiB); any change drops them, on every instance. 0 turns the cache off.
+    /// (MiB); a change drops those it touched, on every instance. 0 turns the cache off.
     #[arg(long, env = "CAIRN_CACHE_MIB", default_value_t = 64)]
     pub cache_mib: u64,
     /// Events of the change feed (`/events`) kept; older ones are pruned every minute.

@@ -1,7 +1,8 @@
-//! The response cache's side in the service: which generation of the repository a cached
-//! GET is answered in (read from the outbox, so a change made through any instance counts
-//! the moment it commits), and who the answer is for (the caller's user: Policies, owner and
-//! group limitations all follow the user, and any change to them is a change).
+//! The response cache's side in the service: the changes committed since the cache last
+//! looked, read from the outbox (so a change made through any instance counts the moment it
+//! commits) and applied to it before a cached GET is answered; what a request's answer is
+//! rendered from (its tags); and who the answer is for (the caller's user: Policies, owner
+//! and group limitations all follow the user, and any change to them is a change).
 
 use crate::auth::Caller;
 use crate::error::Result;
@@ -11,8 +12,12 @@ use cairn_runtime::http::{Operation, Rq};
 use cairn_runtime::responses::Lookup;
 use cairn_store::Db;
 use cairn_store::commits::Mark;
+use cairn_store::events::{self, Touched};
 use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::{Mutex, watch};
+
+/// Changes read for the cache past this many are taken as one change of anything.
+const MAX_READ: u64 = 1_000;
 
 /// Reads of the repository's generation, shared by the requests waiting for one. A request
 /// needs a read that began after it arrived (a change committed before it must count); while
@@ -41,22 +46,23 @@ impl Generations {
     }
 
     /// The generation, read after this call began (or, on SQLite, known unchanged since a
-    /// read: no commit since its mark).
-    pub(crate) async fn current(&self, db: &Db) -> Result<u64> {
+    /// read: no commit since its mark), with the changes up to it applied to `cache`; and
+    /// whether this call applied any.
+    pub(crate) async fn current(&self, db: &Db, cache: &ResponseCache) -> Result<(u64, bool)> {
         let mark = db.commit_mark();
         if let Some(mark) = mark
             && let Ok(marked) = self.marked.lock()
             && let Some((seen, generation)) = *marked
             && seen == mark
         {
-            return Ok(generation);
+            return Ok((generation, false));
         }
         let arrived = self.begun.load(Ordering::SeqCst);
         let mut done = self.done.subscribe();
         loop {
             let (n, generation) = *done.borrow_and_update();
             if n > arrived {
-                return Ok(generation);
+                return Ok((generation, false));
             }
             if let Ok(lock) = self.reading.try_lock() {
                 // Whoever waits is woken when this read ends, however it ends.
@@ -66,12 +72,13 @@ impl Generations {
                 };
                 let (n, generation) = *self.done.borrow();
                 if n > arrived {
-                    return Ok(generation);
+                    return Ok((generation, false));
                 }
                 let n = self.begun.fetch_add(1, Ordering::SeqCst) + 1;
                 // Taken before the read: a commit after it changes the mark.
                 let before = db.commit_mark();
-                let generation = cairn_store::events::generation(db.conn()).await?;
+                let news = apply_changes(db, cache).await?;
+                let generation = cache.last();
                 if let (Some(before), Ok(mut marked)) = (before, self.marked.lock()) {
                     *marked = Some((before, generation));
                 }
@@ -80,7 +87,7 @@ impl Generations {
                         *d = (n, generation);
                     }
                 });
-                return Ok(generation);
+                return Ok((generation, news));
             }
             // Another request reads: wait for it, then look again.
             done.changed()
@@ -88,6 +95,25 @@ impl Generations {
                 .map_err(|_| crate::error::Error::Internal("generation reads ended".into()))?;
         }
     }
+}
+
+/// Reads the changes committed after the last one `cache` applied and applies them; whether
+/// there were any. Too many at once count as one change of anything.
+async fn apply_changes(db: &Db, cache: &ResponseCache) -> Result<bool> {
+    let changes = events::touched_since(db.conn(), cache.last(), MAX_READ).await?;
+    if changes.len() as u64 >= MAX_READ {
+        let last = events::generation(db.conn()).await?;
+        return Ok(cache.apply(&[(last, None)]));
+    }
+    let changes: Vec<(u64, Option<Vec<u64>>)> = (changes.into_iter())
+        .map(|(id, touched)| {
+            (
+                id,
+                touched.map(|t| t.into_iter().map(|t| t.key()).collect()),
+            )
+        })
+        .collect();
+    Ok(cache.apply(&changes))
 }
 
 /// The read in progress: when it ends (done, failed or cancelled), the lock is released and
@@ -105,15 +131,15 @@ impl Drop for Reading<'_> {
 }
 
 impl Service {
-    /// For a cached GET with the cache on: the repository's generation now. A change not
-    /// seen before also drops the caches of Policies and content types, which another
-    /// instance may have made stale.
+    /// For a cached GET with the cache on: the repository's generation now, with the changes
+    /// up to it applied to the cache. A change not seen before also drops the caches of
+    /// Policies and content types, which another instance may have made stale.
     pub(crate) async fn generation_for(&self, op: &Operation) -> Result<Option<u64>> {
         let Some(responses) = self.responses.as_ref().filter(|_| op.cached) else {
             return Ok(None);
         };
-        let generation = self.generations.current(&self.db).await?;
-        if responses.observe(generation) {
+        let (generation, news) = self.generations.current(&self.db, responses).await?;
+        if news {
             self.changed_elsewhere();
         }
         Ok(Some(generation))
@@ -124,7 +150,8 @@ impl Service {
         let (Some(responses), Some(generation)) = (&self.responses, cx.generation) else {
             return Lookup::Off;
         };
-        let slot = ResponseCache::slot(request, &cx.user_id.to_string(), generation);
+        let tags = tags(cx.op.id, request);
+        let slot = ResponseCache::slot(request, &cx.user_id.to_string(), generation, tags);
         let found = responses.get(&slot);
         crate::metrics::cache_lookup("responses", found.is_some());
         match found {
@@ -132,4 +159,27 @@ impl Service {
             None => Lookup::Miss(slot),
         }
     }
+}
+
+/// What the answer of operation `op` to `request` is rendered from, as the changes that
+/// touch it name it (`crate::changes::NARROW`); none when it may be rendered from anything.
+/// A Content item and a user are their content item's rows; a Location is its row, its
+/// content item's info and its count of children.
+fn tags(op: &str, request: &Rq) -> Option<Vec<u64>> {
+    let tag = match op {
+        "loadContent" => Touched::Content(request.path("contentId").ok()?),
+        "loadUser" => Touched::Content(request.path("userId").ok()?),
+        "loadLocation" => {
+            let path: String = request.path("locationPath").ok()?;
+            Touched::Location(
+                path.trim_end_matches('/')
+                    .rsplit('/')
+                    .next()?
+                    .parse()
+                    .ok()?,
+            )
+        }
+        _ => return None,
+    };
+    Some(vec![tag.key()])
 }

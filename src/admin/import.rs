@@ -62,6 +62,7 @@ pub async fn import(
             operation: "import",
             resource: "/content/objects",
             user_id: Some(cx.user_id),
+            narrow: false,
         };
         let write = service.db.write(change, async |tx| {
             for (line, b) in items {

@@ -49,6 +49,7 @@ impl Service {
             .write(cx.change(), async |tx| {
                 let c = self.write(tx, cx, new, publish).await?;
                 cairn_store::events::created(&crate::api::hrefs::load_content(c.id));
+                cairn_store::events::touched([cairn_store::events::Touched::Content(c.id)]);
                 Ok(c)
             })
             .await

@@ -2,6 +2,7 @@
 //! (and the oldest archived ones trimmed), and versions removed.
 
 use super::*;
+use cairn_store::events::Touched;
 
 impl Service {
     /// Publishes draft `no` of `c` (inside the caller's transaction).
@@ -79,6 +80,14 @@ impl Service {
                 (c, locations)
             }
         };
+        // What shows the item: itself, its Locations, and the counts of children of their
+        // parents (a first publication adds a child).
+        cairn_store::events::touched(
+            std::iter::once(Touched::Content(c.id)).chain(
+                (locations.iter())
+                    .flat_map(|l| [Touched::Location(l.id), Touched::Location(l.parent_id)]),
+            ),
+        );
         for l in locations {
             crate::cascades::location_published(tx, &l, &names, c.always_available).await?;
         }

@@ -14,6 +14,7 @@ use crate::service::Service;
 use crate::stored;
 use cairn_runtime::Timestamp;
 use cairn_store::entity::{content, content_field, content_relation, content_version};
+use cairn_store::events::{Touched, touched};
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
     QueryFilter,
@@ -33,6 +34,7 @@ impl Service {
             .write(cx.change(), async |tx| {
                 let c = self.visible_content(tx, cx, content_id).await?;
                 self.authorize_content(tx, cx, &c, &[]).await?;
+                touched([Touched::Content(c.id)]);
                 let source_no = match from {
                     Some(n) => n,
                     None => {
@@ -70,6 +72,7 @@ impl Service {
                     self.version_body(tx, &c, &v, None).await
                 })
                 .await?;
+                touched([Touched::Content(c.id)]);
                 if v.status != content_version::DRAFT {
                     return Err(Error::Forbidden(
                         "Only versions with DRAFT status can be updated".into(),
@@ -197,6 +200,7 @@ impl Service {
                     self.version_body(tx, &c, &v, None).await
                 })
                 .await?;
+                touched([Touched::Content(c.id)]);
                 if v.status == content_version::PUBLISHED {
                     return Err(Error::Forbidden(
                         "Versions with PUBLISHED status cannot be deleted".into(),

@@ -3,7 +3,7 @@
 //! unusable before the change's response is sent.
 
 use crate::support::*;
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// The statements of one more `GET path` as admin (HTTP Basic) in `accept`, and its answer.
 async fn read(app: &TestApp, path: &str, accept: &str) -> (u64, Resp) {
@@ -258,4 +258,89 @@ async fn concurrent_reads_share_the_generation_reads() {
     rename_section(&app, "After").await;
     let (_, r) = read(&app, "/content/sections/1", "Section+json").await;
     assert_eq!(r.json()["Section"]["name"], "After");
+}
+
+/// Whether a read as admin of `path` was answered from the cache: at most the generation and
+/// the changes since (one statement), where rendering a content item or a Location costs more.
+async fn kept(app: &TestApp, path: &str, accept: &str) -> (bool, Value) {
+    let (cost, r) = read(app, path, accept).await;
+    r.assert(200);
+    (cost <= 1, r.json())
+}
+
+/// A publication drops the kept answers that show its item (the Content item, its Location,
+/// the parent's count of children) and keeps the others, on this instance and on another;
+/// a change of anything else (a Section renamed) drops them all.
+#[tokio::test]
+async fn a_publication_drops_what_shows_its_item_and_keeps_the_rest() {
+    let app = TestApp::new().await;
+    let other = app.another_instance().await;
+    let (id, path) = crate::content::published_folder(&app, "Before", "1/2").await;
+    let item = format!("/content/objects/{id}");
+    let location = format!("/content/locations/{path}");
+    let untouched = [
+        ("/content/objects/4", "Content+json"),
+        ("/content/locations/1/5", "Location+json"),
+        ("/user/users/14", "User+json"),
+    ];
+    for app in [&app, &other] {
+        for (p, accept) in untouched
+            .iter()
+            .copied()
+            .chain([
+                (item.as_str(), "Content+json"),
+                (location.as_str(), "Location+json"),
+            ])
+            .chain([("/content/locations/1/2", "Location+json")])
+        {
+            read(app, p, accept).await;
+            assert!(kept(app, p, accept).await.0, "{p} kept");
+        }
+    }
+    let (_, parent) = kept(&app, "/content/locations/1/2", "Location+json").await;
+    let children = parent["Location"]["childCount"].as_i64().unwrap();
+
+    // A new version of the item, and a new child of the same parent.
+    let r = app
+        .req("COPY", &format!("{item}/currentversion"))
+        .admin()
+        .accept("Version+json")
+        .send()
+        .await;
+    r.assert(201);
+    let no = r.json()["Version"]["VersionInfo"]["versionNo"]
+        .as_i64()
+        .unwrap();
+    app.req("PATCH", &format!("{item}/versions/{no}"))
+        .admin()
+        .json_body(
+            "VersionUpdate",
+            json!({"fields": {"field": [{"fieldDefinitionIdentifier": "name", "fieldValue": "After"}]}}),
+        )
+        .send()
+        .await
+        .assert(200);
+    crate::content::publish(&app, id, no).await;
+    crate::content::published_folder(&app, "Sibling", "1/2").await;
+
+    for app in [&app, &other] {
+        let (hit, c) = kept(app, &item, "Content+json").await;
+        assert!(!hit, "the item is rendered again");
+        assert_eq!(c["Content"]["Name"], "After");
+        let (hit, l) = kept(app, &location, "Location+json").await;
+        assert!(!hit, "its Location is rendered again");
+        assert_eq!(l["Location"]["ContentInfo"]["Content"]["Name"], "After");
+        let (hit, p) = kept(app, "/content/locations/1/2", "Location+json").await;
+        assert!(!hit, "the parent is rendered again");
+        assert_eq!(p["Location"]["childCount"], children + 1);
+        for (p, accept) in untouched {
+            assert!(kept(app, p, accept).await.0, "{p} is kept");
+        }
+    }
+    rename_section(&app, "Renamed").await;
+    for app in [&app, &other] {
+        for (p, accept) in untouched {
+            assert!(!kept(app, p, accept).await.0, "{p} is rendered again");
+        }
+    }
 }

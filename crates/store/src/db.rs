@@ -229,17 +229,18 @@ impl Db {
         metrics::histogram!("cairn_db_write_queue_wait_seconds")
             .record(waiting.elapsed().as_secs_f64());
         let tx = self.begin_write().await?;
-        let (out, created) = crate::events::naming_created(f(&tx)).await;
+        let (out, named) = crate::events::naming(f(&tx)).await;
         match out {
             Ok(v) => {
                 if let Some(change) = &change {
-                    let resource = created.as_deref().unwrap_or(change.resource);
+                    let resource = named.created.as_deref().unwrap_or(change.resource);
                     crate::events::record(
                         &tx,
                         &Change {
                             resource,
                             ..*change
                         },
+                        &named.touched,
                     )
                     .await?;
                 }

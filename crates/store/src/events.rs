@@ -19,6 +19,10 @@ pub struct Change<'a> {
     pub resource: &'a str,
     /// Who did it; none for a command run on the server.
     pub user_id: Option<i64>,
+    /// Whether what the write says it [`touched`] is the whole of what it changed in the
+    /// representations caches key by content item and Location; otherwise (the default) the
+    /// change may have changed anything.
+    pub narrow: bool,
 }
 
 impl<'a> Change<'a> {
@@ -29,28 +33,75 @@ impl<'a> Change<'a> {
             operation,
             resource,
             user_id: None,
+            narrow: false,
         }
     }
 }
 
+/// A content item or a Location whose own representation a write changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Touched {
+    Content(i64),
+    Location(i64),
+}
+
+impl Touched {
+    /// The key caches use: one number for either kind.
+    pub fn key(self) -> u64 {
+        match self {
+            Touched::Content(id) => (id as u64) << 1,
+            Touched::Location(id) => ((id as u64) << 1) | 1,
+        }
+    }
+
+    fn text(self) -> String {
+        match self {
+            Touched::Content(id) => format!("c{id}"),
+            Touched::Location(id) => format!("l{id}"),
+        }
+    }
+
+    fn parse(word: &str) -> Option<Touched> {
+        let (kind, id) = word.split_at_checked(1)?;
+        let id = id.parse().ok()?;
+        match kind {
+            "c" => Some(Touched::Content(id)),
+            "l" => Some(Touched::Location(id)),
+            _ => None,
+        }
+    }
+}
+
+/// What a write named of what it did (see [`created`] and [`touched`]).
+#[derive(Default)]
+pub(crate) struct Named {
+    pub created: Option<String>,
+    pub touched: Vec<Touched>,
+}
+
 tokio::task_local! {
-    /// The resource a write created, when it names one (see [`created`]).
-    static CREATED: std::cell::RefCell<Option<String>>;
+    static NAMED: std::cell::RefCell<Named>;
 }
 
 /// Inside a write ([`crate::Db::write`]): its event names `path` (under the API prefix), the
 /// resource it created, instead of the request's path (the collection it was created in, or
 /// the source of a copy). Outside a write it does nothing.
 pub fn created(path: &str) {
-    let _ = CREATED.try_with(|c| *c.borrow_mut() = Some(path.to_string()));
+    let _ = NAMED.try_with(|n| n.borrow_mut().created = Some(path.to_string()));
 }
 
-/// Runs a write's body where [`created`] is heard; with the path it named, if any.
-pub(crate) async fn naming_created<T>(f: impl Future<Output = T>) -> (T, Option<String>) {
-    CREATED
-        .scope(std::cell::RefCell::new(None), async {
+/// Inside a write: it changed the representations of `items`. Counted only for a [`Change`]
+/// that is `narrow`; outside a write it does nothing.
+pub fn touched(items: impl IntoIterator<Item = Touched>) {
+    let _ = NAMED.try_with(|n| n.borrow_mut().touched.extend(items));
+}
+
+/// Runs a write's body where [`created`] and [`touched`] are heard; with what they named.
+pub(crate) async fn naming<T>(f: impl Future<Output = T>) -> (T, Named) {
+    NAMED
+        .scope(std::cell::RefCell::new(Named::default()), async {
             let out = f.await;
-            (out, CREATED.with(|c| c.borrow_mut().take()))
+            (out, NAMED.with(|n| n.take()))
         })
         .await
 }
@@ -58,25 +109,64 @@ pub(crate) async fn naming_created<T>(f: impl Future<Output = T>) -> (T, Option<
 /// Appends `change` to the outbox, in the writer's transaction. On PostgreSQL its id comes
 /// from `id_sequences`, whose row stays locked until the writer commits: ids become visible
 /// in order, never a smaller one after a larger.
-pub(crate) async fn record(db: &impl ConnectionTrait, change: &Change<'_>) -> Result<(), DbErr> {
+pub(crate) async fn record(
+    db: &impl ConnectionTrait,
+    change: &Change<'_>,
+    touched: &[Touched],
+) -> Result<(), DbErr> {
     let backend = db.get_database_backend();
     let sql = match backend {
         DbBackend::Postgres => {
             "WITH n AS (UPDATE id_sequences SET next_id = next_id + 1 WHERE name = 'events' \
              RETURNING next_id - 1 AS id) \
-             INSERT INTO events (id, at, user_id, operation, resource) \
-             SELECT id, ?, ?, ?, ? FROM n"
+             INSERT INTO events (id, at, user_id, operation, resource, touched) \
+             SELECT id, ?, ?, ?, ?, ? FROM n"
         }
-        _ => "INSERT INTO events (at, user_id, operation, resource) VALUES (?, ?, ?, ?)",
+        _ => {
+            "INSERT INTO events (at, user_id, operation, resource, touched) \
+             VALUES (?, ?, ?, ?, ?)"
+        }
     };
-    let values: [Value; 4] = [
+    let touched = (change.narrow && !touched.is_empty()).then(|| {
+        let mut words: Vec<String> = touched.iter().map(|t| t.text()).collect();
+        words.sort();
+        words.dedup();
+        words.join(" ")
+    });
+    let values: [Value; 5] = [
         now().into(),
         change.user_id.into(),
         change.operation.into(),
         change.resource.into(),
+        touched.into(),
     ];
     db.execute_raw(stmt(backend, sql, values)).await?;
     Ok(())
+}
+
+/// What the changes after `after` touched, oldest first, at most `limit`: each change's id
+/// and the items it touched, none when it may have changed anything.
+pub async fn touched_since(
+    db: &impl ConnectionTrait,
+    after: u64,
+    limit: u64,
+) -> Result<Vec<(u64, Option<Vec<Touched>>)>, DbErr> {
+    let rows = db
+        .query_all_raw(stmt(
+            db.get_database_backend(),
+            "SELECT id, touched FROM events WHERE id > ? ORDER BY id LIMIT ?",
+            [(after as i64).into(), (limit as i64).into()],
+        ))
+        .await?;
+    rows.iter()
+        .map(|r| {
+            let id: i64 = r.try_get_by_index(0)?;
+            let touched: Option<String> = r.try_get_by_index(1)?;
+            // A word that does not read back is taken as "anything".
+            let touched = touched.and_then(|t| t.split(' ').map(Touched::parse).collect());
+            Ok((id.max(0) as u64, touched))
+        })
+        .collect()
 }
 
 /// The id of the last committed change (0 before any).

@@ -15,6 +15,8 @@ pub struct Model {
     pub operation: String,
     /// What it was done to: the request's path under the API prefix.
     pub resource: String,
+    /// What it touched, for caches (`c12 l45`); none when it may have changed anything.
+    pub touched: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -19,6 +19,7 @@ mod m0011_role_drafts;
 mod m0012_full_text;
 mod m0013_full_text_fastupdate;
 mod m0014_events;
+mod m0015_event_touched;
 
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
 use sea_orm_migration::prelude::*;
@@ -43,6 +44,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0012_full_text::Migration),
             Box::new(m0013_full_text_fastupdate::Migration),
             Box::new(m0014_events::Migration),
+            Box::new(m0015_event_touched::Migration),
         ]
     }
 }
