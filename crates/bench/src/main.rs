@@ -111,6 +111,10 @@ struct BenchArgs {
     /// fresh schema `cairn_bench` there), writing through one and reading through the other.
     #[arg(long, value_name = "URL")]
     mixed_database: Option<String>,
+    /// mixed: also run it on this many content items, read in turn and edited in turn (a new
+    /// draft published); 0: only on Section 1.
+    #[arg(long, default_value_t = 20)]
+    mixed_items: usize,
     /// A further option for every `cairn serve` started (repeatable), e.g.
     /// `--server-arg=--cache-mib --server-arg=0` to measure reads without the response cache.
     #[arg(long = "server-arg", value_name = "ARG", allow_hyphen_values = true)]
@@ -206,9 +210,15 @@ async fn bench(args: BenchArgs) -> Result<()> {
     let mut mixed_reports = Vec::new();
     if args.scenarios.is_empty() || args.scenarios.iter().any(|n| n == mixed::NAME) {
         let (n, d) = (load.connections, load.duration);
-        mixed_reports.push(mixed::run(&bin, None, n, d).await?);
-        if let Some(url) = &args.mixed_database {
-            mixed_reports.push(mixed::run(&bin, Some(url), n, d).await?);
+        let mut subjects = vec![0];
+        if args.mixed_items > 0 {
+            subjects.push(args.mixed_items);
+        }
+        for items in subjects {
+            mixed_reports.push(mixed::run(&bin, None, n, d, items).await?);
+            if let Some(url) = &args.mixed_database {
+                mixed_reports.push(mixed::run(&bin, Some(url), n, d, items).await?);
+            }
         }
     }
 

@@ -6,6 +6,12 @@
 //! one is stale (must be 0). With `--mixed-database postgres://…`, two servers share the
 //! database (a fresh schema `cairn_bench`): writes go through the first, reads through the
 //! second. The hit ratio comes from the reading server's metrics.
+//!
+//! With `--mixed-items N`, it runs again on content, as front ends read it while editors
+//! publish: N folders, read in turn as full Content items (`Content+json`), and a write is an
+//! edit of the next one (a new draft, its name set to the next number, published). A
+//! publication drops only the kept answers of what it touched, so the reads of the other
+//! items stay kept.
 
 use crate::bulk::ADMIN;
 use crate::client::{Conn, Request};
@@ -46,6 +52,7 @@ pub async fn run(
     database: Option<&str>,
     connections: usize,
     duration: Duration,
+    items: usize,
 ) -> Result<Report> {
     let dir = tempfile::tempdir()?;
     let url = database.map(crate::fulltext::fresh_schema).transpose()?;
@@ -55,9 +62,14 @@ pub async fn run(
         None => None,
     };
     let (write_at, read_at) = (writer.addr, reader.as_ref().map_or(writer.addr, |r| r.addr));
+    let subject = match items {
+        0 => Subject::Section,
+        n => Subject::Content(folders(write_at, n).await?),
+    };
     let before = cache_counts(read_at).await?;
     let shared = Arc::new(Shared {
-        acked: AtomicU64::new(0),
+        acked: (0..subject.len()).map(|_| AtomicU64::new(0)).collect(),
+        subject,
         next: Mutex::new(0),
         stale: AtomicU64::new(0),
         errors: AtomicU64::new(0),
@@ -77,12 +89,14 @@ pub async fn run(
         latency.add(t.await.context("a mixed connection failed")??)?;
     }
     let after = cache_counts(read_at).await?;
-    let label = match database {
-        Some(_) => "mixed, 2 instances (PostgreSQL)",
-        None => "mixed (SQLite)",
+    let label = match (database, items) {
+        (Some(_), 0) => "mixed, 2 instances (PostgreSQL)".to_string(),
+        (None, 0) => "mixed (SQLite)".to_string(),
+        (Some(_), n) => format!("mixed, {n} content items, 2 instances (PostgreSQL)"),
+        (None, n) => format!("mixed, {n} content items (SQLite)"),
     };
     let report = Report {
-        label: label.into(),
+        label,
         reads: shared.reads.load(Ordering::Relaxed),
         writes: shared.writes.load(Ordering::Relaxed),
         stale: shared.stale.load(Ordering::Relaxed),
@@ -97,9 +111,40 @@ pub async fn run(
     Ok(report)
 }
 
+/// What is read and written.
+enum Subject {
+    /// Section 1, renamed.
+    Section,
+    /// These content items, edited and published.
+    Content(Vec<i64>),
+}
+
+impl Subject {
+    fn len(&self) -> usize {
+        match self {
+            Subject::Section => 1,
+            Subject::Content(ids) => ids.len(),
+        }
+    }
+}
+
+/// Creates and publishes `n` folders named "0" under Location 2; their content ids.
+async fn folders(at: SocketAddr, n: usize) -> Result<Vec<i64>> {
+    let mut conn = Conn::connect(at).await?;
+    let parent = format!("{PREFIX}/content/locations/1/2");
+    let mut ids = Vec::with_capacity(n);
+    for _ in 0..n {
+        let id = crate::bulk::create(&mut conn, &parent, "0").await?;
+        crate::bulk::publish(&mut conn, id).await?;
+        ids.push(id);
+    }
+    Ok(ids)
+}
+
 struct Shared {
-    /// The highest number whose write was answered.
-    acked: AtomicU64,
+    subject: Subject,
+    /// Per item read, the highest number whose write was answered.
+    acked: Vec<AtomicU64>,
     /// The last number written; held while a write is under way, so writes go in order.
     next: Mutex<u64>,
     stale: AtomicU64,
@@ -119,53 +164,113 @@ async fn connection(
     let mut reads = Conn::connect(read_at).await?;
     let mut writes = Conn::connect(write_at).await?;
     let mut latency = Histogram::<u64>::new(3)?;
-    let path = format!("{PREFIX}/content/sections/1");
-    let read = Request::new("GET", &path)
-        .header("Authorization", ADMIN)
-        .header("Accept", "application/vnd.ibexa.api.Section+json");
     let mut i = n;
     while Instant::now() < end {
         i += 1;
         if (i * 37) % 100 < WRITES_PER_100 {
             let mut next = shared.next.lock().await;
             let number = *next + 1;
-            let body = format!(r#"{{"SectionInput":{{"name":"{number}"}}}}"#);
-            let req = Request::new("PATCH", &path)
-                .header("Authorization", ADMIN)
-                .header(
-                    "Content-Type",
-                    "application/vnd.ibexa.api.SectionInput+json",
-                )
-                .body(body);
-            let resp = writes.send(&req).await?;
-            if resp.status == 200 {
-                *next = number;
-                shared.acked.fetch_max(number, Ordering::SeqCst);
-                shared.writes.fetch_add(1, Ordering::Relaxed);
-            } else {
-                shared.errors.fetch_add(1, Ordering::Relaxed);
+            // Items are written in turn, as they are read.
+            let item = number as usize % shared.acked.len();
+            match write(&mut writes, &shared.subject, item, number).await {
+                Ok(()) => {
+                    *next = number;
+                    shared.acked[item].fetch_max(number, Ordering::SeqCst);
+                    shared.writes.fetch_add(1, Ordering::Relaxed);
+                }
+                Err(e) => {
+                    eprintln!("mixed: a write failed: {e:#}");
+                    shared.errors.fetch_add(1, Ordering::Relaxed);
+                }
             }
             continue;
         }
-        let need = shared.acked.load(Ordering::SeqCst);
+        let item = i as usize % shared.acked.len();
+        let need = shared.acked[item].load(Ordering::SeqCst);
         let t = Instant::now();
-        let resp = reads.send(&read).await?;
+        let resp = reads.send(&read_request(&shared.subject, item)).await?;
         latency.record(t.elapsed().as_micros() as u64)?;
         shared.reads.fetch_add(1, Ordering::Relaxed);
         if resp.status != 200 {
             shared.errors.fetch_add(1, Ordering::Relaxed);
             continue;
         }
-        let name = resp.json()?["Section"]["name"]
-            .as_str()
-            .unwrap_or("")
-            .to_string();
-        let seen: u64 = name.parse().unwrap_or(0);
+        let json = resp.json()?;
+        let name = match shared.subject {
+            Subject::Section => &json["Section"]["name"],
+            Subject::Content(_) => &json["Content"]["Name"],
+        };
+        let seen: u64 = name.as_str().unwrap_or("").parse().unwrap_or(0);
         if seen < need {
             shared.stale.fetch_add(1, Ordering::Relaxed);
         }
     }
     Ok(latency)
+}
+
+/// The read of `item`, as admin.
+fn read_request(subject: &Subject, item: usize) -> Request {
+    let (path, media) = match subject {
+        Subject::Section => (format!("{PREFIX}/content/sections/1"), "Section"),
+        Subject::Content(ids) => (format!("{PREFIX}/content/objects/{}", ids[item]), "Content"),
+    };
+    Request::new("GET", &path)
+        .header("Authorization", ADMIN)
+        .header("Accept", &format!("application/vnd.ibexa.api.{media}+json"))
+}
+
+/// Renames `item` to `number`: the Section at once; a content item by a new draft,
+/// published.
+async fn write(conn: &mut Conn, subject: &Subject, item: usize, number: u64) -> Result<()> {
+    let id = match subject {
+        Subject::Section => {
+            let req = Request::new("PATCH", &format!("{PREFIX}/content/sections/1"))
+                .header("Authorization", ADMIN)
+                .header(
+                    "Content-Type",
+                    "application/vnd.ibexa.api.SectionInput+json",
+                )
+                .body(format!(r#"{{"SectionInput":{{"name":"{number}"}}}}"#));
+            let resp = conn.send(&req).await?;
+            if resp.status != 200 {
+                bail!("PATCH answered {}: {}", resp.status, resp.excerpt());
+            }
+            return Ok(());
+        }
+        Subject::Content(ids) => ids[item],
+    };
+    let item = format!("{PREFIX}/content/objects/{id}");
+    let copy = Request::new("COPY", &format!("{item}/currentversion"))
+        .header("Authorization", ADMIN)
+        .header("Accept", "application/vnd.ibexa.api.Version+json");
+    let resp = conn.send(&copy).await?;
+    if resp.status != 201 {
+        bail!("COPY answered {}: {}", resp.status, resp.excerpt());
+    }
+    let no = resp.json()?["Version"]["VersionInfo"]["versionNo"]
+        .as_i64()
+        .context("the new draft has no versionNo")?;
+    let version = format!("{item}/versions/{no}");
+    let body = serde_json::json!({"VersionUpdate": {"fields": {"field": [
+        {"fieldDefinitionIdentifier": "name", "fieldValue": number.to_string()}]}}});
+    let update = Request::new("PATCH", &version)
+        .header("Authorization", ADMIN)
+        .header(
+            "Content-Type",
+            "application/vnd.ibexa.api.VersionUpdate+json",
+        )
+        .body(body.to_string());
+    let resp = conn.send(&update).await?;
+    if resp.status != 200 {
+        bail!("PATCH answered {}: {}", resp.status, resp.excerpt());
+    }
+    let resp = conn
+        .send(&Request::new("PUBLISH", &version).header("Authorization", ADMIN))
+        .await?;
+    if resp.status != 204 {
+        bail!("PUBLISH answered {}: {}", resp.status, resp.excerpt());
+    }
+    Ok(())
 }
 
 /// The response cache's hits and misses so far, from the server's metrics.
