@@ -1,17 +1,20 @@
 //! URL aliases and URL wildcards (spec 2.11, 4.7; formats.md 11).
 //!
-//! `elements` holds the tree of path elements and the hooks the content and Location code
-//! calls; `slug` the slug converter; this module the endpoints. A REST alias id is
-//! `{parent element id}-{md5 of the lowercased text}`, the row's key.
+//! `elements` holds the tree of path elements; `hooks` what the content and Location code
+//! calls when the tree of Locations changes; `slug` the slug converter; this module the
+//! endpoints. A REST alias id is `{parent element id}-{md5 of the lowercased text}`, the
+//! row's key.
 
 mod elements;
+mod hooks;
 pub(crate) mod slug;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use elements::{
-    location_of_alias, location_published, location_republished, locations_removed,
-    locations_swapped, locations_trashed, subtree_moved, trash_purged,
+pub(crate) use elements::location_of_alias;
+pub(crate) use hooks::{
+    location_published, location_republished, locations_removed, locations_swapped,
+    locations_trashed, subtree_moved, trash_purged,
 };
 
 use crate::api::hrefs;
