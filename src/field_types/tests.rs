@@ -1,5 +1,8 @@
 //! The round trip of every type: defaults of settings and validators, a valid input read and
 //! written back as formats.md shows it, malformed inputs, and validation failures.
+//!
+//! Longer than 500 lines for one reason: one test per field type, each a table of inputs and
+//! what they give; they read best side by side.
 
 use super::files::content_path;
 use super::*;

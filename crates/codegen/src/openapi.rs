@@ -6,6 +6,9 @@
 //! path-item operations: each is listed under the registered extension
 //! `x-oai-additionalOperations`, and the path's `post` operation documents sending them as POST
 //! with `X-HTTP-Method-Override`.
+//!
+//! Longer than 500 lines for one reason: the schema of every kind of spec type is written
+//! here, each beside the others it refers to, so the document's shape is read in one place.
 
 use crate::model::{Access, Api, Endpoint, Field, ParamKind, Place, Ty, TypeBody, TypeDef};
 use serde_json::{Map, Value, json};
