@@ -194,24 +194,6 @@ fn value_rust(ty: &Ty) -> String {
     }
 }
 
-/// `/content/sections/{sectionId}` → `/content/sections/{}` (a format string).
-fn template_fmt(path: &str) -> String {
-    let mut out = String::new();
-    let mut in_param = false;
-    for c in path.chars() {
-        match c {
-            '{' => {
-                in_param = true;
-                out.push_str("{}");
-            }
-            '}' => in_param = false,
-            _ if in_param => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// What the templates switch on: `scalar`, `hash`, `langmap`, `ref`, `object`, `union`.
 fn kind_ctx(api: &Api, ty: &Ty) -> Value {
     match ty {
@@ -221,7 +203,7 @@ fn kind_ctx(api: &Api, ty: &Ty) -> Value {
             "kind": "ref",
             "media": media.clone().unwrap_or_default(),
             "template": template.as_ref().map(|t| t.path.clone()),
-            "template_fmt": template.as_ref().map(|t| template_fmt(&t.path)),
+            "template_fmt": template.as_ref().map(|t| crate::model::route_shape(&t.path)),
             "param_ty": template.as_ref().map(|t| param_rust(t.kind)),
         }),
         Ty::Named(n) => {

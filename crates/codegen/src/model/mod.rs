@@ -14,6 +14,7 @@ mod validate;
 
 pub use endpoints::{Access, CUSTOM_METHODS, Endpoint, QueryParam, RequestHeader, Response};
 pub use names::{pascal, snake};
+pub(crate) use parse_endpoint::route_shape;
 pub use types::{Field, Place, RefTemplate, Ty, TypeBody, TypeDef};
 
 use indexmap::IndexMap;

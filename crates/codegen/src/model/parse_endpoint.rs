@@ -17,8 +17,10 @@ const SCALARS: &[&str] = &[
     "int", "float", "bool", "string", "datetime", "offset", "limit",
 ];
 
-/// A route's identity: parameter names do not distinguish two routes.
-pub(super) fn route_shape(path: &str) -> String {
+/// A route's identity, parameter names left out (they do not distinguish two routes):
+/// `/content/sections/{sectionId}` → `/content/sections/{}`, also the format string of its
+/// hrefs.
+pub(crate) fn route_shape(path: &str) -> String {
     let mut out = String::new();
     let mut in_param = false;
     for c in path.chars() {
