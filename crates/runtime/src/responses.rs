@@ -13,7 +13,7 @@ use crate::http::Rq;
 use crate::reply::Rendered;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, RwLock};
 
 /// Most tags whose last change is remembered; past it, a change counts as touching anything.
 const MAX_TOUCHED: usize = 100_000;
@@ -22,7 +22,7 @@ const MAX_TOUCHED: usize = 100_000;
 pub struct ResponseCache {
     entries: quick_cache::sync::Cache<u128, Entry, Weight>,
     /// What the changes applied so far touched.
-    seen: Mutex<Seen>,
+    seen: RwLock<Seen>,
     /// The last change applied (a copy of `seen.last`, read without the lock).
     last: AtomicU64,
 }
@@ -90,7 +90,7 @@ impl ResponseCache {
         let items = (bytes / 4096).clamp(16, 1 << 20) as usize;
         ResponseCache {
             entries: quick_cache::sync::Cache::with_weighter(items, bytes, Weight),
-            seen: Mutex::new(Seen::default()),
+            seen: RwLock::new(Seen::default()),
             last: AtomicU64::new(0),
         }
     }
@@ -103,7 +103,7 @@ impl ResponseCache {
     /// Applies `changes` (id, and the tags it touched; none: anything), in commit order; those
     /// applied before are skipped. Returns whether any was new.
     pub fn apply(&self, changes: &[(u64, Option<Vec<u64>>)]) -> bool {
-        let mut seen = self.lock();
+        let mut seen = self.seen.write().unwrap_or_else(|e| e.into_inner());
         let mut news = false;
         for (id, tags) in changes {
             if *id <= seen.last {
@@ -184,16 +184,15 @@ impl ResponseCache {
 
     fn fresh(&self, generation: u64, tags: Option<&[u64]>) -> bool {
         // Nothing applied since: fresh without the lock.
-        generation >= self.last() || self.lock().unchanged(generation, tags)
+        generation >= self.last()
+            || (self.seen.read())
+                .unwrap_or_else(|e| e.into_inner())
+                .unchanged(generation, tags)
     }
 
     /// Entries and bytes held.
     pub fn usage(&self) -> (usize, u64) {
         (self.entries.len(), self.entries.weight())
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Seen> {
-        self.seen.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -204,7 +203,7 @@ mod tests {
     fn seen(changes: &[(u64, Option<Vec<u64>>)]) -> Seen {
         let cache = ResponseCache::new(1 << 20);
         cache.apply(changes);
-        std::mem::take(&mut *cache.lock())
+        std::mem::take(&mut *cache.seen.write().unwrap())
     }
 
     #[test]
