@@ -9,6 +9,12 @@ use std::io::IsTerminal;
 use std::time::Duration;
 use tracing_subscriber::EnvFilter;
 
+/// mimalloc instead of the C library's allocator: a request allocates and frees many small
+/// objects on several threads, where glibc's `malloc` and `free` took a sixth of the server's
+/// time (profile in `crates/bench/README.md`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
