@@ -171,8 +171,8 @@ impl UsersApi for Service {
 
     async fn load_user(&self, cx: &Caller, req: LoadUserRequest) -> Result<LoadUserResponse> {
         let db = self.db.conn();
-        let (c, _) = self.user_of(db, cx, req.user_id).await?;
-        let body = self.user_body(db, c).await?;
+        let (c, u) = self.user_of(db, cx, req.user_id).await?;
+        let body = self.user_body(db, c, Some(u)).await?;
         Ok(LoadUserResponse::Ok {
             etag: ETag::of(&body),
             body,
@@ -187,7 +187,7 @@ impl UsersApi for Service {
                 let (c, u) = self.user_of(tx, cx, id).await?;
                 self.authorize_user_update(tx, cx, &c, &b).await?;
                 preconditions::if_match(&req.if_match, async || {
-                    self.user_body(tx, c.clone()).await
+                    self.user_body(tx, c.clone(), Some(u.clone())).await
                 })
                 .await?;
                 if let Some(login) = &b.login
@@ -231,8 +231,8 @@ impl UsersApi for Service {
             })
             .await?;
         let db = self.db.conn();
-        let (c, _) = self.user_of(db, cx, id).await?;
-        let body = self.user_body(db, c).await?;
+        let (c, u) = self.user_of(db, cx, id).await?;
+        let body = self.user_body(db, c, Some(u)).await?;
         Ok(UpdateUserResponse::Ok {
             etag: ETag::of(&body),
             body,
@@ -245,9 +245,9 @@ impl UsersApi for Service {
         }
         self.db
             .write(cx.change(), async |tx| {
-                let (c, _) = self.user_of(tx, cx, req.user_id).await?;
+                let (c, u) = self.user_of(tx, cx, req.user_id).await?;
                 preconditions::if_match(&req.if_match, async || {
-                    self.user_body(tx, c.clone()).await
+                    self.user_body(tx, c.clone(), Some(u.clone())).await
                 })
                 .await?;
                 let locations = tree::of_content(tx, &c).await?;
@@ -407,7 +407,7 @@ impl UsersApi for Service {
         ));
         let head = (b.main_language_code, b.section, b.remote_id);
         let c = self.create_member(cx, &group, &ty, head, fields).await?;
-        let body = self.user_body(db, c).await?;
+        let body = self.user_body(db, c, None).await?;
         Ok(CreateUserResponse::Created { body })
     }
 }

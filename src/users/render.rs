@@ -21,12 +21,18 @@ fn location_path(info: &ContentInfo) -> String {
 }
 
 impl Service {
+    /// The user of content item `c`, with its account when the caller has read it already.
     pub(super) async fn user_body(
         &self,
         db: &impl ConnectionTrait,
         c: content::Model,
+        account: Option<user::Model>,
     ) -> Result<User> {
-        Ok(self.user_bodies(db, vec![c]).await?.remove(0))
+        let accounts = match account {
+            Some(u) => HashMap::from([(u.id, u)]),
+            None => accounts_of(db, &[c.id]).await?,
+        };
+        Ok(self.render_users(db, vec![c], accounts).await?.remove(0))
     }
 
     pub(super) async fn user_bodies(
@@ -34,13 +40,17 @@ impl Service {
         db: &impl ConnectionTrait,
         cs: Vec<content::Model>,
     ) -> Result<Vec<User>> {
-        let accounts: HashMap<i64, user::Model> = user::Entity::find()
-            .filter(user::Column::Id.is_in(cs.iter().map(|c| c.id)))
-            .all(db)
-            .await?
-            .into_iter()
-            .map(|u| (u.id, u))
-            .collect();
+        let ids: Vec<i64> = cs.iter().map(|c| c.id).collect();
+        let accounts = accounts_of(db, &ids).await?;
+        self.render_users(db, cs, accounts).await
+    }
+
+    async fn render_users(
+        &self,
+        db: &impl ConnectionTrait,
+        cs: Vec<content::Model>,
+        accounts: HashMap<i64, user::Model>,
+    ) -> Result<Vec<User>> {
         let bodies = self.current_versions(db, &cs).await?;
         cs.iter()
             .zip(bodies)
@@ -141,4 +151,15 @@ impl Service {
                 .collect(),
         }
     }
+}
+
+/// The accounts of the users `ids`, by id.
+async fn accounts_of(db: &impl ConnectionTrait, ids: &[i64]) -> Result<HashMap<i64, user::Model>> {
+    Ok(user::Entity::find()
+        .filter(user::Column::Id.is_in(ids.iter().copied()))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|u| (u.id, u))
+        .collect())
 }

@@ -777,3 +777,23 @@ async fn a_thumbnail_without_an_image_is_the_types_icon() {
     );
     assert_eq!(t["mimeType"], "image/svg+xml");
 }
+
+/// A user read (cache off; as admin with HTTP Basic, whose account is known after the first
+/// request) reads the user's account once: 7 statements, where it was 8 with a second read
+/// of the account for the body.
+#[tokio::test]
+async fn a_user_is_read_in_a_pinned_number_of_statements() {
+    let app = TestApp::with_args(&["--cache-mib", "0"]).await;
+    let read = async || {
+        let before = app.statements();
+        (app.get("/user/users/14").admin())
+            .accept("User+json")
+            .send()
+            .await
+            .assert(200);
+        app.statements() - before
+    };
+    read().await;
+    let spent = read().await;
+    assert_eq!(spent, 7, "a user read took {spent} statements");
+}
