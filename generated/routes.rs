@@ -22,6 +22,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createBookmark",
@@ -34,6 +36,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "isBookmarked",
@@ -46,6 +50,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "isBookmarkedGet",
@@ -58,6 +64,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deleteBookmark",
@@ -70,6 +78,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "redirectContent",
@@ -82,6 +92,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createContent",
@@ -94,6 +106,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["ContentCreate"],
         cached: false,
+        shows: None,
+        narrow: true,
     },
     Operation {
         id: "loadContent",
@@ -106,6 +120,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: Some(("content", "contentId")),
+        narrow: false,
     },
     Operation {
         id: "updateContentMetadata",
@@ -118,6 +134,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["ContentUpdate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deleteContent",
@@ -130,6 +148,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "copyContent",
@@ -142,6 +162,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deleteContentTranslation",
@@ -154,6 +176,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "redirectCurrentVersion",
@@ -166,6 +190,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createDraftFromCurrentVersion",
@@ -178,6 +204,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: true,
     },
     Operation {
         id: "loadContentVersions",
@@ -190,6 +218,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadContentInVersion",
@@ -202,6 +232,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "updateVersion",
@@ -214,6 +246,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["VersionUpdate"],
         cached: false,
+        shows: None,
+        narrow: true,
     },
     Operation {
         id: "deleteContentVersion",
@@ -226,6 +260,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: true,
     },
     Operation {
         id: "createDraftFromVersion",
@@ -238,6 +274,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: true,
     },
     Operation {
         id: "publishVersion",
@@ -250,6 +288,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: true,
     },
     Operation {
         id: "deleteTranslationFromDraft",
@@ -262,6 +302,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "redirectCurrentVersionRelations",
@@ -274,6 +316,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadVersionRelations",
@@ -286,6 +330,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createRelation",
@@ -298,6 +344,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["RelationCreate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadVersionRelation",
@@ -310,6 +358,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "removeRelation",
@@ -322,6 +372,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "hideContent",
@@ -334,6 +386,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "revealContent",
@@ -346,6 +400,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "getObjectStatesForContent",
@@ -358,6 +414,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "setObjectStatesForContent",
@@ -370,6 +428,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["ContentObjectStates"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "getImageVariation",
@@ -382,6 +442,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadContentTypeGroupList",
@@ -394,6 +456,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createContentTypeGroup",
@@ -406,6 +470,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["ContentTypeGroupInput"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadContentTypeGroup",
@@ -418,6 +484,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "updateContentTypeGroup",
@@ -430,6 +498,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["ContentTypeGroupInput"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deleteContentTypeGroup",
@@ -442,6 +512,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "listContentTypesForGroup",
@@ -454,6 +526,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createContentType",
@@ -466,6 +540,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["ContentTypeCreate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "listContentTypes",
@@ -478,6 +554,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createContentTypeView",
@@ -490,6 +568,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["ContentTypeViewInput"],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "copyContentType",
@@ -502,6 +582,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadContentType",
@@ -514,6 +596,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createContentTypeDraft",
@@ -526,6 +610,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["ContentTypeUpdate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deleteContentType",
@@ -538,6 +624,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadContentTypeFieldDefinitionList",
@@ -550,6 +638,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadContentTypeFieldDefinition",
@@ -562,6 +652,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadContentTypeFieldDefinitionByIdentifier",
@@ -574,6 +666,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadContentTypeDraft",
@@ -586,6 +680,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "updateContentTypeDraft",
@@ -598,6 +694,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["ContentTypeUpdate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "publishContentTypeDraft",
@@ -610,6 +708,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deleteContentTypeDraft",
@@ -622,6 +722,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadContentTypeDraftFieldDefinitionList",
@@ -634,6 +736,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "addContentTypeDraftFieldDefinition",
@@ -646,6 +750,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["FieldDefinitionCreate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadContentTypeDraftFieldDefinition",
@@ -658,6 +764,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "updateContentTypeDraftFieldDefinition",
@@ -670,6 +778,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["FieldDefinitionUpdate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "removeContentTypeDraftFieldDefinition",
@@ -682,6 +792,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadGroupsOfContentType",
@@ -694,6 +806,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "linkContentTypeToGroup",
@@ -706,6 +820,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "unlinkContentTypeFromGroup",
@@ -718,6 +834,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadCountryList",
@@ -730,6 +848,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadEvents",
@@ -742,6 +862,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "listLanguages",
@@ -754,6 +876,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadLanguage",
@@ -766,6 +890,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "redirectLocation",
@@ -778,6 +904,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadLocation",
@@ -790,6 +918,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: Some(("location", "locationPath")),
+        narrow: false,
     },
     Operation {
         id: "updateLocation",
@@ -802,6 +932,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["LocationUpdate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deleteSubtree",
@@ -814,6 +946,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "copySubtree",
@@ -826,6 +960,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "moveSubtree",
@@ -838,6 +974,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "swapLocation",
@@ -850,6 +988,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadLocationChildren",
@@ -862,6 +1002,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadLocationsForContent",
@@ -874,6 +1016,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createLocation",
@@ -886,6 +1030,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["LocationCreate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadObjectStateGroups",
@@ -898,6 +1044,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createObjectStateGroup",
@@ -910,6 +1058,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["ObjectStateGroupCreate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadObjectStateGroup",
@@ -922,6 +1072,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "updateObjectStateGroup",
@@ -934,6 +1086,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["ObjectStateGroupUpdate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deleteObjectStateGroup",
@@ -946,6 +1100,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadObjectStates",
@@ -958,6 +1114,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createObjectState",
@@ -970,6 +1128,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["ObjectStateCreate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadObjectState",
@@ -982,6 +1142,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "updateObjectState",
@@ -994,6 +1156,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["ObjectStateUpdate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deleteObjectState",
@@ -1006,6 +1170,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "listRoles",
@@ -1018,6 +1184,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createRole",
@@ -1030,6 +1198,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["RoleInput"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadRole",
@@ -1042,6 +1212,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createRoleDraft",
@@ -1054,6 +1226,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "updateRole",
@@ -1066,6 +1240,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["RoleInput"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deleteRole",
@@ -1078,6 +1254,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadRoleDraft",
@@ -1090,6 +1268,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "updateRoleDraft",
@@ -1102,6 +1282,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["RoleInput"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "publishRoleDraft",
@@ -1114,6 +1296,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deleteRoleDraft",
@@ -1126,6 +1310,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadPolicies",
@@ -1138,6 +1324,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "addPolicy",
@@ -1150,6 +1338,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["PolicyCreate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deletePolicies",
@@ -1162,6 +1352,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadPolicy",
@@ -1174,6 +1366,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "updatePolicy",
@@ -1186,6 +1380,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["PolicyUpdate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deletePolicy",
@@ -1198,6 +1394,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "listPoliciesForUser",
@@ -1210,6 +1408,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadRoleAssignmentsForUser",
@@ -1222,6 +1422,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "assignRoleToUser",
@@ -1234,6 +1436,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["RoleAssignInput"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadRoleAssignmentForUser",
@@ -1246,6 +1450,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "unassignRoleFromUser",
@@ -1258,6 +1464,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadRoleAssignmentsForUserGroup",
@@ -1270,6 +1478,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "assignRoleToUserGroup",
@@ -1282,6 +1492,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["RoleAssignInput"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadRoleAssignmentForUserGroup",
@@ -1294,6 +1506,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "unassignRoleFromUserGroup",
@@ -1306,6 +1520,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadRootResource",
@@ -1318,6 +1534,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "listSections",
@@ -1330,6 +1548,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createSection",
@@ -1342,6 +1562,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["SectionInput"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadSection",
@@ -1354,6 +1576,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "updateSection",
@@ -1366,6 +1590,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["SectionInput"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deleteSection",
@@ -1378,6 +1604,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createSession",
@@ -1390,6 +1618,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: false,
         inputs: &["SessionInput"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "checkSession",
@@ -1402,6 +1632,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: false,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "refreshSession",
@@ -1414,6 +1646,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deleteSession",
@@ -1426,6 +1660,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadTrashItems",
@@ -1438,6 +1674,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "emptyTrash",
@@ -1450,6 +1688,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadTrashItem",
@@ -1462,6 +1702,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "restoreTrashItem",
@@ -1474,6 +1716,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deleteTrashItem",
@@ -1486,6 +1730,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "listGlobalURLAliases",
@@ -1498,6 +1744,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "listLocationURLAliases",
@@ -1510,6 +1758,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createURLAlias",
@@ -1522,6 +1772,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["UrlAliasCreate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadURLAlias",
@@ -1534,6 +1786,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deleteURLAlias",
@@ -1546,6 +1800,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "listURLWildcards",
@@ -1558,6 +1814,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createURLWildcard",
@@ -1570,6 +1828,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["UrlWildcardCreate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadURLWildcard",
@@ -1582,6 +1842,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deleteURLWildcard",
@@ -1594,6 +1856,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadUsers",
@@ -1606,6 +1870,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "verifyUsers",
@@ -1618,6 +1884,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadUser",
@@ -1630,6 +1898,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: Some(("content", "userId")),
+        narrow: false,
     },
     Operation {
         id: "updateUser",
@@ -1642,6 +1912,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["UserUpdate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deleteUser",
@@ -1654,6 +1926,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "redirectToCurrentUser",
@@ -1666,6 +1940,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadUserGroupsOfUser",
@@ -1678,6 +1954,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "assignUserToUserGroup",
@@ -1690,6 +1968,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "unassignUserFromUserGroup",
@@ -1702,6 +1982,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadUserDrafts",
@@ -1714,6 +1996,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadUserGroups",
@@ -1726,6 +2010,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadRootUserGroup",
@@ -1738,6 +2024,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createRootUserGroup",
@@ -1750,6 +2038,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["UserGroupCreate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadUserGroup",
@@ -1762,6 +2052,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "updateUserGroup",
@@ -1774,6 +2066,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["UserGroupUpdate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "deleteUserGroup",
@@ -1786,6 +2080,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "moveUserGroup",
@@ -1798,6 +2094,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadSubUserGroups",
@@ -1810,6 +2108,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createUserGroup",
@@ -1822,6 +2122,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["UserGroupCreate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadUsersFromGroup",
@@ -1834,6 +2136,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createUser",
@@ -1846,6 +2150,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["UserCreate"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createView",
@@ -1858,6 +2164,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["ViewInput"],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "listView",
@@ -1870,6 +2178,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "getView",
@@ -1882,6 +2192,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadViewResults",
@@ -1894,6 +2206,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createContentView",
@@ -1906,6 +2220,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["ViewInput"],
         cached: true,
+        shows: None,
+        narrow: false,
     },
 ];
 /// The policy map: each module's functions and the limitations each function takes.

@@ -63,7 +63,7 @@ impl Caller {
             operation: self.op.id,
             resource: &self.resource,
             user_id: Some(self.user_id),
-            narrow: crate::changes::is_narrow(self.op.id),
+            narrow: self.op.narrow,
         }
     }
 }

@@ -7,24 +7,6 @@ use cairn_runtime::http::Operation;
 /// The channel on which instances sharing a PostgreSQL database tell each other of changes.
 pub(crate) const CHANNEL: &str = "cairn_changes";
 
-/// The operations whose events name all they changed of what the response cache keys by
-/// content item and Location (`cairn_store::events::touched`): a draft's content item, and a
-/// publication's item, its Locations and their parents. Every other change drops every
-/// kept answer.
-const NARROW: &[&str] = &[
-    "createContent",
-    "updateVersion",
-    "publishVersion",
-    "createDraftFromCurrentVersion",
-    "createDraftFromVersion",
-    "deleteContentVersion",
-];
-
-/// Whether the events of operation `id` name all they changed.
-pub(crate) fn is_narrow(id: &str) -> bool {
-    NARROW.contains(&id)
-}
-
 impl Service {
     /// `op` succeeded: drops what it may have changed.
     pub(crate) async fn written(&self, op: &Operation) {

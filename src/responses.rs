@@ -150,7 +150,7 @@ impl Service {
         let (Some(responses), Some(generation)) = (&self.responses, cx.generation) else {
             return Lookup::Off;
         };
-        let tags = tags(cx.op.id, request);
+        let tags = tags(cx.op, request);
         let slot = ResponseCache::slot(request, &cx.user_id.to_string(), generation, tags);
         let found = responses.get(&slot);
         crate::metrics::cache_lookup("responses", found.is_some());
@@ -162,15 +162,15 @@ impl Service {
 }
 
 /// What the answer of operation `op` to `request` is rendered from, as the changes that
-/// touch it name it (`crate::changes::NARROW`); none when it may be rendered from anything.
-/// A Content item and a user are their content item's rows; a Location is its row, its
-/// content item's info and its count of children.
-fn tags(op: &str, request: &Rq) -> Option<Vec<u64>> {
-    let tag = match op {
-        "loadContent" => Touched::Content(request.path("contentId").ok()?),
-        "loadUser" => Touched::Content(request.path("userId").ok()?),
-        "loadLocation" => {
-            let path: String = request.path("locationPath").ok()?;
+/// touch it name it (the spec's `shows`); none when it may be rendered from anything. A
+/// Content item and a user are their content item's rows; a Location is its row, its content
+/// item's info and its count of children.
+fn tags(op: &Operation, request: &Rq) -> Option<Vec<u64>> {
+    let (kind, param) = op.shows?;
+    let tag = match kind {
+        "content" => Touched::Content(request.path(param).ok()?),
+        _ => {
+            let path: String = request.path(param).ok()?;
             Touched::Location(
                 path.trim_end_matches('/')
                     .rsplit('/')
@@ -179,7 +179,6 @@ fn tags(op: &str, request: &Rq) -> Option<Vec<u64>> {
                     .ok()?,
             )
         }
-        _ => return None,
     };
     Some(vec![tag.key()])
 }

@@ -400,6 +400,8 @@ fn endpoint_ctx(api: &Api, e: &Endpoint, index: usize) -> Value {
         "filters": e.filters,
         "csrf": e.csrf,
         "cached": e.cached,
+        "shows": e.shows.as_ref().map(|(kind, param)| serde_json::json!({"kind": kind, "param": param})),
+        "narrow": e.narrow,
         "stream": e.stream,
         "inputs": e.inputs,
         "input": e.inputs.first(),

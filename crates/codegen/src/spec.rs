@@ -94,6 +94,14 @@ pub struct RawEndpoint {
     /// the request and the caller, such as the session itself).
     #[serde(default = "yes")]
     pub cache: bool,
+    /// What a kept answer shows, as the events of changes name it: `content:<param>` (a
+    /// content item, by that path parameter) or `location:<param>` (a Location, by the last
+    /// id of that path). A change that names something else leaves the answer kept.
+    pub shows: Option<String>,
+    /// A write whose event names all it changed of what kept answers show (`shows`); any
+    /// other change drops every kept answer.
+    #[serde(default)]
+    pub narrow: bool,
     /// A GET also answered as Server-Sent Events (`Accept: text/event-stream`): a stream of
     /// this type, which has an `id`, each item its JSON document and its `id` the event's.
     pub stream: Option<String>,

@@ -26,6 +26,10 @@ pub struct Endpoint {
     pub csrf: bool,
     /// A GET whose 200 response the response cache keeps.
     pub cached: bool,
+    /// What a kept answer shows (kind, path parameter): see `spec/README.md`.
+    pub shows: Option<(String, String)>,
+    /// A write whose event names all it changed of what kept answers show.
+    pub narrow: bool,
     /// The type streamed as Server-Sent Events, when the GET also answers
     /// `text/event-stream`.
     pub stream: Option<String>,

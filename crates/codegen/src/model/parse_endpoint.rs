@@ -166,6 +166,26 @@ pub(super) fn parse_endpoint(
         );
     }
     let cached = e.cache && cacheable;
+    let shows = match e.shows.as_deref().map(|s| s.split_once(':')) {
+        None => None,
+        Some(Some((kind, param)))
+            if ["content", "location"].contains(&kind)
+                && path_ps.iter().any(|(p, _)| p == param)
+                && cached =>
+        {
+            Some((kind.to_string(), param.to_string()))
+        }
+        Some(_) => {
+            errs.push(
+                "`shows` is `content:<path parameter>` or `location:<path parameter>`, on a kept answer"
+                    .into(),
+            );
+            None
+        }
+    };
+    if e.narrow && access == Access::Read {
+        errs.push("`narrow` is for writes".into());
+    }
     if let Some(t) = &e.stream {
         if method != "GET" {
             errs.push("`stream` is for GETs".into());
@@ -288,6 +308,8 @@ pub(super) fn parse_endpoint(
         filters: e.filters,
         csrf: e.csrf,
         cached,
+        shows,
+        narrow: e.narrow,
         stream: e.stream.clone(),
         responses,
         errors: e.errors.clone(),

@@ -22,6 +22,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "createThing",
@@ -34,6 +36,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &["ThingInput"],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "loadThing",
@@ -46,6 +50,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: true,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "copyThing",
@@ -58,6 +64,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: true,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
     Operation {
         id: "moveThing",
@@ -70,6 +78,8 @@ pub static OPERATIONS: &[Operation] = &[
         csrf: false,
         inputs: &[],
         cached: false,
+        shows: None,
+        narrow: false,
     },
 ];
 /// The policy map: each module's functions and the limitations each function takes.

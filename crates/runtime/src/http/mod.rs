@@ -46,6 +46,11 @@ pub struct Operation {
     pub inputs: &'static [&'static str],
     /// A GET or a search whose 200 answers the response cache keeps.
     pub cached: bool,
+    /// What a kept answer shows, as changes name it: (`content` or `location`, the path
+    /// parameter that gives its id).
+    pub shows: Option<(&'static str, &'static str)>,
+    /// A write whose event names all it changed of what kept answers show.
+    pub narrow: bool,
 }
 
 /// The operation a response answered (a response extension, for logs and metrics).
