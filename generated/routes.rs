@@ -3899,7 +3899,11 @@ fn h_load_bookmarks<A: Api>(api: Arc<A>) -> Handler {
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
                 limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(Some(25))),
             };
-            let resp = api.load_bookmarks(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .bookmarks()
+                .load_bookmarks(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadBookmarksResponse::Ok { body } => rq.reply(200).body(&body).render(),
@@ -3922,7 +3926,11 @@ fn h_create_bookmark<A: Api>(api: Arc<A>) -> Handler {
             let req = CreateBookmarkRequest {
                 location_id: rq.path("locationId")?,
             };
-            let resp = api.create_bookmark(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .bookmarks()
+                .create_bookmark(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateBookmarkResponse::Created { location } => {
@@ -3942,7 +3950,11 @@ fn h_is_bookmarked<A: Api>(api: Arc<A>) -> Handler {
             let req = IsBookmarkedRequest {
                 location_id: rq.path("locationId")?,
             };
-            let resp = api.is_bookmarked(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .bookmarks()
+                .is_bookmarked(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 IsBookmarkedResponse::Ok => rq.reply(200).render(),
@@ -3965,7 +3977,11 @@ fn h_is_bookmarked_get<A: Api>(api: Arc<A>) -> Handler {
             let req = IsBookmarkedGetRequest {
                 location_id: rq.path("locationId")?,
             };
-            let resp = api.is_bookmarked_get(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .bookmarks()
+                .is_bookmarked_get(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 IsBookmarkedGetResponse::Ok => rq.reply(200).render(),
@@ -3988,7 +4004,11 @@ fn h_delete_bookmark<A: Api>(api: Arc<A>) -> Handler {
             let req = DeleteBookmarkRequest {
                 location_id: rq.path("locationId")?,
             };
-            let resp = api.delete_bookmark(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .bookmarks()
+                .delete_bookmark(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 DeleteBookmarkResponse::NoContent => rq.reply(204).render(),
@@ -4011,7 +4031,11 @@ fn h_redirect_content<A: Api>(api: Arc<A>) -> Handler {
             let req = RedirectContentRequest {
                 remote_id: rq.query::<String>("remoteId")?,
             };
-            let resp = api.redirect_content(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content()
+                .redirect_content(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 RedirectContentResponse::TemporaryRedirect { location } => {
@@ -4041,7 +4065,7 @@ fn h_create_content<A: Api>(api: Arc<A>) -> Handler {
                     CreateContentAccept::ContentInfo
                 },
             };
-            let resp = api.create_content(&cx, req).await.map_err(Into::into)?;
+            let resp = api.content().create_content(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateContentResponse::CreatedContentInfo { body } => {
@@ -4083,7 +4107,7 @@ fn h_load_content<A: Api>(api: Arc<A>) -> Handler {
                     LoadContentAccept::ContentInfo
                 },
             };
-            let resp = api.load_content(&cx, req).await.map_err(Into::into)?;
+            let resp = api.content().load_content(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadContentResponse::OkContentInfo { body, etag } => {
@@ -4121,7 +4145,11 @@ fn h_update_content_metadata<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.update_content_metadata(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content()
+                .update_content_metadata(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 UpdateContentMetadataResponse::Ok { body, etag } => {
@@ -4146,7 +4174,7 @@ fn h_delete_content<A: Api>(api: Arc<A>) -> Handler {
                 content_id: rq.path("contentId")?,
                 if_match: rq.if_match(),
             };
-            let resp = api.delete_content(&cx, req).await.map_err(Into::into)?;
+            let resp = api.content().delete_content(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 DeleteContentResponse::NoContent => rq.reply(204).render(),
@@ -4165,7 +4193,7 @@ fn h_copy_content<A: Api>(api: Arc<A>) -> Handler {
                 content_id: rq.path("contentId")?,
                 destination: rq.required_destination()?,
             };
-            let resp = api.copy_content(&cx, req).await.map_err(Into::into)?;
+            let resp = api.content().copy_content(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CopyContentResponse::Created { location } => {
@@ -4187,6 +4215,7 @@ fn h_delete_content_translation<A: Api>(api: Arc<A>) -> Handler {
                 language_code: rq.path("languageCode")?,
             };
             let resp = api
+                .content()
                 .delete_content_translation(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -4212,7 +4241,11 @@ fn h_redirect_current_version<A: Api>(api: Arc<A>) -> Handler {
             let req = RedirectCurrentVersionRequest {
                 content_id: rq.path("contentId")?,
             };
-            let resp = api.redirect_current_version(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content()
+                .redirect_current_version(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 RedirectCurrentVersionResponse::Ok { body, etag } => {
@@ -4245,6 +4278,7 @@ fn h_create_draft_from_current_version<A: Api>(api: Arc<A>) -> Handler {
                 content_id: rq.path("contentId")?,
             };
             let resp = api
+                .content()
                 .create_draft_from_current_version(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -4276,7 +4310,11 @@ fn h_load_content_versions<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadContentVersionsRequest {
                 content_id: rq.path("contentId")?,
             };
-            let resp = api.load_content_versions(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content()
+                .load_content_versions(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadContentVersionsResponse::Ok { body } => {
@@ -4310,7 +4348,11 @@ fn h_load_content_in_version<A: Api>(api: Arc<A>) -> Handler {
                 response_groups: rq.query::<String>("responseGroups")?,
                 languages: rq.query::<String>("languages")?,
             };
-            let resp = api.load_content_in_version(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content()
+                .load_content_in_version(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadContentInVersionResponse::Ok { body, etag } => {
@@ -4343,7 +4385,7 @@ fn h_update_version<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.update_version(&cx, req).await.map_err(Into::into)?;
+            let resp = api.content().update_version(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 UpdateVersionResponse::Ok { body, etag } => {
@@ -4369,7 +4411,11 @@ fn h_delete_content_version<A: Api>(api: Arc<A>) -> Handler {
                 version_no: rq.path("versionNo")?,
                 if_match: rq.if_match(),
             };
-            let resp = api.delete_content_version(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content()
+                .delete_content_version(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 DeleteContentVersionResponse::NoContent => rq.reply(204).render(),
@@ -4389,6 +4435,7 @@ fn h_create_draft_from_version<A: Api>(api: Arc<A>) -> Handler {
                 version_no: rq.path("versionNo")?,
             };
             let resp = api
+                .content()
                 .create_draft_from_version(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -4416,7 +4463,11 @@ fn h_publish_version<A: Api>(api: Arc<A>) -> Handler {
                 content_id: rq.path("contentId")?,
                 version_no: rq.path("versionNo")?,
             };
-            let resp = api.publish_version(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content()
+                .publish_version(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 PublishVersionResponse::NoContent => rq.reply(204).render(),
@@ -4437,6 +4488,7 @@ fn h_delete_translation_from_draft<A: Api>(api: Arc<A>) -> Handler {
                 language_code: rq.path("languageCode")?,
             };
             let resp = api
+                .content()
                 .delete_translation_from_draft(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -4463,6 +4515,7 @@ fn h_redirect_current_version_relations<A: Api>(api: Arc<A>) -> Handler {
                 content_id: rq.path("contentId")?,
             };
             let resp = api
+                .content()
                 .redirect_current_version_relations(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -4498,7 +4551,11 @@ fn h_load_version_relations<A: Api>(api: Arc<A>) -> Handler {
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
                 limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(None)),
             };
-            let resp = api.load_version_relations(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content()
+                .load_version_relations(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadVersionRelationsResponse::Ok { body } => {
@@ -4525,7 +4582,11 @@ fn h_create_relation<A: Api>(api: Arc<A>) -> Handler {
                 version_no: rq.path("versionNo")?,
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.create_relation(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content()
+                .create_relation(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateRelationResponse::Created { body } => {
@@ -4552,7 +4613,11 @@ fn h_load_version_relation<A: Api>(api: Arc<A>) -> Handler {
                 version_no: rq.path("versionNo")?,
                 relation_id: rq.path("relationId")?,
             };
-            let resp = api.load_version_relation(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content()
+                .load_version_relation(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadVersionRelationResponse::Ok { body, etag } => {
@@ -4580,7 +4645,11 @@ fn h_remove_relation<A: Api>(api: Arc<A>) -> Handler {
                 relation_id: rq.path("relationId")?,
                 if_match: rq.if_match(),
             };
-            let resp = api.remove_relation(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content()
+                .remove_relation(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 RemoveRelationResponse::NoContent => rq.reply(204).render(),
@@ -4598,7 +4667,7 @@ fn h_hide_content<A: Api>(api: Arc<A>) -> Handler {
             let req = HideContentRequest {
                 content_id: rq.path("contentId")?,
             };
-            let resp = api.hide_content(&cx, req).await.map_err(Into::into)?;
+            let resp = api.content().hide_content(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 HideContentResponse::NoContent => rq.reply(204).render(),
@@ -4616,7 +4685,7 @@ fn h_reveal_content<A: Api>(api: Arc<A>) -> Handler {
             let req = RevealContentRequest {
                 content_id: rq.path("contentId")?,
             };
-            let resp = api.reveal_content(&cx, req).await.map_err(Into::into)?;
+            let resp = api.content().reveal_content(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 RevealContentResponse::NoContent => rq.reply(204).render(),
@@ -4640,6 +4709,7 @@ fn h_get_object_states_for_content<A: Api>(api: Arc<A>) -> Handler {
                 content_id: rq.path("contentId")?,
             };
             let resp = api
+                .content()
                 .get_object_states_for_content(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -4670,6 +4740,7 @@ fn h_set_object_states_for_content<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api
+                .content()
                 .set_object_states_for_content(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -4698,7 +4769,11 @@ fn h_get_image_variation<A: Api>(api: Arc<A>) -> Handler {
                 image_id: rq.path("imageId")?,
                 variation_identifier: rq.path("variationIdentifier")?,
             };
-            let resp = api.get_image_variation(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content()
+                .get_image_variation(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 GetImageVariationResponse::Ok { body, etag } => {
@@ -4729,6 +4804,7 @@ fn h_load_content_type_group_list<A: Api>(api: Arc<A>) -> Handler {
                 identifier: rq.query::<String>("identifier")?,
             };
             let resp = api
+                .content_types()
                 .load_content_type_group_list(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -4760,6 +4836,7 @@ fn h_create_content_type_group<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api
+                .content_types()
                 .create_content_type_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -4791,7 +4868,11 @@ fn h_load_content_type_group<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadContentTypeGroupRequest {
                 content_type_group_id: rq.path("contentTypeGroupId")?,
             };
-            let resp = api.load_content_type_group(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content_types()
+                .load_content_type_group(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadContentTypeGroupResponse::Ok { body, etag } => {
@@ -4823,6 +4904,7 @@ fn h_update_content_type_group<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api
+                .content_types()
                 .update_content_type_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -4851,6 +4933,7 @@ fn h_delete_content_type_group<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api
+                .content_types()
                 .delete_content_type_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -4882,6 +4965,7 @@ fn h_list_content_types_for_group<A: Api>(api: Arc<A>) -> Handler {
                 },
             };
             let resp = api
+                .content_types()
                 .list_content_types_for_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -4914,7 +4998,11 @@ fn h_create_content_type<A: Api>(api: Arc<A>) -> Handler {
                 publish: rq.query::<bool>("publish")?.unwrap_or(false),
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.create_content_type(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content_types()
+                .create_content_type(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateContentTypeResponse::Created { body } => {
@@ -4953,7 +5041,11 @@ fn h_list_content_types<A: Api>(api: Arc<A>) -> Handler {
                     ListContentTypesAccept::ContentTypeInfoList
                 },
             };
-            let resp = api.list_content_types(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content_types()
+                .list_content_types(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 ListContentTypesResponse::OkContentTypeInfoList { body } => {
@@ -4986,7 +5078,11 @@ fn h_create_content_type_view<A: Api>(api: Arc<A>) -> Handler {
             let req = CreateContentTypeViewRequest {
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.create_content_type_view(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content_types()
+                .create_content_type_view(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateContentTypeViewResponse::Ok { body } => {
@@ -5011,7 +5107,11 @@ fn h_copy_content_type<A: Api>(api: Arc<A>) -> Handler {
             let req = CopyContentTypeRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
-            let resp = api.copy_content_type(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content_types()
+                .copy_content_type(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CopyContentTypeResponse::Created { location } => {
@@ -5036,7 +5136,11 @@ fn h_load_content_type<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadContentTypeRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
-            let resp = api.load_content_type(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content_types()
+                .load_content_type(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadContentTypeResponse::Ok { body, etag } => {
@@ -5063,6 +5167,7 @@ fn h_create_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api
+                .content_types()
                 .create_content_type_draft(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -5090,7 +5195,11 @@ fn h_delete_content_type<A: Api>(api: Arc<A>) -> Handler {
                 content_type_id: rq.path("contentTypeId")?,
                 if_match: rq.if_match(),
             };
-            let resp = api.delete_content_type(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content_types()
+                .delete_content_type(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 DeleteContentTypeResponse::NoContent => rq.reply(204).render(),
@@ -5114,6 +5223,7 @@ fn h_load_content_type_field_definition_list<A: Api>(api: Arc<A>) -> Handler {
                 content_type_id: rq.path("contentTypeId")?,
             };
             let resp = api
+                .content_types()
                 .load_content_type_field_definition_list(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -5148,6 +5258,7 @@ fn h_load_content_type_field_definition<A: Api>(api: Arc<A>) -> Handler {
                 field_definition_id: rq.path("fieldDefinitionId")?,
             };
             let resp = api
+                .content_types()
                 .load_content_type_field_definition(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -5182,6 +5293,7 @@ fn h_load_content_type_field_definition_by_identifier<A: Api>(api: Arc<A>) -> Ha
                 field_definition_identifier: rq.path("fieldDefinitionIdentifier")?,
             };
             let resp = api
+                .content_types()
                 .load_content_type_field_definition_by_identifier(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -5214,7 +5326,11 @@ fn h_load_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadContentTypeDraftRequest {
                 content_type_id: rq.path("contentTypeId")?,
             };
-            let resp = api.load_content_type_draft(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .content_types()
+                .load_content_type_draft(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadContentTypeDraftResponse::Ok { body, etag } => {
@@ -5246,6 +5362,7 @@ fn h_update_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api
+                .content_types()
                 .update_content_type_draft(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -5273,6 +5390,7 @@ fn h_publish_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
                 content_type_id: rq.path("contentTypeId")?,
             };
             let resp = api
+                .content_types()
                 .publish_content_type_draft(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -5297,6 +5415,7 @@ fn h_delete_content_type_draft<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api
+                .content_types()
                 .delete_content_type_draft(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -5323,6 +5442,7 @@ fn h_load_content_type_draft_field_definition_list<A: Api>(api: Arc<A>) -> Handl
                 content_type_id: rq.path("contentTypeId")?,
             };
             let resp = api
+                .content_types()
                 .load_content_type_draft_field_definition_list(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -5352,6 +5472,7 @@ fn h_add_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api
+                .content_types()
                 .add_content_type_draft_field_definition(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -5385,6 +5506,7 @@ fn h_load_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler {
                 field_definition_id: rq.path("fieldDefinitionId")?,
             };
             let resp = api
+                .content_types()
                 .load_content_type_draft_field_definition(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -5420,6 +5542,7 @@ fn h_update_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler 
                 body: rq.input(op.inputs)?,
             };
             let resp = api
+                .content_types()
                 .update_content_type_draft_field_definition(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -5449,6 +5572,7 @@ fn h_remove_content_type_draft_field_definition<A: Api>(api: Arc<A>) -> Handler 
                 if_match: rq.if_match(),
             };
             let resp = api
+                .content_types()
                 .remove_content_type_draft_field_definition(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -5477,6 +5601,7 @@ fn h_load_groups_of_content_type<A: Api>(api: Arc<A>) -> Handler {
                 content_type_id: rq.path("contentTypeId")?,
             };
             let resp = api
+                .content_types()
                 .load_groups_of_content_type(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -5506,6 +5631,7 @@ fn h_link_content_type_to_group<A: Api>(api: Arc<A>) -> Handler {
                 group: rq.query::<String>("group")?,
             };
             let resp = api
+                .content_types()
                 .link_content_type_to_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -5530,6 +5656,7 @@ fn h_unlink_content_type_from_group<A: Api>(api: Arc<A>) -> Handler {
                 content_type_group_id: rq.path("contentTypeGroupId")?,
             };
             let resp = api
+                .content_types()
                 .unlink_content_type_from_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -5555,7 +5682,11 @@ fn h_load_country_list<A: Api>(api: Arc<A>) -> Handler {
                 Lookup::Off => None,
             };
             let req = LoadCountryListRequest {};
-            let resp = api.load_country_list(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .countries()
+                .load_country_list(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadCountryListResponse::Ok { body, etag } => {
@@ -5590,7 +5721,11 @@ fn h_load_events<A: Api>(api: Arc<A>) -> Handler {
                     .header_text("last-event-id", "The Last-Event-ID header")?,
             };
             if streamed {
-                let items = api.load_events_stream(&cx, req).await.map_err(Into::into)?;
+                let items = api
+                    .events()
+                    .load_events_stream(&cx, req)
+                    .await
+                    .map_err(Into::into)?;
                 return Ok(
                     cairn_runtime::sse::respond(
                         items,
@@ -5599,7 +5734,7 @@ fn h_load_events<A: Api>(api: Arc<A>) -> Handler {
                     ),
                 );
             }
-            let resp = api.load_events(&cx, req).await.map_err(Into::into)?;
+            let resp = api.events().load_events(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadEventsResponse::Ok { body } => rq.reply(200).body(&body).render(),
@@ -5625,7 +5760,11 @@ fn h_list_languages<A: Api>(api: Arc<A>) -> Handler {
                 Lookup::Off => None,
             };
             let req = ListLanguagesRequest {};
-            let resp = api.list_languages(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .languages()
+                .list_languages(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 ListLanguagesResponse::Ok { body } => rq.reply(200).body(&body).render(),
@@ -5653,7 +5792,11 @@ fn h_load_language<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadLanguageRequest {
                 language_code: rq.path("languageCode")?,
             };
-            let resp = api.load_language(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .languages()
+                .load_language(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadLanguageResponse::Ok { body, etag } => {
@@ -5686,7 +5829,11 @@ fn h_redirect_location<A: Api>(api: Arc<A>) -> Handler {
                 url_alias: rq.query::<String>("urlAlias")?,
                 location_path: rq.query::<String>("locationPath")?,
             };
-            let resp = api.redirect_location(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .locations()
+                .redirect_location(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 RedirectLocationResponse::Ok { body } => {
@@ -5719,7 +5866,11 @@ fn h_load_location<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadLocationRequest {
                 location_path: rq.path("locationPath")?,
             };
-            let resp = api.load_location(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .locations()
+                .load_location(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadLocationResponse::Ok { body, etag } => {
@@ -5750,7 +5901,11 @@ fn h_update_location<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.update_location(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .locations()
+                .update_location(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 UpdateLocationResponse::Ok { body, etag } => {
@@ -5775,7 +5930,11 @@ fn h_delete_subtree<A: Api>(api: Arc<A>) -> Handler {
                 location_path: rq.path("locationPath")?,
                 if_match: rq.if_match(),
             };
-            let resp = api.delete_subtree(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .locations()
+                .delete_subtree(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 DeleteSubtreeResponse::NoContent => rq.reply(204).render(),
@@ -5794,7 +5953,7 @@ fn h_copy_subtree<A: Api>(api: Arc<A>) -> Handler {
                 location_path: rq.path("locationPath")?,
                 destination: rq.required_destination()?,
             };
-            let resp = api.copy_subtree(&cx, req).await.map_err(Into::into)?;
+            let resp = api.locations().copy_subtree(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CopySubtreeResponse::Created { location } => {
@@ -5815,7 +5974,7 @@ fn h_move_subtree<A: Api>(api: Arc<A>) -> Handler {
                 location_path: rq.path("locationPath")?,
                 destination: rq.required_destination()?,
             };
-            let resp = api.move_subtree(&cx, req).await.map_err(Into::into)?;
+            let resp = api.locations().move_subtree(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 MoveSubtreeResponse::Created { location } => {
@@ -5837,7 +5996,11 @@ fn h_swap_location<A: Api>(api: Arc<A>) -> Handler {
                 location_path: rq.path("locationPath")?,
                 destination: rq.required_destination()?,
             };
-            let resp = api.swap_location(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .locations()
+                .swap_location(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 SwapLocationResponse::NoContent => rq.reply(204).render(),
@@ -5862,7 +6025,11 @@ fn h_load_location_children<A: Api>(api: Arc<A>) -> Handler {
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
                 limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(Some(10))),
             };
-            let resp = api.load_location_children(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .locations()
+                .load_location_children(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadLocationChildrenResponse::Ok { body } => {
@@ -5893,6 +6060,7 @@ fn h_load_locations_for_content<A: Api>(api: Arc<A>) -> Handler {
                 content_id: rq.path("contentId")?,
             };
             let resp = api
+                .locations()
                 .load_locations_for_content(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -5921,7 +6089,11 @@ fn h_create_location<A: Api>(api: Arc<A>) -> Handler {
                 content_id: rq.path("contentId")?,
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.create_location(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .locations()
+                .create_location(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateLocationResponse::Created { body } => {
@@ -5948,7 +6120,11 @@ fn h_load_object_state_groups<A: Api>(api: Arc<A>) -> Handler {
                 Lookup::Off => None,
             };
             let req = LoadObjectStateGroupsRequest {};
-            let resp = api.load_object_state_groups(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .object_states()
+                .load_object_state_groups(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadObjectStateGroupsResponse::Ok { body } => {
@@ -5974,6 +6150,7 @@ fn h_create_object_state_group<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api
+                .object_states()
                 .create_object_state_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -6005,7 +6182,11 @@ fn h_load_object_state_group<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadObjectStateGroupRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
             };
-            let resp = api.load_object_state_group(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .object_states()
+                .load_object_state_group(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadObjectStateGroupResponse::Ok { body, etag } => {
@@ -6037,6 +6218,7 @@ fn h_update_object_state_group<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api
+                .object_states()
                 .update_object_state_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -6065,6 +6247,7 @@ fn h_delete_object_state_group<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api
+                .object_states()
                 .delete_object_state_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -6090,7 +6273,11 @@ fn h_load_object_states<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadObjectStatesRequest {
                 object_state_group_id: rq.path("objectStateGroupId")?,
             };
-            let resp = api.load_object_states(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .object_states()
+                .load_object_states(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadObjectStatesResponse::Ok { body } => {
@@ -6116,7 +6303,11 @@ fn h_create_object_state<A: Api>(api: Arc<A>) -> Handler {
                 object_state_group_id: rq.path("objectStateGroupId")?,
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.create_object_state(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .object_states()
+                .create_object_state(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateObjectStateResponse::Created { body } => {
@@ -6146,7 +6337,11 @@ fn h_load_object_state<A: Api>(api: Arc<A>) -> Handler {
                 object_state_group_id: rq.path("objectStateGroupId")?,
                 object_state_id: rq.path("objectStateId")?,
             };
-            let resp = api.load_object_state(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .object_states()
+                .load_object_state(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadObjectStateResponse::Ok { body, etag } => {
@@ -6178,7 +6373,11 @@ fn h_update_object_state<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.update_object_state(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .object_states()
+                .update_object_state(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 UpdateObjectStateResponse::Ok { body, etag } => {
@@ -6204,7 +6403,11 @@ fn h_delete_object_state<A: Api>(api: Arc<A>) -> Handler {
                 object_state_id: rq.path("objectStateId")?,
                 if_match: rq.if_match(),
             };
-            let resp = api.delete_object_state(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .object_states()
+                .delete_object_state(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 DeleteObjectStateResponse::NoContent => rq.reply(204).render(),
@@ -6229,7 +6432,7 @@ fn h_list_roles<A: Api>(api: Arc<A>) -> Handler {
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
                 limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(None)),
             };
-            let resp = api.list_roles(&cx, req).await.map_err(Into::into)?;
+            let resp = api.roles().list_roles(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 ListRolesResponse::Ok { body } => rq.reply(200).body(&body).render(),
@@ -6258,7 +6461,7 @@ fn h_create_role<A: Api>(api: Arc<A>) -> Handler {
                     CreateRoleAccept::Role
                 },
             };
-            let resp = api.create_role(&cx, req).await.map_err(Into::into)?;
+            let resp = api.roles().create_role(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateRoleResponse::CreatedRole { body } => {
@@ -6294,7 +6497,7 @@ fn h_load_role<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadRoleRequest {
                 role_id: rq.path("roleId")?,
             };
-            let resp = api.load_role(&cx, req).await.map_err(Into::into)?;
+            let resp = api.roles().load_role(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadRoleResponse::Ok { body, etag } => {
@@ -6323,7 +6526,11 @@ fn h_create_role_draft<A: Api>(api: Arc<A>) -> Handler {
             let req = CreateRoleDraftRequest {
                 role_id: rq.path("roleId")?,
             };
-            let resp = api.create_role_draft(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .roles()
+                .create_role_draft(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateRoleDraftResponse::Created { body } => {
@@ -6349,7 +6556,7 @@ fn h_update_role<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.update_role(&cx, req).await.map_err(Into::into)?;
+            let resp = api.roles().update_role(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 UpdateRoleResponse::Ok { body, etag } => {
@@ -6374,7 +6581,7 @@ fn h_delete_role<A: Api>(api: Arc<A>) -> Handler {
                 role_id: rq.path("roleId")?,
                 if_match: rq.if_match(),
             };
-            let resp = api.delete_role(&cx, req).await.map_err(Into::into)?;
+            let resp = api.roles().delete_role(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 DeleteRoleResponse::NoContent => rq.reply(204).render(),
@@ -6397,7 +6604,7 @@ fn h_load_role_draft<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadRoleDraftRequest {
                 role_id: rq.path("roleId")?,
             };
-            let resp = api.load_role_draft(&cx, req).await.map_err(Into::into)?;
+            let resp = api.roles().load_role_draft(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadRoleDraftResponse::Ok { body, etag } => {
@@ -6428,7 +6635,11 @@ fn h_update_role_draft<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.update_role_draft(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .roles()
+                .update_role_draft(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 UpdateRoleDraftResponse::Ok { body, etag } => {
@@ -6452,7 +6663,11 @@ fn h_publish_role_draft<A: Api>(api: Arc<A>) -> Handler {
             let req = PublishRoleDraftRequest {
                 role_id: rq.path("roleId")?,
             };
-            let resp = api.publish_role_draft(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .roles()
+                .publish_role_draft(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 PublishRoleDraftResponse::NoContent { location } => {
@@ -6473,7 +6688,11 @@ fn h_delete_role_draft<A: Api>(api: Arc<A>) -> Handler {
                 role_id: rq.path("roleId")?,
                 if_match: rq.if_match(),
             };
-            let resp = api.delete_role_draft(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .roles()
+                .delete_role_draft(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 DeleteRoleDraftResponse::NoContent => rq.reply(204).render(),
@@ -6496,7 +6715,7 @@ fn h_load_policies<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadPoliciesRequest {
                 role_id: rq.path("roleId")?,
             };
-            let resp = api.load_policies(&cx, req).await.map_err(Into::into)?;
+            let resp = api.roles().load_policies(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadPoliciesResponse::Ok { body } => rq.reply(200).body(&body).render(),
@@ -6520,7 +6739,7 @@ fn h_add_policy<A: Api>(api: Arc<A>) -> Handler {
                 role_id: rq.path("roleId")?,
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.add_policy(&cx, req).await.map_err(Into::into)?;
+            let resp = api.roles().add_policy(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 AddPolicyResponse::Created { body } => {
@@ -6544,7 +6763,7 @@ fn h_delete_policies<A: Api>(api: Arc<A>) -> Handler {
             let req = DeletePoliciesRequest {
                 role_id: rq.path("roleId")?,
             };
-            let resp = api.delete_policies(&cx, req).await.map_err(Into::into)?;
+            let resp = api.roles().delete_policies(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 DeletePoliciesResponse::NoContent => rq.reply(204).render(),
@@ -6568,7 +6787,7 @@ fn h_load_policy<A: Api>(api: Arc<A>) -> Handler {
                 role_id: rq.path("roleId")?,
                 policy_id: rq.path("policyId")?,
             };
-            let resp = api.load_policy(&cx, req).await.map_err(Into::into)?;
+            let resp = api.roles().load_policy(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadPolicyResponse::Ok { body, etag } => {
@@ -6600,7 +6819,7 @@ fn h_update_policy<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.update_policy(&cx, req).await.map_err(Into::into)?;
+            let resp = api.roles().update_policy(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 UpdatePolicyResponse::Ok { body, etag } => {
@@ -6626,7 +6845,7 @@ fn h_delete_policy<A: Api>(api: Arc<A>) -> Handler {
                 policy_id: rq.path("policyId")?,
                 if_match: rq.if_match(),
             };
-            let resp = api.delete_policy(&cx, req).await.map_err(Into::into)?;
+            let resp = api.roles().delete_policy(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 DeletePolicyResponse::NoContent => rq.reply(204).render(),
@@ -6649,7 +6868,11 @@ fn h_list_policies_for_user<A: Api>(api: Arc<A>) -> Handler {
             let req = ListPoliciesForUserRequest {
                 user_id: rq.query::<i64>("userId")?,
             };
-            let resp = api.list_policies_for_user(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .roles()
+                .list_policies_for_user(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 ListPoliciesForUserResponse::Ok { body } => {
@@ -6680,6 +6903,7 @@ fn h_load_role_assignments_for_user<A: Api>(api: Arc<A>) -> Handler {
                 user_id: rq.path("userId")?,
             };
             let resp = api
+                .roles()
                 .load_role_assignments_for_user(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -6708,7 +6932,11 @@ fn h_assign_role_to_user<A: Api>(api: Arc<A>) -> Handler {
                 user_id: rq.path("userId")?,
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.assign_role_to_user(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .roles()
+                .assign_role_to_user(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 AssignRoleToUserResponse::Ok { body } => {
@@ -6735,6 +6963,7 @@ fn h_load_role_assignment_for_user<A: Api>(api: Arc<A>) -> Handler {
                 role_id: rq.path("roleId")?,
             };
             let resp = api
+                .roles()
                 .load_role_assignment_for_user(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -6764,7 +6993,11 @@ fn h_unassign_role_from_user<A: Api>(api: Arc<A>) -> Handler {
                 role_id: rq.path("roleId")?,
                 if_match: rq.if_match(),
             };
-            let resp = api.unassign_role_from_user(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .roles()
+                .unassign_role_from_user(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 UnassignRoleFromUserResponse::Ok { body } => {
@@ -6790,6 +7023,7 @@ fn h_load_role_assignments_for_user_group<A: Api>(api: Arc<A>) -> Handler {
                 group_path: rq.path("groupPath")?,
             };
             let resp = api
+                .roles()
                 .load_role_assignments_for_user_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -6819,6 +7053,7 @@ fn h_assign_role_to_user_group<A: Api>(api: Arc<A>) -> Handler {
                 body: rq.input(op.inputs)?,
             };
             let resp = api
+                .roles()
                 .assign_role_to_user_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -6848,6 +7083,7 @@ fn h_load_role_assignment_for_user_group<A: Api>(api: Arc<A>) -> Handler {
                 role_id: rq.path("roleId")?,
             };
             let resp = api
+                .roles()
                 .load_role_assignment_for_user_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -6878,6 +7114,7 @@ fn h_unassign_role_from_user_group<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
             };
             let resp = api
+                .roles()
                 .unassign_role_from_user_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -6903,7 +7140,11 @@ fn h_load_root_resource<A: Api>(api: Arc<A>) -> Handler {
                 Lookup::Off => None,
             };
             let req = LoadRootResourceRequest {};
-            let resp = api.load_root_resource(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .root()
+                .load_root_resource(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadRootResourceResponse::Ok { body, etag } => {
@@ -6934,7 +7175,7 @@ fn h_list_sections<A: Api>(api: Arc<A>) -> Handler {
                 identifer: rq.query::<String>("identifer")?,
                 identifier: rq.query::<String>("identifier")?,
             };
-            let resp = api.list_sections(&cx, req).await.map_err(Into::into)?;
+            let resp = api.sections().list_sections(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 ListSectionsResponse::Ok { body } => rq.reply(200).body(&body).render(),
@@ -6957,7 +7198,11 @@ fn h_create_section<A: Api>(api: Arc<A>) -> Handler {
             let req = CreateSectionRequest {
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.create_section(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .sections()
+                .create_section(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateSectionResponse::Created { body } => {
@@ -6986,7 +7231,7 @@ fn h_load_section<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadSectionRequest {
                 section_id: rq.path("sectionId")?,
             };
-            let resp = api.load_section(&cx, req).await.map_err(Into::into)?;
+            let resp = api.sections().load_section(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadSectionResponse::Ok { body, etag } => {
@@ -7017,7 +7262,11 @@ fn h_update_section<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.update_section(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .sections()
+                .update_section(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 UpdateSectionResponse::Ok { body, etag } => {
@@ -7042,7 +7291,11 @@ fn h_delete_section<A: Api>(api: Arc<A>) -> Handler {
                 section_id: rq.path("sectionId")?,
                 if_match: rq.if_match(),
             };
-            let resp = api.delete_section(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .sections()
+                .delete_section(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 DeleteSectionResponse::NoContent => rq.reply(204).render(),
@@ -7060,7 +7313,11 @@ fn h_create_session<A: Api>(api: Arc<A>) -> Handler {
             let req = CreateSessionRequest {
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.create_session(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .sessions()
+                .create_session(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateSessionResponse::Created { body, set_cookie } => {
@@ -7083,7 +7340,7 @@ fn h_check_session<A: Api>(api: Arc<A>) -> Handler {
             let op = &OPERATIONS[115];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CheckSessionRequest {};
-            let resp = api.check_session(&cx, req).await.map_err(Into::into)?;
+            let resp = api.sessions().check_session(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CheckSessionResponse::Ok { body, etag } => {
@@ -7103,7 +7360,11 @@ fn h_refresh_session<A: Api>(api: Arc<A>) -> Handler {
             let req = RefreshSessionRequest {
                 session_id: rq.path("sessionId")?,
             };
-            let resp = api.refresh_session(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .sessions()
+                .refresh_session(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 RefreshSessionResponse::Ok { body } => rq.reply(200).body(&body).render(),
@@ -7121,7 +7382,11 @@ fn h_delete_session<A: Api>(api: Arc<A>) -> Handler {
             let req = DeleteSessionRequest {
                 session_id: rq.path("sessionId")?,
             };
-            let resp = api.delete_session(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .sessions()
+                .delete_session(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 DeleteSessionResponse::NoContent { set_cookie } => {
@@ -7147,7 +7412,7 @@ fn h_load_trash_items<A: Api>(api: Arc<A>) -> Handler {
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
                 limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(None)),
             };
-            let resp = api.load_trash_items(&cx, req).await.map_err(Into::into)?;
+            let resp = api.trash().load_trash_items(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadTrashItemsResponse::Ok { body } => rq.reply(200).body(&body).render(),
@@ -7168,7 +7433,7 @@ fn h_empty_trash<A: Api>(api: Arc<A>) -> Handler {
             let op = &OPERATIONS[119];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = EmptyTrashRequest {};
-            let resp = api.empty_trash(&cx, req).await.map_err(Into::into)?;
+            let resp = api.trash().empty_trash(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 EmptyTrashResponse::NoContent => rq.reply(204).render(),
@@ -7191,7 +7456,7 @@ fn h_load_trash_item<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadTrashItemRequest {
                 trash_item_id: rq.path("trashItemId")?,
             };
-            let resp = api.load_trash_item(&cx, req).await.map_err(Into::into)?;
+            let resp = api.trash().load_trash_item(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadTrashItemResponse::Ok { body, etag } => {
@@ -7217,7 +7482,11 @@ fn h_restore_trash_item<A: Api>(api: Arc<A>) -> Handler {
                 trash_item_id: rq.path("trashItemId")?,
                 destination: rq.destination()?,
             };
-            let resp = api.restore_trash_item(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .trash()
+                .restore_trash_item(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 RestoreTrashItemResponse::Created { location } => {
@@ -7238,7 +7507,11 @@ fn h_delete_trash_item<A: Api>(api: Arc<A>) -> Handler {
                 trash_item_id: rq.path("trashItemId")?,
                 if_match: rq.if_match(),
             };
-            let resp = api.delete_trash_item(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .trash()
+                .delete_trash_item(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 DeleteTrashItemResponse::NoContent => rq.reply(204).render(),
@@ -7259,7 +7532,11 @@ fn h_list_global_url_aliases<A: Api>(api: Arc<A>) -> Handler {
                 Lookup::Off => None,
             };
             let req = ListGlobalUrlAliasesRequest {};
-            let resp = api.list_global_url_aliases(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .url_aliases()
+                .list_global_url_aliases(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 ListGlobalUrlAliasesResponse::Ok { body } => {
@@ -7291,6 +7568,7 @@ fn h_list_location_url_aliases<A: Api>(api: Arc<A>) -> Handler {
                 custom: rq.query::<bool>("custom")?.unwrap_or(true),
             };
             let resp = api
+                .url_aliases()
                 .list_location_url_aliases(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -7318,7 +7596,11 @@ fn h_create_url_alias<A: Api>(api: Arc<A>) -> Handler {
             let req = CreateUrlAliasRequest {
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.create_url_alias(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .url_aliases()
+                .create_url_alias(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateUrlAliasResponse::Created { body } => {
@@ -7343,7 +7625,11 @@ fn h_load_url_alias<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadUrlAliasRequest {
                 url_alias_id: rq.path("urlAliasId")?,
             };
-            let resp = api.load_url_alias(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .url_aliases()
+                .load_url_alias(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadUrlAliasResponse::Ok { body, etag } => {
@@ -7369,7 +7655,11 @@ fn h_delete_url_alias<A: Api>(api: Arc<A>) -> Handler {
                 url_alias_id: rq.path("urlAliasId")?,
                 if_match: rq.if_match(),
             };
-            let resp = api.delete_url_alias(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .url_aliases()
+                .delete_url_alias(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 DeleteUrlAliasResponse::NoContent => rq.reply(204).render(),
@@ -7390,7 +7680,11 @@ fn h_list_url_wildcards<A: Api>(api: Arc<A>) -> Handler {
                 Lookup::Off => None,
             };
             let req = ListUrlWildcardsRequest {};
-            let resp = api.list_url_wildcards(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .url_aliases()
+                .list_url_wildcards(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 ListUrlWildcardsResponse::Ok { body } => {
@@ -7415,7 +7709,11 @@ fn h_create_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
             let req = CreateUrlWildcardRequest {
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.create_url_wildcard(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .url_aliases()
+                .create_url_wildcard(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateUrlWildcardResponse::Created { body } => {
@@ -7440,7 +7738,11 @@ fn h_load_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadUrlWildcardRequest {
                 url_wildcard_id: rq.path("urlWildcardId")?,
             };
-            let resp = api.load_url_wildcard(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .url_aliases()
+                .load_url_wildcard(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadUrlWildcardResponse::Ok { body, etag } => {
@@ -7466,7 +7768,11 @@ fn h_delete_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
                 url_wildcard_id: rq.path("urlWildcardId")?,
                 if_match: rq.if_match(),
             };
-            let resp = api.delete_url_wildcard(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .url_aliases()
+                .delete_url_wildcard(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 DeleteUrlWildcardResponse::NoContent => rq.reply(204).render(),
@@ -7497,7 +7803,7 @@ fn h_load_users<A: Api>(api: Arc<A>) -> Handler {
                     LoadUsersAccept::UserRefList
                 },
             };
-            let resp = api.load_users(&cx, req).await.map_err(Into::into)?;
+            let resp = api.users().load_users(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadUsersResponse::OkUserRefList { body } => {
@@ -7528,7 +7834,7 @@ fn h_verify_users<A: Api>(api: Arc<A>) -> Handler {
                 login: rq.query::<String>("login")?,
                 email: rq.query::<String>("email")?,
             };
-            let resp = api.verify_users(&cx, req).await.map_err(Into::into)?;
+            let resp = api.users().verify_users(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 VerifyUsersResponse::Ok => rq.reply(200).render(),
@@ -7551,7 +7857,7 @@ fn h_load_user<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadUserRequest {
                 user_id: rq.path("userId")?,
             };
-            let resp = api.load_user(&cx, req).await.map_err(Into::into)?;
+            let resp = api.users().load_user(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadUserResponse::Ok { body, etag } => {
@@ -7582,7 +7888,7 @@ fn h_update_user<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.update_user(&cx, req).await.map_err(Into::into)?;
+            let resp = api.users().update_user(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 UpdateUserResponse::Ok { body, etag } => {
@@ -7607,7 +7913,7 @@ fn h_delete_user<A: Api>(api: Arc<A>) -> Handler {
                 user_id: rq.path("userId")?,
                 if_match: rq.if_match(),
             };
-            let resp = api.delete_user(&cx, req).await.map_err(Into::into)?;
+            let resp = api.users().delete_user(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 DeleteUserResponse::NoContent => rq.reply(204).render(),
@@ -7628,7 +7934,11 @@ fn h_redirect_to_current_user<A: Api>(api: Arc<A>) -> Handler {
                 Lookup::Off => None,
             };
             let req = RedirectToCurrentUserRequest {};
-            let resp = api.redirect_to_current_user(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .users()
+                .redirect_to_current_user(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 RedirectToCurrentUserResponse::TemporaryRedirect { location } => {
@@ -7660,7 +7970,11 @@ fn h_load_user_groups_of_user<A: Api>(api: Arc<A>) -> Handler {
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
                 limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(Some(25))),
             };
-            let resp = api.load_user_groups_of_user(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .users()
+                .load_user_groups_of_user(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadUserGroupsOfUserResponse::Ok { body } => {
@@ -7687,6 +8001,7 @@ fn h_assign_user_to_user_group<A: Api>(api: Arc<A>) -> Handler {
                 group: rq.query::<String>("group")?,
             };
             let resp = api
+                .users()
                 .assign_user_to_user_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -7711,6 +8026,7 @@ fn h_unassign_user_from_user_group<A: Api>(api: Arc<A>) -> Handler {
                 group_path: rq.path("groupPath")?,
             };
             let resp = api
+                .users()
                 .unassign_user_from_user_group(&cx, req)
                 .await
                 .map_err(Into::into)?;
@@ -7738,7 +8054,7 @@ fn h_load_user_drafts<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadUserDraftsRequest {
                 user_id: rq.path("userId")?,
             };
-            let resp = api.load_user_drafts(&cx, req).await.map_err(Into::into)?;
+            let resp = api.users().load_user_drafts(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadUserDraftsResponse::Ok { body } => rq.reply(200).body(&body).render(),
@@ -7773,7 +8089,7 @@ fn h_load_user_groups<A: Api>(api: Arc<A>) -> Handler {
                     LoadUserGroupsAccept::UserGroupRefList
                 },
             };
-            let resp = api.load_user_groups(&cx, req).await.map_err(Into::into)?;
+            let resp = api.users().load_user_groups(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadUserGroupsResponse::OkUserGroupRefList { body } => {
@@ -7804,7 +8120,11 @@ fn h_load_root_user_group<A: Api>(api: Arc<A>) -> Handler {
                 Lookup::Off => None,
             };
             let req = LoadRootUserGroupRequest {};
-            let resp = api.load_root_user_group(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .users()
+                .load_root_user_group(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadRootUserGroupResponse::MovedPermanently { location } => {
@@ -7829,7 +8149,11 @@ fn h_create_root_user_group<A: Api>(api: Arc<A>) -> Handler {
             let req = CreateRootUserGroupRequest {
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.create_root_user_group(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .users()
+                .create_root_user_group(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateRootUserGroupResponse::Created { body } => {
@@ -7858,7 +8182,7 @@ fn h_load_user_group<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadUserGroupRequest {
                 group_path: rq.path("groupPath")?,
             };
-            let resp = api.load_user_group(&cx, req).await.map_err(Into::into)?;
+            let resp = api.users().load_user_group(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadUserGroupResponse::Ok { body, etag } => {
@@ -7889,7 +8213,11 @@ fn h_update_user_group<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.update_user_group(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .users()
+                .update_user_group(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 UpdateUserGroupResponse::Ok { body, etag } => {
@@ -7914,7 +8242,11 @@ fn h_delete_user_group<A: Api>(api: Arc<A>) -> Handler {
                 group_path: rq.path("groupPath")?,
                 if_match: rq.if_match(),
             };
-            let resp = api.delete_user_group(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .users()
+                .delete_user_group(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 DeleteUserGroupResponse::NoContent => rq.reply(204).render(),
@@ -7933,7 +8265,7 @@ fn h_move_user_group<A: Api>(api: Arc<A>) -> Handler {
                 group_path: rq.path("groupPath")?,
                 destination: rq.required_destination()?,
             };
-            let resp = api.move_user_group(&cx, req).await.map_err(Into::into)?;
+            let resp = api.users().move_user_group(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 MoveUserGroupResponse::Created { location } => {
@@ -7965,7 +8297,11 @@ fn h_load_sub_user_groups<A: Api>(api: Arc<A>) -> Handler {
                     LoadSubUserGroupsAccept::UserGroupRefList
                 },
             };
-            let resp = api.load_sub_user_groups(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .users()
+                .load_sub_user_groups(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadSubUserGroupsResponse::OkUserGroupRefList { body } => {
@@ -7994,7 +8330,11 @@ fn h_create_user_group<A: Api>(api: Arc<A>) -> Handler {
                 group_path: rq.path("groupPath")?,
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.create_user_group(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .users()
+                .create_user_group(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateUserGroupResponse::Created { body } => {
@@ -8030,7 +8370,11 @@ fn h_load_users_from_group<A: Api>(api: Arc<A>) -> Handler {
                     LoadUsersFromGroupAccept::UserRefList
                 },
             };
-            let resp = api.load_users_from_group(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .users()
+                .load_users_from_group(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadUsersFromGroupResponse::OkUserRefList { body } => {
@@ -8059,7 +8403,7 @@ fn h_create_user<A: Api>(api: Arc<A>) -> Handler {
                 group_path: rq.path("groupPath")?,
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.create_user(&cx, req).await.map_err(Into::into)?;
+            let resp = api.users().create_user(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateUserResponse::Created { body } => {
@@ -8088,7 +8432,7 @@ fn h_create_view<A: Api>(api: Arc<A>) -> Handler {
             let req = CreateViewRequest {
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.create_view(&cx, req).await.map_err(Into::into)?;
+            let resp = api.views().create_view(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateViewResponse::Ok { body } => rq.reply(200).body(&body).render(),
@@ -8114,7 +8458,7 @@ fn h_list_view<A: Api>(api: Arc<A>) -> Handler {
                 Lookup::Off => None,
             };
             let req = ListViewRequest {};
-            let resp = api.list_view(&cx, req).await.map_err(Into::into)?;
+            let resp = api.views().list_view(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 ListViewResponse::Ok => rq.reply(200).render(),
@@ -8142,7 +8486,7 @@ fn h_get_view<A: Api>(api: Arc<A>) -> Handler {
             let req = GetViewRequest {
                 view_id: rq.path("viewId")?,
             };
-            let resp = api.get_view(&cx, req).await.map_err(Into::into)?;
+            let resp = api.views().get_view(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 GetViewResponse::Ok => rq.reply(200).render(),
@@ -8170,7 +8514,11 @@ fn h_load_view_results<A: Api>(api: Arc<A>) -> Handler {
             let req = LoadViewResultsRequest {
                 view_id: rq.path("viewId")?,
             };
-            let resp = api.load_view_results(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .views()
+                .load_view_results(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadViewResultsResponse::Ok => rq.reply(200).render(),
@@ -8198,7 +8546,11 @@ fn h_create_content_view<A: Api>(api: Arc<A>) -> Handler {
             let req = CreateContentViewRequest {
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.create_content_view(&cx, req).await.map_err(Into::into)?;
+            let resp = api
+                .views()
+                .create_content_view(&cx, req)
+                .await
+                .map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateContentViewResponse::MovedPermanently { body, location } => {

@@ -34,2444 +34,1513 @@ pub trait ApiBase: Send + Sync + 'static {
 }
 /// Bookmarks are the current user's marked Locations: list them, bookmark a Location, check
 /// whether a Location is bookmarked, remove a bookmark.
-pub trait BookmarksApi: ApiBase {
+///
+/// Implemented by the family's own service type; `B` is the [`ApiBase`] that authenticates
+/// each request and whose context and error the operations take.
+pub trait BookmarksApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     /// `GET /bookmark`
     ///
     /// Lists a window of the current user's bookmarked Locations.
     fn load_bookmarks(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadBookmarksRequest,
-    ) -> impl Future<Output = Result<LoadBookmarksResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadBookmarksResponse, B::Error>> + Send;
     /// `POST /bookmark/{locationId}`
     ///
     /// Bookmarks a Location for the current user (409 when already bookmarked); Location points to the bookmark.
     fn create_bookmark(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateBookmarkRequest,
-    ) -> impl Future<Output = Result<CreateBookmarkResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateBookmarkResponse, B::Error>> + Send;
     /// `HEAD /bookmark/{locationId}`
     ///
     /// Checks whether a Location is bookmarked (200) or not (404).
     fn is_bookmarked(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: IsBookmarkedRequest,
-    ) -> impl Future<Output = Result<IsBookmarkedResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<IsBookmarkedResponse, B::Error>> + Send;
     /// `GET /bookmark/{locationId}`
     ///
     /// Same check as the HEAD form, with GET (the reference routes both methods to one action).
     fn is_bookmarked_get(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: IsBookmarkedGetRequest,
-    ) -> impl Future<Output = Result<IsBookmarkedGetResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<IsBookmarkedGetResponse, B::Error>> + Send;
     /// `DELETE /bookmark/{locationId}`
     ///
     /// Removes a Location from the current user's bookmarks (404 when it is not bookmarked).
     fn delete_bookmark(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteBookmarkRequest,
-    ) -> impl Future<Output = Result<DeleteBookmarkResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<DeleteBookmarkResponse, B::Error>> + Send;
 }
 /// Content items (`/content/objects`): creation as a draft, loading as Content (current version
 /// embedded) or ContentInfo (metadata only), metadata update, copy, deletion, hiding and
 /// revealing; their versions (drafts, published, archived) with fields, translations and
 /// relations; the Object states assigned to a content item; and image variations of image
 /// fields.
-pub trait ContentApi: ApiBase {
+///
+/// Implemented by the family's own service type; `B` is the [`ApiBase`] that authenticates
+/// each request and whose context and error the operations take.
+pub trait ContentApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     /// `GET /content/objects`
     ///
     /// Redirects to the content item with the given remote ID.
     fn redirect_content(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: RedirectContentRequest,
-    ) -> impl Future<Output = Result<RedirectContentResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<RedirectContentResponse, B::Error>> + Send;
     /// `POST /content/objects`
     ///
     /// Creates a content item as a draft under the Location given in the input; Accept `Content` embeds the draft.
     fn create_content(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateContentRequest,
-    ) -> impl Future<Output = Result<CreateContentResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateContentResponse, B::Error>> + Send;
     /// `GET /content/objects/{contentId}`
     ///
     /// Loads a content item; Accept `Content` embeds its current version (restricted to `languages`).
     fn load_content(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadContentRequest,
-    ) -> impl Future<Output = Result<LoadContentResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadContentResponse, B::Error>> + Send;
     /// `PATCH /content/objects/{contentId}`
     ///
     /// Changes the version-independent metadata of a content item (Section, owner, main Location, ...).
     fn update_content_metadata(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: UpdateContentMetadataRequest,
-    ) -> impl Future<Output = Result<UpdateContentMetadataResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<UpdateContentMetadataResponse, B::Error>> + Send;
     /// `DELETE /content/objects/{contentId}`
     ///
     /// Deletes a content item with all its Locations (as subtrees).
     fn delete_content(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteContentRequest,
-    ) -> impl Future<Output = Result<DeleteContentResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<DeleteContentResponse, B::Error>> + Send;
     /// `COPY /content/objects/{contentId}`
     ///
     /// Copies a content item under the parent Location named in Destination.
     fn copy_content(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CopyContentRequest,
-    ) -> impl Future<Output = Result<CopyContentResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CopyContentResponse, B::Error>> + Send;
     /// `DELETE /content/objects/{contentId}/translations/{languageCode}`
     ///
     /// Removes a translation from every version of a content item.
     fn delete_content_translation(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteContentTranslationRequest,
-    ) -> impl Future<
-        Output = Result<DeleteContentTranslationResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<DeleteContentTranslationResponse, B::Error>> + Send;
     /// `GET /content/objects/{contentId}/currentversion`
     ///
     /// Redirects to the current version of a content item.
     fn redirect_current_version(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: RedirectCurrentVersionRequest,
-    ) -> impl Future<
-        Output = Result<RedirectCurrentVersionResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<RedirectCurrentVersionResponse, B::Error>> + Send;
     /// `COPY /content/objects/{contentId}/currentversion`
     ///
     /// Creates a draft from the current version of a content item.
     fn create_draft_from_current_version(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateDraftFromCurrentVersionRequest,
     ) -> impl Future<
-        Output = Result<CreateDraftFromCurrentVersionResponse, Self::Error>,
+        Output = Result<CreateDraftFromCurrentVersionResponse, B::Error>,
     > + Send;
     /// `GET /content/objects/{contentId}/versions`
     ///
     /// Lists the versions of a content item (without fields and relations).
     fn load_content_versions(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadContentVersionsRequest,
-    ) -> impl Future<Output = Result<LoadContentVersionsResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadContentVersionsResponse, B::Error>> + Send;
     /// `GET /content/objects/{contentId}/versions/{versionNo}`
     ///
     /// Loads one version of a content item with its fields and relations.
     fn load_content_in_version(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadContentInVersionRequest,
-    ) -> impl Future<Output = Result<LoadContentInVersionResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadContentInVersionResponse, B::Error>> + Send;
     /// `PATCH /content/objects/{contentId}/versions/{versionNo}`
     ///
     /// Changes the fields or initial language of a draft.
     fn update_version(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: UpdateVersionRequest,
-    ) -> impl Future<Output = Result<UpdateVersionResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<UpdateVersionResponse, B::Error>> + Send;
     /// `DELETE /content/objects/{contentId}/versions/{versionNo}`
     ///
     /// Deletes a version that is not published.
     fn delete_content_version(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteContentVersionRequest,
-    ) -> impl Future<Output = Result<DeleteContentVersionResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<DeleteContentVersionResponse, B::Error>> + Send;
     /// `COPY /content/objects/{contentId}/versions/{versionNo}`
     ///
     /// Creates a draft from the given version.
     fn create_draft_from_version(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateDraftFromVersionRequest,
-    ) -> impl Future<
-        Output = Result<CreateDraftFromVersionResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<CreateDraftFromVersionResponse, B::Error>> + Send;
     /// `PUBLISH /content/objects/{contentId}/versions/{versionNo}`
     ///
     /// Publishes a draft; the previously published version is archived.
     fn publish_version(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: PublishVersionRequest,
-    ) -> impl Future<Output = Result<PublishVersionResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<PublishVersionResponse, B::Error>> + Send;
     /// `DELETE /content/objects/{contentId}/versions/{versionNo}/translations/{languageCode}`
     ///
     /// Removes a translation from a draft.
     fn delete_translation_from_draft(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteTranslationFromDraftRequest,
     ) -> impl Future<
-        Output = Result<DeleteTranslationFromDraftResponse, Self::Error>,
+        Output = Result<DeleteTranslationFromDraftResponse, B::Error>,
     > + Send;
     /// `GET /content/objects/{contentId}/relations`
     ///
     /// Redirects to the relations of the current version of a content item.
     fn redirect_current_version_relations(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: RedirectCurrentVersionRelationsRequest,
     ) -> impl Future<
-        Output = Result<RedirectCurrentVersionRelationsResponse, Self::Error>,
+        Output = Result<RedirectCurrentVersionRelationsResponse, B::Error>,
     > + Send;
     /// `GET /content/objects/{contentId}/versions/{versionNo}/relations`
     ///
     /// Lists the relations of a version, windowed by offset and limit.
     fn load_version_relations(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadVersionRelationsRequest,
-    ) -> impl Future<Output = Result<LoadVersionRelationsResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadVersionRelationsResponse, B::Error>> + Send;
     /// `POST /content/objects/{contentId}/versions/{versionNo}/relations`
     ///
     /// Adds a COMMON relation from a draft to another content item.
     fn create_relation(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateRelationRequest,
-    ) -> impl Future<Output = Result<CreateRelationResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateRelationResponse, B::Error>> + Send;
     /// `GET /content/objects/{contentId}/versions/{versionNo}/relations/{relationId}`
     ///
     /// Loads one relation of a version.
     fn load_version_relation(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadVersionRelationRequest,
-    ) -> impl Future<Output = Result<LoadVersionRelationResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadVersionRelationResponse, B::Error>> + Send;
     /// `DELETE /content/objects/{contentId}/versions/{versionNo}/relations/{relationId}`
     ///
     /// Deletes a COMMON relation of a draft.
     fn remove_relation(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: RemoveRelationRequest,
-    ) -> impl Future<Output = Result<RemoveRelationResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<RemoveRelationResponse, B::Error>> + Send;
     /// `POST /content/objects/{contentId}/hide`
     ///
     /// Hides a content item (all its Locations become invisible).
     fn hide_content(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: HideContentRequest,
-    ) -> impl Future<Output = Result<HideContentResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<HideContentResponse, B::Error>> + Send;
     /// `POST /content/objects/{contentId}/reveal`
     ///
     /// Reveals a hidden content item.
     fn reveal_content(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: RevealContentRequest,
-    ) -> impl Future<Output = Result<RevealContentResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<RevealContentResponse, B::Error>> + Send;
     /// `GET /content/objects/{contentId}/objectstates`
     ///
     /// Lists the Object states of a content item, one per Object state group.
     fn get_object_states_for_content(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: GetObjectStatesForContentRequest,
     ) -> impl Future<
-        Output = Result<GetObjectStatesForContentResponse, Self::Error>,
+        Output = Result<GetObjectStatesForContentResponse, B::Error>,
     > + Send;
     /// `PATCH /content/objects/{contentId}/objectstates`
     ///
     /// Sets Object states of a content item; each replaces the state of its group (two of one group are refused).
     fn set_object_states_for_content(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: SetObjectStatesForContentRequest,
     ) -> impl Future<
-        Output = Result<SetObjectStatesForContentResponse, Self::Error>,
+        Output = Result<SetObjectStatesForContentResponse, B::Error>,
     > + Send;
     /// `GET /content/binary/images/{imageId}/variations/{variationIdentifier}`
     ///
     /// Loads a variation of an image field value (imageId is `{contentId}-{fieldId}[-{versionNo}]`).
     fn get_image_variation(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: GetImageVariationRequest,
-    ) -> impl Future<Output = Result<GetImageVariationResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<GetImageVariationResponse, B::Error>> + Send;
 }
 /// Content types, the content type groups that hold them, and their Field definitions. A content
 /// type is DEFINED (published) or has a DRAFT at `/content/types/{id}/draft`; drafts are
 /// created, changed field by field, published or deleted. Content types can be looked up by
 /// identifier or remote ID, filtered with a content type view, copied, and linked to or unlinked
 /// from further groups.
-pub trait ContentTypesApi: ApiBase {
+///
+/// Implemented by the family's own service type; `B` is the [`ApiBase`] that authenticates
+/// each request and whose context and error the operations take.
+pub trait ContentTypesApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     /// `GET /content/typegroups`
     ///
     /// Lists all content type groups, or redirects (307) to the group with the given identifier.
     fn load_content_type_group_list(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadContentTypeGroupListRequest,
-    ) -> impl Future<
-        Output = Result<LoadContentTypeGroupListResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<LoadContentTypeGroupListResponse, B::Error>> + Send;
     /// `POST /content/typegroups`
     ///
     /// Creates a content type group.
     fn create_content_type_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateContentTypeGroupRequest,
-    ) -> impl Future<
-        Output = Result<CreateContentTypeGroupResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<CreateContentTypeGroupResponse, B::Error>> + Send;
     /// `GET /content/typegroups/{contentTypeGroupId}`
     ///
     /// Loads a content type group.
     fn load_content_type_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadContentTypeGroupRequest,
-    ) -> impl Future<Output = Result<LoadContentTypeGroupResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadContentTypeGroupResponse, B::Error>> + Send;
     /// `PATCH /content/typegroups/{contentTypeGroupId}`
     ///
     /// Changes a content type group's identifier.
     fn update_content_type_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: UpdateContentTypeGroupRequest,
-    ) -> impl Future<
-        Output = Result<UpdateContentTypeGroupResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<UpdateContentTypeGroupResponse, B::Error>> + Send;
     /// `DELETE /content/typegroups/{contentTypeGroupId}`
     ///
     /// Deletes a content type group that holds no content type.
     fn delete_content_type_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteContentTypeGroupRequest,
-    ) -> impl Future<
-        Output = Result<DeleteContentTypeGroupResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<DeleteContentTypeGroupResponse, B::Error>> + Send;
     /// `GET /content/typegroups/{contentTypeGroupId}/types`
     ///
     /// Lists the content types of a group, with their Field definitions when Accept names ContentTypeList.
     fn list_content_types_for_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: ListContentTypesForGroupRequest,
-    ) -> impl Future<
-        Output = Result<ListContentTypesForGroupResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<ListContentTypesForGroupResponse, B::Error>> + Send;
     /// `POST /content/typegroups/{contentTypeGroupId}/types`
     ///
     /// Creates a content type draft in a group, or a published content type with `publish=true`.
     fn create_content_type(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateContentTypeRequest,
-    ) -> impl Future<Output = Result<CreateContentTypeResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateContentTypeResponse, B::Error>> + Send;
     /// `GET /content/types`
     ///
     /// Lists content types (window, order), or the one with the given identifier or remote ID.
     fn list_content_types(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: ListContentTypesRequest,
-    ) -> impl Future<Output = Result<ListContentTypesResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<ListContentTypesResponse, B::Error>> + Send;
     /// `POST /content/types/view`
     ///
     /// Finds the content types matching a content type query.
     fn create_content_type_view(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateContentTypeViewRequest,
-    ) -> impl Future<Output = Result<CreateContentTypeViewResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateContentTypeViewResponse, B::Error>> + Send;
     /// `COPY /content/types/{contentTypeId}`
     ///
     /// Copies a content type with a new remote ID and the identifier `copy_of_<identifier>_<newId>`.
     fn copy_content_type(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CopyContentTypeRequest,
-    ) -> impl Future<Output = Result<CopyContentTypeResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CopyContentTypeResponse, B::Error>> + Send;
     /// `GET /content/types/{contentTypeId}`
     ///
     /// Loads a published content type with its Field definitions.
     fn load_content_type(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadContentTypeRequest,
-    ) -> impl Future<Output = Result<LoadContentTypeResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadContentTypeResponse, B::Error>> + Send;
     /// `POST /content/types/{contentTypeId}`
     ///
     /// Creates the draft of a content type and applies the given changes to it.
     fn create_content_type_draft(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateContentTypeDraftRequest,
-    ) -> impl Future<
-        Output = Result<CreateContentTypeDraftResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<CreateContentTypeDraftResponse, B::Error>> + Send;
     /// `DELETE /content/types/{contentTypeId}`
     ///
     /// Deletes a content type that has no content items.
     fn delete_content_type(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteContentTypeRequest,
-    ) -> impl Future<Output = Result<DeleteContentTypeResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<DeleteContentTypeResponse, B::Error>> + Send;
     /// `GET /content/types/{contentTypeId}/fieldDefinitions`
     ///
     /// Lists the Field definitions of a published content type.
     fn load_content_type_field_definition_list(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadContentTypeFieldDefinitionListRequest,
     ) -> impl Future<
-        Output = Result<LoadContentTypeFieldDefinitionListResponse, Self::Error>,
+        Output = Result<LoadContentTypeFieldDefinitionListResponse, B::Error>,
     > + Send;
     /// `GET /content/types/{contentTypeId}/fieldDefinitions/{fieldDefinitionId}`
     ///
     /// Loads a Field definition of a published content type by its id.
     fn load_content_type_field_definition(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadContentTypeFieldDefinitionRequest,
     ) -> impl Future<
-        Output = Result<LoadContentTypeFieldDefinitionResponse, Self::Error>,
+        Output = Result<LoadContentTypeFieldDefinitionResponse, B::Error>,
     > + Send;
     /// `GET /content/types/{contentTypeId}/fieldDefinition/{fieldDefinitionIdentifier}`
     ///
     /// Loads a Field definition of a published content type by its identifier.
     fn load_content_type_field_definition_by_identifier(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadContentTypeFieldDefinitionByIdentifierRequest,
     ) -> impl Future<
-        Output = Result<LoadContentTypeFieldDefinitionByIdentifierResponse, Self::Error>,
+        Output = Result<LoadContentTypeFieldDefinitionByIdentifierResponse, B::Error>,
     > + Send;
     /// `GET /content/types/{contentTypeId}/draft`
     ///
     /// Loads the draft of a content type with its Field definitions.
     fn load_content_type_draft(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadContentTypeDraftRequest,
-    ) -> impl Future<Output = Result<LoadContentTypeDraftResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadContentTypeDraftResponse, B::Error>> + Send;
     /// `PATCH /content/types/{contentTypeId}/draft`
     ///
     /// Changes the metadata of a content type draft.
     fn update_content_type_draft(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: UpdateContentTypeDraftRequest,
-    ) -> impl Future<
-        Output = Result<UpdateContentTypeDraftResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<UpdateContentTypeDraftResponse, B::Error>> + Send;
     /// `PUBLISH /content/types/{contentTypeId}/draft`
     ///
     /// Publishes a content type draft that has at least one Field definition.
     fn publish_content_type_draft(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: PublishContentTypeDraftRequest,
-    ) -> impl Future<
-        Output = Result<PublishContentTypeDraftResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<PublishContentTypeDraftResponse, B::Error>> + Send;
     /// `DELETE /content/types/{contentTypeId}/draft`
     ///
     /// Deletes the draft of a content type.
     fn delete_content_type_draft(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteContentTypeDraftRequest,
-    ) -> impl Future<
-        Output = Result<DeleteContentTypeDraftResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<DeleteContentTypeDraftResponse, B::Error>> + Send;
     /// `GET /content/types/{contentTypeId}/draft/fieldDefinitions`
     ///
     /// Lists the Field definitions of a content type draft.
     fn load_content_type_draft_field_definition_list(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadContentTypeDraftFieldDefinitionListRequest,
     ) -> impl Future<
-        Output = Result<LoadContentTypeDraftFieldDefinitionListResponse, Self::Error>,
+        Output = Result<LoadContentTypeDraftFieldDefinitionListResponse, B::Error>,
     > + Send;
     /// `POST /content/types/{contentTypeId}/draft/fieldDefinitions`
     ///
     /// Adds a Field definition to a content type draft.
     fn add_content_type_draft_field_definition(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: AddContentTypeDraftFieldDefinitionRequest,
     ) -> impl Future<
-        Output = Result<AddContentTypeDraftFieldDefinitionResponse, Self::Error>,
+        Output = Result<AddContentTypeDraftFieldDefinitionResponse, B::Error>,
     > + Send;
     /// `GET /content/types/{contentTypeId}/draft/fieldDefinitions/{fieldDefinitionId}`
     ///
     /// Loads a Field definition of a content type draft.
     fn load_content_type_draft_field_definition(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadContentTypeDraftFieldDefinitionRequest,
     ) -> impl Future<
-        Output = Result<LoadContentTypeDraftFieldDefinitionResponse, Self::Error>,
+        Output = Result<LoadContentTypeDraftFieldDefinitionResponse, B::Error>,
     > + Send;
     /// `PATCH /content/types/{contentTypeId}/draft/fieldDefinitions/{fieldDefinitionId}`
     ///
     /// Changes a Field definition of a content type draft.
     fn update_content_type_draft_field_definition(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: UpdateContentTypeDraftFieldDefinitionRequest,
     ) -> impl Future<
-        Output = Result<UpdateContentTypeDraftFieldDefinitionResponse, Self::Error>,
+        Output = Result<UpdateContentTypeDraftFieldDefinitionResponse, B::Error>,
     > + Send;
     /// `DELETE /content/types/{contentTypeId}/draft/fieldDefinitions/{fieldDefinitionId}`
     ///
     /// Removes a Field definition from a content type draft.
     fn remove_content_type_draft_field_definition(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: RemoveContentTypeDraftFieldDefinitionRequest,
     ) -> impl Future<
-        Output = Result<RemoveContentTypeDraftFieldDefinitionResponse, Self::Error>,
+        Output = Result<RemoveContentTypeDraftFieldDefinitionResponse, B::Error>,
     > + Send;
     /// `GET /content/types/{contentTypeId}/groups`
     ///
     /// Lists the groups a content type belongs to.
     fn load_groups_of_content_type(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadGroupsOfContentTypeRequest,
-    ) -> impl Future<
-        Output = Result<LoadGroupsOfContentTypeResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<LoadGroupsOfContentTypeResponse, B::Error>> + Send;
     /// `POST /content/types/{contentTypeId}/groups`
     ///
     /// Links a content type to one more group, named by its href in the `group` query.
     fn link_content_type_to_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LinkContentTypeToGroupRequest,
-    ) -> impl Future<
-        Output = Result<LinkContentTypeToGroupResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<LinkContentTypeToGroupResponse, B::Error>> + Send;
     /// `DELETE /content/types/{contentTypeId}/groups/{contentTypeGroupId}`
     ///
     /// Unlinks a content type from one of its groups (not from its last one).
     fn unlink_content_type_from_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: UnlinkContentTypeFromGroupRequest,
     ) -> impl Future<
-        Output = Result<UnlinkContentTypeFromGroupResponse, Self::Error>,
+        Output = Result<UnlinkContentTypeFromGroupResponse, B::Error>,
     > + Send;
 }
 /// The ISO 3166 list of countries with their dialling codes. The reference answers a
 /// `CountryList` whatever the Accept names (the spec's `CountriesList`).
-pub trait CountriesApi: ApiBase {
+///
+/// Implemented by the family's own service type; `B` is the [`ApiBase`] that authenticates
+/// each request and whose context and error the operations take.
+pub trait CountriesApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     /// `GET /services/countries`
     ///
     /// Lists the countries of ISO 3166.
     fn load_country_list(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadCountryListRequest,
-    ) -> impl Future<Output = Result<LoadCountryListResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadCountryListResponse, B::Error>> + Send;
 }
 /// The change feed: every committed change, in commit order, as the outbox records it in the
 /// change's own transaction (what was done, to which resource, by whom, when). A client asks
 /// for the events after the `next` of the page it read (an `EventSource` resumes by itself
 /// with `Last-Event-ID`); the list's `last` is the id of the last change committed, the
 /// repository's generation.
-pub trait EventsApi: ApiBase {
+///
+/// Implemented by the family's own service type; `B` is the [`ApiBase`] that authenticates
+/// each request and whose context and error the operations take.
+pub trait EventsApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     /// `GET /events`
     ///
     /// Lists up to `limit` (1 to 1,000) committed changes after the event `after` (or after the `Last-Event-ID` header's, when it is later), oldest first, of those the caller may read: who may `setup/administrate` without limitation reads every event; anyone else the events on content items, users and Locations it may `content/read` now (an item deleted since is no longer readable). A page looks at up to 10,000 events; a short page is not the end unless `next` equals `last`. 410 when events after it were pruned already (the server keeps the last `--events-kept`): the client has missed changes and must read again what it follows. With `Accept: text/event-stream` the same events come as Server-Sent Events and the stream goes on with each change as it commits (an idle stream gets a comment every 15 s); an `EventSource` that reconnects sends the last id it received as `Last-Event-ID` and misses nothing.
     fn load_events(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadEventsRequest,
-    ) -> impl Future<Output = Result<LoadEventsResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadEventsResponse, B::Error>> + Send;
     /// `GET /events` with `Accept: text/event-stream`: the `Event`
     /// items as Server-Sent Events, as they come.
     fn load_events_stream(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadEventsRequest,
-    ) -> impl Future<
-        Output = Result<cairn_runtime::sse::Items<Event>, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<cairn_runtime::sse::Items<Event>, B::Error>> + Send;
 }
 /// The languages content can be translated into.
-pub trait LanguagesApi: ApiBase {
+///
+/// Implemented by the family's own service type; `B` is the [`ApiBase`] that authenticates
+/// each request and whose context and error the operations take.
+pub trait LanguagesApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     /// `GET /languages`
     ///
     /// Lists the languages of the repository.
     fn list_languages(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: ListLanguagesRequest,
-    ) -> impl Future<Output = Result<ListLanguagesResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<ListLanguagesResponse, B::Error>> + Send;
     /// `GET /languages/{languageCode}`
     ///
     /// Loads a language by its code (e.g. `eng-GB`).
     fn load_language(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadLanguageRequest,
-    ) -> impl Future<Output = Result<LoadLanguageResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadLanguageResponse, B::Error>> + Send;
 }
 /// Locations are the nodes of the content tree: every published content item sits under one or
 /// more Locations. A Location is addressed by its path of ids (`1/2/54`); it can be looked up by
 /// id, remote id or URL alias, updated (priority, remote id, sorting, hidden), moved, copied,
 /// swapped with another Location, sent to the Trash or deleted with its subtree.
-pub trait LocationsApi: ApiBase {
+///
+/// Implemented by the family's own service type; `B` is the [`ApiBase`] that authenticates
+/// each request and whose context and error the operations take.
+pub trait LocationsApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     /// `GET /content/locations`
     ///
     /// Looks a Location up by id, remote id, URL alias or path and redirects to it (one of the query parameters is required, else 400).
     fn redirect_location(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: RedirectLocationRequest,
-    ) -> impl Future<Output = Result<RedirectLocationResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<RedirectLocationResponse, B::Error>> + Send;
     /// `GET /content/locations/{locationPath}`
     ///
     /// Loads a Location by its path of ids (404 when the path is not the Location's real path).
     fn load_location(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadLocationRequest,
-    ) -> impl Future<Output = Result<LoadLocationResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadLocationResponse, B::Error>> + Send;
     /// `PATCH /content/locations/{locationPath}`
     ///
     /// Updates a Location; `hidden` true/false hides or reveals it first.
     fn update_location(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: UpdateLocationRequest,
-    ) -> impl Future<Output = Result<UpdateLocationResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<UpdateLocationResponse, B::Error>> + Send;
     /// `DELETE /content/locations/{locationPath}`
     ///
     /// Deletes a Location and its subtree; content items left without a Location are deleted.
     fn delete_subtree(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteSubtreeRequest,
-    ) -> impl Future<Output = Result<DeleteSubtreeResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<DeleteSubtreeResponse, B::Error>> + Send;
     /// `COPY /content/locations/{locationPath}`
     ///
     /// Copies a Location's subtree under the parent Location named in Destination; Location points to the copy.
     fn copy_subtree(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CopySubtreeRequest,
-    ) -> impl Future<Output = Result<CopySubtreeResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CopySubtreeResponse, B::Error>> + Send;
     /// `MOVE /content/locations/{locationPath}`
     ///
     /// Moves a subtree under the Location named in Destination (201, Location is the new path), or to the Trash when Destination is the Trash (201 with the trash item, or 204 when the content item keeps other Locations).
     fn move_subtree(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: MoveSubtreeRequest,
-    ) -> impl Future<Output = Result<MoveSubtreeResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<MoveSubtreeResponse, B::Error>> + Send;
     /// `SWAP /content/locations/{locationPath}`
     ///
     /// Swaps the content items of this Location and the Location named in Destination.
     fn swap_location(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: SwapLocationRequest,
-    ) -> impl Future<Output = Result<SwapLocationResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<SwapLocationResponse, B::Error>> + Send;
     /// `GET /content/locations/{locationPath}/children`
     ///
     /// Lists a window of a Location's children (a negative offset counts as 0, a negative limit as 25).
     fn load_location_children(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadLocationChildrenRequest,
-    ) -> impl Future<Output = Result<LoadLocationChildrenResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadLocationChildrenResponse, B::Error>> + Send;
     /// `GET /content/objects/{contentId}/locations`
     ///
     /// Lists the Locations of a content item.
     fn load_locations_for_content(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadLocationsForContentRequest,
-    ) -> impl Future<
-        Output = Result<LoadLocationsForContentResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<LoadLocationsForContentResponse, B::Error>> + Send;
     /// `POST /content/objects/{contentId}/locations`
     ///
     /// Creates a further Location for a content item (403 when it already has one under that parent).
     fn create_location(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateLocationRequest,
-    ) -> impl Future<Output = Result<CreateLocationResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateLocationResponse, B::Error>> + Send;
 }
 /// Object state groups and their Object states (`/content/objectstategroups`). Every content item
 /// is in exactly one state of each group; states are assigned through
 /// `/content/objects/{contentId}/objectstates`.
-pub trait ObjectStatesApi: ApiBase {
+///
+/// Implemented by the family's own service type; `B` is the [`ApiBase`] that authenticates
+/// each request and whose context and error the operations take.
+pub trait ObjectStatesApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     /// `GET /content/objectstategroups`
     ///
     /// Lists all Object state groups.
     fn load_object_state_groups(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadObjectStateGroupsRequest,
-    ) -> impl Future<Output = Result<LoadObjectStateGroupsResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadObjectStateGroupsResponse, B::Error>> + Send;
     /// `POST /content/objectstategroups`
     ///
     /// Creates an Object state group.
     fn create_object_state_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateObjectStateGroupRequest,
-    ) -> impl Future<
-        Output = Result<CreateObjectStateGroupResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<CreateObjectStateGroupResponse, B::Error>> + Send;
     /// `GET /content/objectstategroups/{objectStateGroupId}`
     ///
     /// Loads an Object state group.
     fn load_object_state_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadObjectStateGroupRequest,
-    ) -> impl Future<Output = Result<LoadObjectStateGroupResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadObjectStateGroupResponse, B::Error>> + Send;
     /// `PATCH /content/objectstategroups/{objectStateGroupId}`
     ///
     /// Changes an Object state group.
     fn update_object_state_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: UpdateObjectStateGroupRequest,
-    ) -> impl Future<
-        Output = Result<UpdateObjectStateGroupResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<UpdateObjectStateGroupResponse, B::Error>> + Send;
     /// `DELETE /content/objectstategroups/{objectStateGroupId}`
     ///
     /// Deletes an Object state group with its Object states.
     fn delete_object_state_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteObjectStateGroupRequest,
-    ) -> impl Future<
-        Output = Result<DeleteObjectStateGroupResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<DeleteObjectStateGroupResponse, B::Error>> + Send;
     /// `GET /content/objectstategroups/{objectStateGroupId}/objectstates`
     ///
     /// Lists the Object states of a group.
     fn load_object_states(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadObjectStatesRequest,
-    ) -> impl Future<Output = Result<LoadObjectStatesResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadObjectStatesResponse, B::Error>> + Send;
     /// `POST /content/objectstategroups/{objectStateGroupId}/objectstates`
     ///
     /// Creates an Object state in a group.
     fn create_object_state(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateObjectStateRequest,
-    ) -> impl Future<Output = Result<CreateObjectStateResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateObjectStateResponse, B::Error>> + Send;
     /// `GET /content/objectstategroups/{objectStateGroupId}/objectstates/{objectStateId}`
     ///
     /// Loads an Object state.
     fn load_object_state(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadObjectStateRequest,
-    ) -> impl Future<Output = Result<LoadObjectStateResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadObjectStateResponse, B::Error>> + Send;
     /// `PATCH /content/objectstategroups/{objectStateGroupId}/objectstates/{objectStateId}`
     ///
     /// Changes an Object state.
     fn update_object_state(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: UpdateObjectStateRequest,
-    ) -> impl Future<Output = Result<UpdateObjectStateResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<UpdateObjectStateResponse, B::Error>> + Send;
     /// `DELETE /content/objectstategroups/{objectStateGroupId}/objectstates/{objectStateId}`
     ///
     /// Deletes an Object state.
     fn delete_object_state(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteObjectStateRequest,
-    ) -> impl Future<Output = Result<DeleteObjectStateResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<DeleteObjectStateResponse, B::Error>> + Send;
 }
 /// Roles, their drafts and Policies, and the assignment of Roles to users and user groups
 /// (optionally limited to Sections or subtrees). A Role is changed through a draft that is
 /// then published; changing a published Role or its Policies directly makes and publishes a
 /// draft in one step.
-pub trait RolesApi: ApiBase {
+///
+/// Implemented by the family's own service type; `B` is the [`ApiBase`] that authenticates
+/// each request and whose context and error the operations take.
+pub trait RolesApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     /// `GET /user/roles`
     ///
     /// Lists the published Roles, a window of them (`offset`, `limit`; all by default), or the one with `identifier` (empty list when unknown).
     fn list_roles(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: ListRolesRequest,
-    ) -> impl Future<Output = Result<ListRolesResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<ListRolesResponse, B::Error>> + Send;
     /// `POST /user/roles`
     ///
     /// Creates a Role and publishes it (deprecated "BC mode", the default), or only creates a
     /// draft with `publish=false`. The Role or RoleDraft is chosen by `publish`, not by Accept.
     fn create_role(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateRoleRequest,
-    ) -> impl Future<Output = Result<CreateRoleResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateRoleResponse, B::Error>> + Send;
     /// `GET /user/roles/{roleId}`
     ///
     /// Loads a published Role.
     fn load_role(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadRoleRequest,
-    ) -> impl Future<Output = Result<LoadRoleResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadRoleResponse, B::Error>> + Send;
     /// `POST /user/roles/{roleId}`
     ///
     /// Creates a draft of a published Role; 403 when it already has one.
     fn create_role_draft(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateRoleDraftRequest,
-    ) -> impl Future<Output = Result<CreateRoleDraftResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateRoleDraftResponse, B::Error>> + Send;
     /// `PATCH /user/roles/{roleId}`
     ///
     /// Changes a published Role's identifier (through a draft published at once).
     fn update_role(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: UpdateRoleRequest,
-    ) -> impl Future<Output = Result<UpdateRoleResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<UpdateRoleResponse, B::Error>> + Send;
     /// `DELETE /user/roles/{roleId}`
     ///
     /// Deletes a Role with its assignments.
     fn delete_role(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteRoleRequest,
-    ) -> impl Future<Output = Result<DeleteRoleResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<DeleteRoleResponse, B::Error>> + Send;
     /// `GET /user/roles/{roleId}/draft`
     ///
     /// Loads the draft of a Role (by the Role's id or the draft's own id).
     fn load_role_draft(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadRoleDraftRequest,
-    ) -> impl Future<Output = Result<LoadRoleDraftResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadRoleDraftResponse, B::Error>> + Send;
     /// `PATCH /user/roles/{roleId}/draft`
     ///
     /// Changes the identifier of a Role draft (by the Role's id or the draft's own id).
     fn update_role_draft(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: UpdateRoleDraftRequest,
-    ) -> impl Future<Output = Result<UpdateRoleDraftResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<UpdateRoleDraftResponse, B::Error>> + Send;
     /// `PUBLISH /user/roles/{roleId}/draft`
     ///
     /// Publishes a Role draft (by the Role's id or the draft's own id); answers 204 with the published Role's Location.
     fn publish_role_draft(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: PublishRoleDraftRequest,
-    ) -> impl Future<Output = Result<PublishRoleDraftResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<PublishRoleDraftResponse, B::Error>> + Send;
     /// `DELETE /user/roles/{roleId}/draft`
     ///
     /// Discards a Role draft (by the draft's own id).
     fn delete_role_draft(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteRoleDraftRequest,
-    ) -> impl Future<Output = Result<DeleteRoleDraftResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<DeleteRoleDraftResponse, B::Error>> + Send;
     /// `GET /user/roles/{roleId}/policies`
     ///
     /// Lists the Policies of a published Role.
     fn load_policies(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadPoliciesRequest,
-    ) -> impl Future<Output = Result<LoadPoliciesResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadPoliciesResponse, B::Error>> + Send;
     /// `POST /user/roles/{roleId}/policies`
     ///
     /// Adds a Policy to a Role draft, or to a published Role (through a draft published at once).
     fn add_policy(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: AddPolicyRequest,
-    ) -> impl Future<Output = Result<AddPolicyResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<AddPolicyResponse, B::Error>> + Send;
     /// `DELETE /user/roles/{roleId}/policies`
     ///
     /// Removes every Policy of a published Role (through a draft published at once).
     fn delete_policies(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeletePoliciesRequest,
-    ) -> impl Future<Output = Result<DeletePoliciesResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<DeletePoliciesResponse, B::Error>> + Send;
     /// `GET /user/roles/{roleId}/policies/{policyId}`
     ///
     /// Loads a Policy of a published Role.
     fn load_policy(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadPolicyRequest,
-    ) -> impl Future<Output = Result<LoadPolicyResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadPolicyResponse, B::Error>> + Send;
     /// `PATCH /user/roles/{roleId}/policies/{policyId}`
     ///
     /// Replaces the limitations of a Policy of a Role draft, or of a published Role (through a draft published at once).
     fn update_policy(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: UpdatePolicyRequest,
-    ) -> impl Future<Output = Result<UpdatePolicyResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<UpdatePolicyResponse, B::Error>> + Send;
     /// `DELETE /user/roles/{roleId}/policies/{policyId}`
     ///
     /// Removes a Policy from a Role draft, or from a published Role (through a draft published at once).
     fn delete_policy(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeletePolicyRequest,
-    ) -> impl Future<Output = Result<DeletePolicyResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<DeletePolicyResponse, B::Error>> + Send;
     /// `GET /user/policies`
     ///
     /// Lists every Policy that applies to a user, through its own and its groups' Role assignments.
     fn list_policies_for_user(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: ListPoliciesForUserRequest,
-    ) -> impl Future<Output = Result<ListPoliciesForUserResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<ListPoliciesForUserResponse, B::Error>> + Send;
     /// `GET /user/users/{userId}/roles`
     ///
     /// Lists the Roles assigned directly to a user.
     fn load_role_assignments_for_user(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadRoleAssignmentsForUserRequest,
     ) -> impl Future<
-        Output = Result<LoadRoleAssignmentsForUserResponse, Self::Error>,
+        Output = Result<LoadRoleAssignmentsForUserResponse, B::Error>,
     > + Send;
     /// `POST /user/users/{userId}/roles`
     ///
     /// Assigns a Role to a user, optionally limited to Sections or subtrees; answers the user's assignments.
     fn assign_role_to_user(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: AssignRoleToUserRequest,
-    ) -> impl Future<Output = Result<AssignRoleToUserResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<AssignRoleToUserResponse, B::Error>> + Send;
     /// `GET /user/users/{userId}/roles/{roleId}`
     ///
     /// Loads the assignment of a Role to a user.
     fn load_role_assignment_for_user(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadRoleAssignmentForUserRequest,
     ) -> impl Future<
-        Output = Result<LoadRoleAssignmentForUserResponse, Self::Error>,
+        Output = Result<LoadRoleAssignmentForUserResponse, B::Error>,
     > + Send;
     /// `DELETE /user/users/{userId}/roles/{roleId}`
     ///
     /// Removes every assignment of a Role to a user; answers the user's remaining assignments.
     fn unassign_role_from_user(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: UnassignRoleFromUserRequest,
-    ) -> impl Future<Output = Result<UnassignRoleFromUserResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<UnassignRoleFromUserResponse, B::Error>> + Send;
     /// `GET /user/groups/{groupPath}/roles`
     ///
     /// Lists the Roles assigned to a user group.
     fn load_role_assignments_for_user_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadRoleAssignmentsForUserGroupRequest,
     ) -> impl Future<
-        Output = Result<LoadRoleAssignmentsForUserGroupResponse, Self::Error>,
+        Output = Result<LoadRoleAssignmentsForUserGroupResponse, B::Error>,
     > + Send;
     /// `POST /user/groups/{groupPath}/roles`
     ///
     /// Assigns a Role to a user group, optionally limited to Sections or subtrees; answers the group's assignments.
     fn assign_role_to_user_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: AssignRoleToUserGroupRequest,
-    ) -> impl Future<Output = Result<AssignRoleToUserGroupResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<AssignRoleToUserGroupResponse, B::Error>> + Send;
     /// `GET /user/groups/{groupPath}/roles/{roleId}`
     ///
     /// Loads the assignment of a Role to a user group.
     fn load_role_assignment_for_user_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadRoleAssignmentForUserGroupRequest,
     ) -> impl Future<
-        Output = Result<LoadRoleAssignmentForUserGroupResponse, Self::Error>,
+        Output = Result<LoadRoleAssignmentForUserGroupResponse, B::Error>,
     > + Send;
     /// `DELETE /user/groups/{groupPath}/roles/{roleId}`
     ///
     /// Removes every assignment of a Role to a user group; answers the group's remaining assignments.
     fn unassign_role_from_user_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: UnassignRoleFromUserGroupRequest,
     ) -> impl Future<
-        Output = Result<UnassignRoleFromUserGroupResponse, Self::Error>,
+        Output = Result<UnassignRoleFromUserGroupResponse, B::Error>,
     > + Send;
 }
 /// The API root: the entry links of the API, some of them URI templates (RFC 6570).
-pub trait RootApi: ApiBase {
+///
+/// Implemented by the family's own service type; `B` is the [`ApiBase`] that authenticates
+/// each request and whose context and error the operations take.
+pub trait RootApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     /// `GET /`
     ///
     /// Lists the entry links of the API.
     fn load_root_resource(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadRootResourceRequest,
-    ) -> impl Future<Output = Result<LoadRootResourceResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadRootResourceResponse, B::Error>> + Send;
 }
 /// Sections group content for permissions and navigation. Every content item belongs to one
 /// Section.
-pub trait SectionsApi: ApiBase {
+///
+/// Implemented by the family's own service type; `B` is the [`ApiBase`] that authenticates
+/// each request and whose context and error the operations take.
+pub trait SectionsApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     /// `GET /content/sections`
     ///
     /// Lists all Sections, or only the Section with the given identifier.
     fn list_sections(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: ListSectionsRequest,
-    ) -> impl Future<Output = Result<ListSectionsResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<ListSectionsResponse, B::Error>> + Send;
     /// `POST /content/sections`
     ///
     /// Creates a Section.
     fn create_section(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateSectionRequest,
-    ) -> impl Future<Output = Result<CreateSectionResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateSectionResponse, B::Error>> + Send;
     /// `GET /content/sections/{sectionId}`
     ///
     /// Loads a Section.
     fn load_section(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadSectionRequest,
-    ) -> impl Future<Output = Result<LoadSectionResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadSectionResponse, B::Error>> + Send;
     /// `PATCH /content/sections/{sectionId}`
     ///
     /// Changes a Section's identifier or name.
     fn update_section(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: UpdateSectionRequest,
-    ) -> impl Future<Output = Result<UpdateSectionResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<UpdateSectionResponse, B::Error>> + Send;
     /// `DELETE /content/sections/{sectionId}`
     ///
     /// Deletes a Section that no content item is assigned to.
     fn delete_section(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteSectionRequest,
-    ) -> impl Future<Output = Result<DeleteSectionResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<DeleteSectionResponse, B::Error>> + Send;
 }
 /// Session authentication: log in with a login and password, get a session cookie and a CSRF
 /// token for unsafe requests, check the session, log out.
-pub trait SessionsApi: ApiBase {
+///
+/// Implemented by the family's own service type; `B` is the [`ApiBase`] that authenticates
+/// each request and whose context and error the operations take.
+pub trait SessionsApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     /// `POST /user/sessions`
     ///
     /// Logs in. Answers 201 with a new session and its cookie, or 200 with the current session
     /// when the request already carries the same user's session cookie.
     fn create_session(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateSessionRequest,
-    ) -> impl Future<Output = Result<CreateSessionResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateSessionResponse, B::Error>> + Send;
     /// `GET /user/sessions/current`
     ///
     /// Loads the session the request's cookie names (404 without one).
     fn check_session(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CheckSessionRequest,
-    ) -> impl Future<Output = Result<CheckSessionResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CheckSessionResponse, B::Error>> + Send;
     /// `POST /user/sessions/{sessionId}/refresh`
     ///
     /// Confirms a session is alive (deprecated in the reference since 4.6.7).
     fn refresh_session(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: RefreshSessionRequest,
-    ) -> impl Future<Output = Result<RefreshSessionResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<RefreshSessionResponse, B::Error>> + Send;
     /// `DELETE /user/sessions/{sessionId}`
     ///
     /// Logs out; the session cookie is cleared.
     fn delete_session(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteSessionRequest,
-    ) -> impl Future<Output = Result<DeleteSessionResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<DeleteSessionResponse, B::Error>> + Send;
 }
 /// The Trash holds Locations moved there (with MOVE on a Location and the Trash as Destination).
 /// A trash item can be restored under its original parent or another Location, deleted for good,
 /// or the whole Trash emptied.
-pub trait TrashApi: ApiBase {
+///
+/// Implemented by the family's own service type; `B` is the [`ApiBase`] that authenticates
+/// each request and whose context and error the operations take.
+pub trait TrashApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     /// `GET /content/trash`
     ///
     /// Lists the trash items; `limit` -1 (the default) returns all from `offset` on.
     fn load_trash_items(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadTrashItemsRequest,
-    ) -> impl Future<Output = Result<LoadTrashItemsResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadTrashItemsResponse, B::Error>> + Send;
     /// `DELETE /content/trash`
     ///
     /// Deletes every trash item for good.
     fn empty_trash(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: EmptyTrashRequest,
-    ) -> impl Future<Output = Result<EmptyTrashResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<EmptyTrashResponse, B::Error>> + Send;
     /// `GET /content/trash/{trashItemId}`
     ///
     /// Loads a trash item.
     fn load_trash_item(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadTrashItemRequest,
-    ) -> impl Future<Output = Result<LoadTrashItemResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadTrashItemResponse, B::Error>> + Send;
     /// `MOVE /content/trash/{trashItemId}`
     ///
     /// Restores a trash item under the Location named in Destination, or under its original parent (403 when that parent no longer exists); Location points to the restored Location.
     fn restore_trash_item(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: RestoreTrashItemRequest,
-    ) -> impl Future<Output = Result<RestoreTrashItemResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<RestoreTrashItemResponse, B::Error>> + Send;
     /// `DELETE /content/trash/{trashItemId}`
     ///
     /// Deletes a trash item for good.
     fn delete_trash_item(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteTrashItemRequest,
-    ) -> impl Future<Output = Result<DeleteTrashItemResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<DeleteTrashItemResponse, B::Error>> + Send;
 }
 /// URL aliases map URL paths to Locations (system-generated or custom) or to other resources
 /// (global aliases); URL wildcards rewrite or redirect URL patterns (`/source/*` →
 /// `/destination/{1}`).
-pub trait UrlAliasesApi: ApiBase {
+///
+/// Implemented by the family's own service type; `B` is the [`ApiBase`] that authenticates
+/// each request and whose context and error the operations take.
+pub trait UrlAliasesApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     /// `GET /content/urlaliases`
     ///
     /// Lists the global URL aliases.
     fn list_global_url_aliases(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: ListGlobalUrlAliasesRequest,
-    ) -> impl Future<Output = Result<ListGlobalUrlAliasesResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<ListGlobalUrlAliasesResponse, B::Error>> + Send;
     /// `GET /content/locations/{locationPath}/urlaliases`
     ///
     /// Lists a Location's URL aliases, the custom ones (custom=true, the default) or the system-generated ones (custom=false).
     fn list_location_url_aliases(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: ListLocationUrlAliasesRequest,
-    ) -> impl Future<
-        Output = Result<ListLocationUrlAliasesResponse, Self::Error>,
-    > + Send;
+    ) -> impl Future<Output = Result<ListLocationUrlAliasesResponse, B::Error>> + Send;
     /// `POST /content/urlaliases`
     ///
     /// Creates a custom Location alias or a global alias (403 when the path is already taken).
     fn create_url_alias(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateUrlAliasRequest,
-    ) -> impl Future<Output = Result<CreateUrlAliasResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateUrlAliasResponse, B::Error>> + Send;
     /// `GET /content/urlaliases/{urlAliasId}`
     ///
     /// Loads a URL alias.
     fn load_url_alias(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadUrlAliasRequest,
-    ) -> impl Future<Output = Result<LoadUrlAliasResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadUrlAliasResponse, B::Error>> + Send;
     /// `DELETE /content/urlaliases/{urlAliasId}`
     ///
     /// Deletes a URL alias.
     fn delete_url_alias(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteUrlAliasRequest,
-    ) -> impl Future<Output = Result<DeleteUrlAliasResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<DeleteUrlAliasResponse, B::Error>> + Send;
     /// `GET /content/urlwildcards`
     ///
     /// Lists all URL wildcards.
     fn list_url_wildcards(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: ListUrlWildcardsRequest,
-    ) -> impl Future<Output = Result<ListUrlWildcardsResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<ListUrlWildcardsResponse, B::Error>> + Send;
     /// `POST /content/urlwildcards`
     ///
     /// Creates a URL wildcard (403 when the source URL is already used).
     fn create_url_wildcard(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateUrlWildcardRequest,
-    ) -> impl Future<Output = Result<CreateUrlWildcardResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateUrlWildcardResponse, B::Error>> + Send;
     /// `GET /content/urlwildcards/{urlWildcardId}`
     ///
     /// Loads a URL wildcard.
     fn load_url_wildcard(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadUrlWildcardRequest,
-    ) -> impl Future<Output = Result<LoadUrlWildcardResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadUrlWildcardResponse, B::Error>> + Send;
     /// `DELETE /content/urlwildcards/{urlWildcardId}`
     ///
     /// Deletes a URL wildcard.
     fn delete_url_wildcard(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteUrlWildcardRequest,
-    ) -> impl Future<Output = Result<DeleteUrlWildcardResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<DeleteUrlWildcardResponse, B::Error>> + Send;
 }
 /// Users and user groups. Both are content items (of the user and user group content types)
 /// shown with their current version embedded; a user group is addressed by the path of its main
 /// Location (`1/5/13`), a user by its content id. Role assignments of users and groups are in
 /// the roles family.
-pub trait UsersApi: ApiBase {
+///
+/// Implemented by the family's own service type; `B` is the [`ApiBase`] that authenticates
+/// each request and whose context and error the operations take.
+pub trait UsersApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     /// `GET /user/users`
     ///
     /// Finds users by one of `roleId` (the REST href of a Role), `remoteId`, `login` or `email`;
     /// 404 when none is given or nothing matches. UserRefList, or UserList when asked for in Accept.
     fn load_users(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadUsersRequest,
-    ) -> impl Future<Output = Result<LoadUsersResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadUsersResponse, B::Error>> + Send;
     /// `HEAD /user/users`
     ///
     /// Tells whether a user with the given `login` or `email` (or `roleId`, `remoteId`) exists; 200 when one does, 404 otherwise.
     fn verify_users(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: VerifyUsersRequest,
-    ) -> impl Future<Output = Result<VerifyUsersResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<VerifyUsersResponse, B::Error>> + Send;
     /// `GET /user/users/{userId}`
     ///
     /// Loads a user.
     fn load_user(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadUserRequest,
-    ) -> impl Future<Output = Result<LoadUserResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadUserResponse, B::Error>> + Send;
     /// `PATCH /user/users/{userId}`
     ///
     /// Updates a user's account data, metadata, Section or profile fields.
     fn update_user(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: UpdateUserRequest,
-    ) -> impl Future<Output = Result<UpdateUserResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<UpdateUserResponse, B::Error>> + Send;
     /// `DELETE /user/users/{userId}`
     ///
     /// Deletes a user; a user cannot delete itself (403).
     fn delete_user(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteUserRequest,
-    ) -> impl Future<Output = Result<DeleteUserResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<DeleteUserResponse, B::Error>> + Send;
     /// `GET /user/current`
     ///
     /// Redirects to the logged-in user; 401 for the anonymous user.
     fn redirect_to_current_user(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: RedirectToCurrentUserRequest,
-    ) -> impl Future<Output = Result<RedirectToCurrentUserResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<RedirectToCurrentUserResponse, B::Error>> + Send;
     /// `GET /user/users/{userId}/groups`
     ///
     /// Lists the groups a user belongs to, each with its unassign link when the user is in more than one.
     fn load_user_groups_of_user(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadUserGroupsOfUserRequest,
-    ) -> impl Future<Output = Result<LoadUserGroupsOfUserResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadUserGroupsOfUserResponse, B::Error>> + Send;
     /// `POST /user/users/{userId}/groups`
     ///
     /// Adds a user to the group named by `group` (the group's REST href); answers the user's groups. An unknown group is 403.
     fn assign_user_to_user_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: AssignUserToUserGroupRequest,
-    ) -> impl Future<Output = Result<AssignUserToUserGroupResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<AssignUserToUserGroupResponse, B::Error>> + Send;
     /// `DELETE /user/users/{userId}/groups/{groupPath}`
     ///
     /// Removes a user from a group (`groupPath` ends with the group's Location id); answers the user's groups. Not a member is 403.
     fn unassign_user_from_user_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: UnassignUserFromUserGroupRequest,
     ) -> impl Future<
-        Output = Result<UnassignUserFromUserGroupResponse, Self::Error>,
+        Output = Result<UnassignUserFromUserGroupResponse, B::Error>,
     > + Send;
     /// `GET /user/users/{userId}/drafts`
     ///
     /// Lists the content drafts owned by a user.
     fn load_user_drafts(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadUserDraftsRequest,
-    ) -> impl Future<Output = Result<LoadUserDraftsResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadUserDraftsResponse, B::Error>> + Send;
     /// `GET /user/groups`
     ///
     /// Finds user groups by content `id`, `roleId` (a Role id) or `remoteId`; an empty list
     /// without any of them. UserGroupRefList, or UserGroupList when asked for in Accept.
     fn load_user_groups(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadUserGroupsRequest,
-    ) -> impl Future<Output = Result<LoadUserGroupsResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadUserGroupsResponse, B::Error>> + Send;
     /// `GET /user/groups/root`
     ///
     /// Redirects permanently to the root user group (`/user/groups/1/5`).
     fn load_root_user_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadRootUserGroupRequest,
-    ) -> impl Future<Output = Result<LoadRootUserGroupResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadRootUserGroupResponse, B::Error>> + Send;
     /// `POST /user/groups/subgroups`
     ///
     /// Creates a user group directly under the root user group.
     fn create_root_user_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateRootUserGroupRequest,
-    ) -> impl Future<Output = Result<CreateRootUserGroupResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateRootUserGroupResponse, B::Error>> + Send;
     /// `GET /user/groups/{groupPath}`
     ///
     /// Loads a user group by the path of its main Location (404 when the path is not the Location's real path).
     fn load_user_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadUserGroupRequest,
-    ) -> impl Future<Output = Result<LoadUserGroupResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadUserGroupResponse, B::Error>> + Send;
     /// `PATCH /user/groups/{groupPath}`
     ///
     /// Updates a user group's metadata, Section or fields.
     fn update_user_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: UpdateUserGroupRequest,
-    ) -> impl Future<Output = Result<UpdateUserGroupResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<UpdateUserGroupResponse, B::Error>> + Send;
     /// `DELETE /user/groups/{groupPath}`
     ///
     /// Deletes a user group with its subgroups; a group that still has users is 403.
     fn delete_user_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: DeleteUserGroupRequest,
-    ) -> impl Future<Output = Result<DeleteUserGroupResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<DeleteUserGroupResponse, B::Error>> + Send;
     /// `MOVE /user/groups/{groupPath}`
     ///
     /// Moves a user group under the group named by `Destination` (`P/user/groups/{path}`); answers 201 with the new Location. An unknown destination is 403.
     fn move_user_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: MoveUserGroupRequest,
-    ) -> impl Future<Output = Result<MoveUserGroupResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<MoveUserGroupResponse, B::Error>> + Send;
     /// `GET /user/groups/{groupPath}/subgroups`
     ///
     /// Lists the direct subgroups of a user group. UserGroupRefList, or UserGroupList when asked for in Accept.
     fn load_sub_user_groups(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadSubUserGroupsRequest,
-    ) -> impl Future<Output = Result<LoadSubUserGroupsResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadSubUserGroupsResponse, B::Error>> + Send;
     /// `POST /user/groups/{groupPath}/subgroups`
     ///
     /// Creates a user group under the given group.
     fn create_user_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateUserGroupRequest,
-    ) -> impl Future<Output = Result<CreateUserGroupResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateUserGroupResponse, B::Error>> + Send;
     /// `GET /user/groups/{groupPath}/users`
     ///
     /// Lists the users of a user group. UserRefList, or UserList when asked for in Accept.
     fn load_users_from_group(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadUsersFromGroupRequest,
-    ) -> impl Future<Output = Result<LoadUsersFromGroupResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadUsersFromGroupResponse, B::Error>> + Send;
     /// `POST /user/groups/{groupPath}/users`
     ///
     /// Creates a user in the given group; a login or email already taken is 403.
     fn create_user(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateUserRequest,
-    ) -> impl Future<Output = Result<CreateUserResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateUserResponse, B::Error>> + Send;
 }
 /// Search views: a ViewInput names a content or Location query (criteria, sort clauses,
 /// aggregations, paging) and is answered at once with a View holding the search hits. Stored
 /// views are not implemented (the reference answers 501).
-pub trait ViewsApi: ApiBase {
+///
+/// Implemented by the family's own service type; `B` is the [`ApiBase`] that authenticates
+/// each request and whose context and error the operations take.
+pub trait ViewsApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     /// `POST /views`
     ///
     /// Runs a content or Location search and answers the View with its hits.
     fn create_view(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateViewRequest,
-    ) -> impl Future<Output = Result<CreateViewResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateViewResponse, B::Error>> + Send;
     /// `GET /views`
     ///
     /// Lists stored views; not implemented (always 501).
     fn list_view(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: ListViewRequest,
-    ) -> impl Future<Output = Result<ListViewResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<ListViewResponse, B::Error>> + Send;
     /// `GET /views/{viewId}`
     ///
     /// Loads a stored view; not implemented (always 501).
     fn get_view(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: GetViewRequest,
-    ) -> impl Future<Output = Result<GetViewResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<GetViewResponse, B::Error>> + Send;
     /// `GET /views/{viewId}/results`
     ///
     /// Loads the results of a stored view; not implemented (always 501).
     fn load_view_results(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadViewResultsRequest,
-    ) -> impl Future<Output = Result<LoadViewResultsResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadViewResultsResponse, B::Error>> + Send;
     /// `POST /content/views`
     ///
     /// Deprecated form of POST /views; runs the search and answers 301 with `Location` pointing at /views and the View body.
     fn create_content_view(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateContentViewRequest,
-    ) -> impl Future<Output = Result<CreateContentViewResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateContentViewResponse, B::Error>> + Send;
 }
-/// The whole API: every family.
-pub trait Api: ApiBase + BookmarksApi + ContentApi + ContentTypesApi + CountriesApi + EventsApi + LanguagesApi + LocationsApi + ObjectStatesApi + RolesApi + RootApi + SectionsApi + SessionsApi + TrashApi + UrlAliasesApi + UsersApi + ViewsApi {}
-impl<
-    T: ApiBase + BookmarksApi + ContentApi + ContentTypesApi + CountriesApi + EventsApi
-        + LanguagesApi + LocationsApi + ObjectStatesApi + RolesApi + RootApi
-        + SectionsApi + SessionsApi + TrashApi + UrlAliasesApi + UsersApi + ViewsApi,
-> Api for T {}
-/// Implements [`BookmarksApi`] for a type with every operation answering
-/// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
-/// generated code lives at `crate::api`).
-#[allow(unused_macros)]
-macro_rules! not_implemented_bookmarks {
-    ($t:ty, $err:path) => {
-        impl $crate::api::traits::BookmarksApi for $t { fn load_bookmarks(& self, _ :
-        &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadBookmarksRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::LoadBookmarksResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadBookmarks")) } } fn create_bookmark(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateBookmarkRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::CreateBookmarkResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createBookmark")) } } fn is_bookmarked(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::IsBookmarkedRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::IsBookmarkedResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("isBookmarked")) } } fn is_bookmarked_get(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::IsBookmarkedGetRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::IsBookmarkedGetResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("isBookmarkedGet")) } } fn delete_bookmark(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteBookmarkRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::DeleteBookmarkResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteBookmark")) } } }
-    };
+/// The whole API: the request gate ([`ApiBase`]) and one implementor per family, which the
+/// routes call through the accessors.
+pub trait Api: ApiBase {
+    /// Implements the bookmarks family.
+    type Bookmarks: BookmarksApi<Self>;
+    /// Implements the content family.
+    type Content: ContentApi<Self>;
+    /// Implements the content_types family.
+    type ContentTypes: ContentTypesApi<Self>;
+    /// Implements the countries family.
+    type Countries: CountriesApi<Self>;
+    /// Implements the events family.
+    type Events: EventsApi<Self>;
+    /// Implements the languages family.
+    type Languages: LanguagesApi<Self>;
+    /// Implements the locations family.
+    type Locations: LocationsApi<Self>;
+    /// Implements the object_states family.
+    type ObjectStates: ObjectStatesApi<Self>;
+    /// Implements the roles family.
+    type Roles: RolesApi<Self>;
+    /// Implements the root family.
+    type Root: RootApi<Self>;
+    /// Implements the sections family.
+    type Sections: SectionsApi<Self>;
+    /// Implements the sessions family.
+    type Sessions: SessionsApi<Self>;
+    /// Implements the trash family.
+    type Trash: TrashApi<Self>;
+    /// Implements the url_aliases family.
+    type UrlAliases: UrlAliasesApi<Self>;
+    /// Implements the users family.
+    type Users: UsersApi<Self>;
+    /// Implements the views family.
+    type Views: ViewsApi<Self>;
+    /// The bookmarks family's implementor.
+    fn bookmarks(&self) -> &Self::Bookmarks;
+    /// The content family's implementor.
+    fn content(&self) -> &Self::Content;
+    /// The content_types family's implementor.
+    fn content_types(&self) -> &Self::ContentTypes;
+    /// The countries family's implementor.
+    fn countries(&self) -> &Self::Countries;
+    /// The events family's implementor.
+    fn events(&self) -> &Self::Events;
+    /// The languages family's implementor.
+    fn languages(&self) -> &Self::Languages;
+    /// The locations family's implementor.
+    fn locations(&self) -> &Self::Locations;
+    /// The object_states family's implementor.
+    fn object_states(&self) -> &Self::ObjectStates;
+    /// The roles family's implementor.
+    fn roles(&self) -> &Self::Roles;
+    /// The root family's implementor.
+    fn root(&self) -> &Self::Root;
+    /// The sections family's implementor.
+    fn sections(&self) -> &Self::Sections;
+    /// The sessions family's implementor.
+    fn sessions(&self) -> &Self::Sessions;
+    /// The trash family's implementor.
+    fn trash(&self) -> &Self::Trash;
+    /// The url_aliases family's implementor.
+    fn url_aliases(&self) -> &Self::UrlAliases;
+    /// The users family's implementor.
+    fn users(&self) -> &Self::Users;
+    /// The views family's implementor.
+    fn views(&self) -> &Self::Views;
 }
-#[allow(unused_imports)]
-pub(crate) use not_implemented_bookmarks;
-/// Implements [`ContentApi`] for a type with every operation answering
-/// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
-/// generated code lives at `crate::api`).
-#[allow(unused_macros)]
-macro_rules! not_implemented_content {
-    ($t:ty, $err:path) => {
-        impl $crate::api::traits::ContentApi for $t { fn redirect_content(& self, _ :
-        &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::RedirectContentRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::RedirectContentResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("redirectContent")) } } fn create_content(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateContentRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::CreateContentResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createContent")) } } fn load_content(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadContentRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::LoadContentResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadContent")) } } fn update_content_metadata(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::UpdateContentMetadataRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::UpdateContentMetadataResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("updateContentMetadata")) } } fn delete_content(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteContentRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::DeleteContentResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteContent")) } } fn copy_content(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CopyContentRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::CopyContentResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("copyContent")) } } fn delete_content_translation(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteContentTranslationRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::DeleteContentTranslationResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteContentTranslation")) } } fn redirect_current_version(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::RedirectCurrentVersionRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::RedirectCurrentVersionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("redirectCurrentVersion")) } } fn create_draft_from_current_version(& self, _ :
-        &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateDraftFromCurrentVersionRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::CreateDraftFromCurrentVersionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createDraftFromCurrentVersion")) } } fn load_content_versions(& self, _ : &<$t
-        as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadContentVersionsRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadContentVersionsResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadContentVersions")) } } fn load_content_in_version(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadContentInVersionRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadContentInVersionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadContentInVersion")) } } fn update_version(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::UpdateVersionRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::UpdateVersionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("updateVersion")) } } fn delete_content_version(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteContentVersionRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::DeleteContentVersionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteContentVersion")) } } fn create_draft_from_version(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateDraftFromVersionRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::CreateDraftFromVersionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createDraftFromVersion")) } } fn publish_version(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::PublishVersionRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::PublishVersionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("publishVersion")) } } fn delete_translation_from_draft(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteTranslationFromDraftRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::DeleteTranslationFromDraftResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteTranslationFromDraft")) } } fn redirect_current_version_relations(& self,
-        _ : &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::RedirectCurrentVersionRelationsRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::RedirectCurrentVersionRelationsResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("redirectCurrentVersionRelations")) } } fn load_version_relations(& self, _ :
-        &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadVersionRelationsRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadVersionRelationsResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadVersionRelations")) } } fn create_relation(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateRelationRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::CreateRelationResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createRelation")) } } fn load_version_relation(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadVersionRelationRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadVersionRelationResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadVersionRelation")) } } fn remove_relation(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::RemoveRelationRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::RemoveRelationResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("removeRelation")) } } fn hide_content(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::HideContentRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::HideContentResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("hideContent")) } } fn reveal_content(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::RevealContentRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::RevealContentResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("revealContent")) } } fn get_object_states_for_content(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::GetObjectStatesForContentRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::GetObjectStatesForContentResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("getObjectStatesForContent")) } } fn set_object_states_for_content(& self, _ :
-        &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::SetObjectStatesForContentRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::SetObjectStatesForContentResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("setObjectStatesForContent")) } } fn get_image_variation(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::GetImageVariationRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::GetImageVariationResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("getImageVariation")) } } }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use not_implemented_content;
-/// Implements [`ContentTypesApi`] for a type with every operation answering
-/// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
-/// generated code lives at `crate::api`).
-#[allow(unused_macros)]
-macro_rules! not_implemented_content_types {
-    ($t:ty, $err:path) => {
-        impl $crate::api::traits::ContentTypesApi for $t { fn
-        load_content_type_group_list(& self, _ : &<$t as $crate::api::traits::ApiBase
-        >::Context, _ : $crate::api::model::LoadContentTypeGroupListRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::LoadContentTypeGroupListResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadContentTypeGroupList")) } } fn create_content_type_group(& self, _ : &<$t
-        as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateContentTypeGroupRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::CreateContentTypeGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createContentTypeGroup")) } } fn load_content_type_group(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadContentTypeGroupRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadContentTypeGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadContentTypeGroup")) } } fn update_content_type_group(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::UpdateContentTypeGroupRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::UpdateContentTypeGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("updateContentTypeGroup")) } } fn delete_content_type_group(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteContentTypeGroupRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::DeleteContentTypeGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteContentTypeGroup")) } } fn list_content_types_for_group(& self, _ : &<$t
-        as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::ListContentTypesForGroupRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::ListContentTypesForGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("listContentTypesForGroup")) } } fn create_content_type(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateContentTypeRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::CreateContentTypeResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createContentType")) } } fn list_content_types(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::ListContentTypesRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::ListContentTypesResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("listContentTypes")) } } fn create_content_type_view(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateContentTypeViewRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::CreateContentTypeViewResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createContentTypeView")) } } fn copy_content_type(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CopyContentTypeRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::CopyContentTypeResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("copyContentType")) } } fn load_content_type(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadContentTypeRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadContentTypeResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadContentType")) } } fn create_content_type_draft(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateContentTypeDraftRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::CreateContentTypeDraftResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createContentTypeDraft")) } } fn delete_content_type(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteContentTypeRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::DeleteContentTypeResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteContentType")) } } fn load_content_type_field_definition_list(& self, _ :
-        &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadContentTypeFieldDefinitionListRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::LoadContentTypeFieldDefinitionListResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadContentTypeFieldDefinitionList")) } } fn
-        load_content_type_field_definition(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadContentTypeFieldDefinitionRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::LoadContentTypeFieldDefinitionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadContentTypeFieldDefinition")) } } fn
-        load_content_type_field_definition_by_identifier(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadContentTypeFieldDefinitionByIdentifierRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::LoadContentTypeFieldDefinitionByIdentifierResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadContentTypeFieldDefinitionByIdentifier")) } } fn load_content_type_draft(&
-        self, _ : &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadContentTypeDraftRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadContentTypeDraftResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadContentTypeDraft")) } } fn update_content_type_draft(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::UpdateContentTypeDraftRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::UpdateContentTypeDraftResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("updateContentTypeDraft")) } } fn publish_content_type_draft(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::PublishContentTypeDraftRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::PublishContentTypeDraftResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("publishContentTypeDraft")) } } fn delete_content_type_draft(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteContentTypeDraftRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::DeleteContentTypeDraftResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteContentTypeDraft")) } } fn
-        load_content_type_draft_field_definition_list(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadContentTypeDraftFieldDefinitionListRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::LoadContentTypeDraftFieldDefinitionListResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadContentTypeDraftFieldDefinitionList")) } } fn
-        add_content_type_draft_field_definition(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::AddContentTypeDraftFieldDefinitionRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::AddContentTypeDraftFieldDefinitionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("addContentTypeDraftFieldDefinition")) } } fn
-        load_content_type_draft_field_definition(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadContentTypeDraftFieldDefinitionRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::LoadContentTypeDraftFieldDefinitionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadContentTypeDraftFieldDefinition")) } } fn
-        update_content_type_draft_field_definition(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::UpdateContentTypeDraftFieldDefinitionRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::UpdateContentTypeDraftFieldDefinitionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("updateContentTypeDraftFieldDefinition")) } } fn
-        remove_content_type_draft_field_definition(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::RemoveContentTypeDraftFieldDefinitionRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::RemoveContentTypeDraftFieldDefinitionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("removeContentTypeDraftFieldDefinition")) } } fn load_groups_of_content_type(&
-        self, _ : &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadGroupsOfContentTypeRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::LoadGroupsOfContentTypeResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadGroupsOfContentType")) } } fn link_content_type_to_group(& self, _ : &<$t
-        as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LinkContentTypeToGroupRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::LinkContentTypeToGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("linkContentTypeToGroup")) } } fn unlink_content_type_from_group(& self, _ :
-        &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::UnlinkContentTypeFromGroupRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::UnlinkContentTypeFromGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("unlinkContentTypeFromGroup")) } } }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use not_implemented_content_types;
-/// Implements [`CountriesApi`] for a type with every operation answering
-/// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
-/// generated code lives at `crate::api`).
-#[allow(unused_macros)]
-macro_rules! not_implemented_countries {
-    ($t:ty, $err:path) => {
-        impl $crate::api::traits::CountriesApi for $t { fn load_country_list(& self, _ :
-        &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadCountryListRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadCountryListResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadCountryList")) } } }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use not_implemented_countries;
-/// Implements [`EventsApi`] for a type with every operation answering
-/// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
-/// generated code lives at `crate::api`).
-#[allow(unused_macros)]
-macro_rules! not_implemented_events {
-    ($t:ty, $err:path) => {
-        impl $crate::api::traits::EventsApi for $t { fn load_events(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadEventsRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::LoadEventsResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadEvents")) } } fn load_events_stream(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadEventsRequest,) -> impl ::std::future::Future < Output =
-        Result < cairn_runtime::sse::Items <$crate::api::model::Event >, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadEvents")) } } }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use not_implemented_events;
-/// Implements [`LanguagesApi`] for a type with every operation answering
-/// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
-/// generated code lives at `crate::api`).
-#[allow(unused_macros)]
-macro_rules! not_implemented_languages {
-    ($t:ty, $err:path) => {
-        impl $crate::api::traits::LanguagesApi for $t { fn list_languages(& self, _ :
-        &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::ListLanguagesRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::ListLanguagesResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("listLanguages")) } } fn load_language(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadLanguageRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::LoadLanguageResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadLanguage")) } } }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use not_implemented_languages;
-/// Implements [`LocationsApi`] for a type with every operation answering
-/// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
-/// generated code lives at `crate::api`).
-#[allow(unused_macros)]
-macro_rules! not_implemented_locations {
-    ($t:ty, $err:path) => {
-        impl $crate::api::traits::LocationsApi for $t { fn redirect_location(& self, _ :
-        &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::RedirectLocationRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::RedirectLocationResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("redirectLocation")) } } fn load_location(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadLocationRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::LoadLocationResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadLocation")) } } fn update_location(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::UpdateLocationRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::UpdateLocationResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("updateLocation")) } } fn delete_subtree(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteSubtreeRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::DeleteSubtreeResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteSubtree")) } } fn copy_subtree(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CopySubtreeRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::CopySubtreeResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("copySubtree")) } } fn move_subtree(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::MoveSubtreeRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::MoveSubtreeResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("moveSubtree")) } } fn swap_location(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::SwapLocationRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::SwapLocationResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("swapLocation")) } } fn load_location_children(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadLocationChildrenRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadLocationChildrenResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadLocationChildren")) } } fn load_locations_for_content(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadLocationsForContentRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::LoadLocationsForContentResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadLocationsForContent")) } } fn create_location(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateLocationRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::CreateLocationResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createLocation")) } } }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use not_implemented_locations;
-/// Implements [`ObjectStatesApi`] for a type with every operation answering
-/// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
-/// generated code lives at `crate::api`).
-#[allow(unused_macros)]
-macro_rules! not_implemented_object_states {
-    ($t:ty, $err:path) => {
-        impl $crate::api::traits::ObjectStatesApi for $t { fn load_object_state_groups(&
-        self, _ : &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadObjectStateGroupsRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::LoadObjectStateGroupsResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadObjectStateGroups")) } } fn create_object_state_group(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateObjectStateGroupRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::CreateObjectStateGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createObjectStateGroup")) } } fn load_object_state_group(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadObjectStateGroupRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadObjectStateGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadObjectStateGroup")) } } fn update_object_state_group(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::UpdateObjectStateGroupRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::UpdateObjectStateGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("updateObjectStateGroup")) } } fn delete_object_state_group(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteObjectStateGroupRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::DeleteObjectStateGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteObjectStateGroup")) } } fn load_object_states(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadObjectStatesRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadObjectStatesResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadObjectStates")) } } fn create_object_state(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateObjectStateRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::CreateObjectStateResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createObjectState")) } } fn load_object_state(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadObjectStateRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadObjectStateResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadObjectState")) } } fn update_object_state(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::UpdateObjectStateRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::UpdateObjectStateResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("updateObjectState")) } } fn delete_object_state(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteObjectStateRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::DeleteObjectStateResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteObjectState")) } } }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use not_implemented_object_states;
-/// Implements [`RolesApi`] for a type with every operation answering
-/// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
-/// generated code lives at `crate::api`).
-#[allow(unused_macros)]
-macro_rules! not_implemented_roles {
-    ($t:ty, $err:path) => {
-        impl $crate::api::traits::RolesApi for $t { fn list_roles(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::ListRolesRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::ListRolesResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("listRoles")) } } fn create_role(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateRoleRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::CreateRoleResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createRole")) } } fn load_role(& self, _ : &<$t as $crate::api::traits::ApiBase
-        >::Context, _ : $crate::api::model::LoadRoleRequest,) -> impl
-        ::std::future::Future < Output = Result <$crate::api::model::LoadRoleResponse,
-        <$t as $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadRole")) } } fn create_role_draft(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateRoleDraftRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::CreateRoleDraftResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createRoleDraft")) } } fn update_role(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::UpdateRoleRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::UpdateRoleResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("updateRole")) } } fn delete_role(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteRoleRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::DeleteRoleResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteRole")) } } fn load_role_draft(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadRoleDraftRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::LoadRoleDraftResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadRoleDraft")) } } fn update_role_draft(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::UpdateRoleDraftRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::UpdateRoleDraftResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("updateRoleDraft")) } } fn publish_role_draft(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::PublishRoleDraftRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::PublishRoleDraftResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("publishRoleDraft")) } } fn delete_role_draft(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteRoleDraftRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::DeleteRoleDraftResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteRoleDraft")) } } fn load_policies(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadPoliciesRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::LoadPoliciesResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadPolicies")) } } fn add_policy(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::AddPolicyRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::AddPolicyResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("addPolicy")) } } fn delete_policies(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeletePoliciesRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::DeletePoliciesResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deletePolicies")) } } fn load_policy(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadPolicyRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::LoadPolicyResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadPolicy")) } } fn update_policy(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::UpdatePolicyRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::UpdatePolicyResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("updatePolicy")) } } fn delete_policy(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeletePolicyRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::DeletePolicyResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deletePolicy")) } } fn list_policies_for_user(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::ListPoliciesForUserRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::ListPoliciesForUserResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("listPoliciesForUser")) } } fn load_role_assignments_for_user(& self, _ : &<$t
-        as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadRoleAssignmentsForUserRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::LoadRoleAssignmentsForUserResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadRoleAssignmentsForUser")) } } fn assign_role_to_user(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::AssignRoleToUserRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::AssignRoleToUserResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("assignRoleToUser")) } } fn load_role_assignment_for_user(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadRoleAssignmentForUserRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::LoadRoleAssignmentForUserResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadRoleAssignmentForUser")) } } fn unassign_role_from_user(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::UnassignRoleFromUserRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::UnassignRoleFromUserResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("unassignRoleFromUser")) } } fn load_role_assignments_for_user_group(& self, _ :
-        &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadRoleAssignmentsForUserGroupRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::LoadRoleAssignmentsForUserGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadRoleAssignmentsForUserGroup")) } } fn assign_role_to_user_group(& self, _ :
-        &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::AssignRoleToUserGroupRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::AssignRoleToUserGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("assignRoleToUserGroup")) } } fn load_role_assignment_for_user_group(& self, _ :
-        &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadRoleAssignmentForUserGroupRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::LoadRoleAssignmentForUserGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadRoleAssignmentForUserGroup")) } } fn unassign_role_from_user_group(& self,
-        _ : &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::UnassignRoleFromUserGroupRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::UnassignRoleFromUserGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("unassignRoleFromUserGroup")) } } }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use not_implemented_roles;
-/// Implements [`RootApi`] for a type with every operation answering
-/// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
-/// generated code lives at `crate::api`).
-#[allow(unused_macros)]
-macro_rules! not_implemented_root {
-    ($t:ty, $err:path) => {
-        impl $crate::api::traits::RootApi for $t { fn load_root_resource(& self, _ : &<$t
-        as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadRootResourceRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadRootResourceResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadRootResource")) } } }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use not_implemented_root;
-/// Implements [`SectionsApi`] for a type with every operation answering
-/// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
-/// generated code lives at `crate::api`).
-#[allow(unused_macros)]
-macro_rules! not_implemented_sections {
-    ($t:ty, $err:path) => {
-        impl $crate::api::traits::SectionsApi for $t { fn list_sections(& self, _ : &<$t
-        as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::ListSectionsRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::ListSectionsResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("listSections")) } } fn create_section(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateSectionRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::CreateSectionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createSection")) } } fn load_section(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadSectionRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::LoadSectionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadSection")) } } fn update_section(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::UpdateSectionRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::UpdateSectionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("updateSection")) } } fn delete_section(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteSectionRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::DeleteSectionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteSection")) } } }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use not_implemented_sections;
-/// Implements [`SessionsApi`] for a type with every operation answering
-/// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
-/// generated code lives at `crate::api`).
-#[allow(unused_macros)]
-macro_rules! not_implemented_sessions {
-    ($t:ty, $err:path) => {
-        impl $crate::api::traits::SessionsApi for $t { fn create_session(& self, _ : &<$t
-        as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateSessionRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::CreateSessionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createSession")) } } fn check_session(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CheckSessionRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::CheckSessionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("checkSession")) } } fn refresh_session(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::RefreshSessionRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::RefreshSessionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("refreshSession")) } } fn delete_session(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteSessionRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::DeleteSessionResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteSession")) } } }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use not_implemented_sessions;
-/// Implements [`TrashApi`] for a type with every operation answering
-/// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
-/// generated code lives at `crate::api`).
-#[allow(unused_macros)]
-macro_rules! not_implemented_trash {
-    ($t:ty, $err:path) => {
-        impl $crate::api::traits::TrashApi for $t { fn load_trash_items(& self, _ : &<$t
-        as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadTrashItemsRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadTrashItemsResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadTrashItems")) } } fn empty_trash(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::EmptyTrashRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::EmptyTrashResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("emptyTrash")) } } fn load_trash_item(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadTrashItemRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::LoadTrashItemResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadTrashItem")) } } fn restore_trash_item(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::RestoreTrashItemRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::RestoreTrashItemResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("restoreTrashItem")) } } fn delete_trash_item(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteTrashItemRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::DeleteTrashItemResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteTrashItem")) } } }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use not_implemented_trash;
-/// Implements [`UrlAliasesApi`] for a type with every operation answering
-/// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
-/// generated code lives at `crate::api`).
-#[allow(unused_macros)]
-macro_rules! not_implemented_url_aliases {
-    ($t:ty, $err:path) => {
-        impl $crate::api::traits::UrlAliasesApi for $t { fn list_global_url_aliases(&
-        self, _ : &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::ListGlobalUrlAliasesRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::ListGlobalUrlAliasesResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("listGlobalURLAliases")) } } fn list_location_url_aliases(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::ListLocationUrlAliasesRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::ListLocationUrlAliasesResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("listLocationURLAliases")) } } fn create_url_alias(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateUrlAliasRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::CreateUrlAliasResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createURLAlias")) } } fn load_url_alias(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadUrlAliasRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::LoadUrlAliasResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadURLAlias")) } } fn delete_url_alias(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteUrlAliasRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::DeleteUrlAliasResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteURLAlias")) } } fn list_url_wildcards(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::ListUrlWildcardsRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::ListUrlWildcardsResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("listURLWildcards")) } } fn create_url_wildcard(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateUrlWildcardRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::CreateUrlWildcardResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createURLWildcard")) } } fn load_url_wildcard(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadUrlWildcardRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadUrlWildcardResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadURLWildcard")) } } fn delete_url_wildcard(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteUrlWildcardRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::DeleteUrlWildcardResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteURLWildcard")) } } }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use not_implemented_url_aliases;
-/// Implements [`UsersApi`] for a type with every operation answering
-/// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
-/// generated code lives at `crate::api`).
-#[allow(unused_macros)]
-macro_rules! not_implemented_users {
-    ($t:ty, $err:path) => {
-        impl $crate::api::traits::UsersApi for $t { fn load_users(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadUsersRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::LoadUsersResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadUsers")) } } fn verify_users(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::VerifyUsersRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::VerifyUsersResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("verifyUsers")) } } fn load_user(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadUserRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::LoadUserResponse, <$t as $crate::api::traits::ApiBase
-        >::Error >, > + Send { async { Err($err ("loadUser")) } } fn update_user(& self,
-        _ : &<$t as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::UpdateUserRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::UpdateUserResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("updateUser")) } } fn delete_user(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteUserRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::DeleteUserResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteUser")) } } fn redirect_to_current_user(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::RedirectToCurrentUserRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::RedirectToCurrentUserResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("redirectToCurrentUser")) } } fn load_user_groups_of_user(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadUserGroupsOfUserRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadUserGroupsOfUserResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadUserGroupsOfUser")) } } fn assign_user_to_user_group(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::AssignUserToUserGroupRequest,) -> impl ::std::future::Future
-        < Output = Result <$crate::api::model::AssignUserToUserGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("assignUserToUserGroup")) } } fn unassign_user_from_user_group(& self, _ : &<$t
-        as $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::UnassignUserFromUserGroupRequest,) -> impl
-        ::std::future::Future < Output = Result
-        <$crate::api::model::UnassignUserFromUserGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("unassignUserFromUserGroup")) } } fn load_user_drafts(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadUserDraftsRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadUserDraftsResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadUserDrafts")) } } fn load_user_groups(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadUserGroupsRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadUserGroupsResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadUserGroups")) } } fn load_root_user_group(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadRootUserGroupRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadRootUserGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadRootUserGroup")) } } fn create_root_user_group(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateRootUserGroupRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::CreateRootUserGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createRootUserGroup")) } } fn load_user_group(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadUserGroupRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::LoadUserGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadUserGroup")) } } fn update_user_group(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::UpdateUserGroupRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::UpdateUserGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("updateUserGroup")) } } fn delete_user_group(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::DeleteUserGroupRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::DeleteUserGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("deleteUserGroup")) } } fn move_user_group(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::MoveUserGroupRequest,) -> impl ::std::future::Future < Output
-        = Result <$crate::api::model::MoveUserGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("moveUserGroup")) } } fn load_sub_user_groups(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadSubUserGroupsRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadSubUserGroupsResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadSubUserGroups")) } } fn create_user_group(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateUserGroupRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::CreateUserGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createUserGroup")) } } fn load_users_from_group(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadUsersFromGroupRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadUsersFromGroupResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadUsersFromGroup")) } } fn create_user(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateUserRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::CreateUserResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createUser")) } } }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use not_implemented_users;
-/// Implements [`ViewsApi`] for a type with every operation answering
-/// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
-/// generated code lives at `crate::api`).
-#[allow(unused_macros)]
-macro_rules! not_implemented_views {
-    ($t:ty, $err:path) => {
-        impl $crate::api::traits::ViewsApi for $t { fn create_view(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateViewRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::CreateViewResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createView")) } } fn list_view(& self, _ : &<$t as $crate::api::traits::ApiBase
-        >::Context, _ : $crate::api::model::ListViewRequest,) -> impl
-        ::std::future::Future < Output = Result <$crate::api::model::ListViewResponse,
-        <$t as $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("listView")) } } fn get_view(& self, _ : &<$t as $crate::api::traits::ApiBase
-        >::Context, _ : $crate::api::model::GetViewRequest,) -> impl
-        ::std::future::Future < Output = Result <$crate::api::model::GetViewResponse, <$t
-        as $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("getView")) } } fn load_view_results(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadViewResultsRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::LoadViewResultsResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadViewResults")) } } fn create_content_view(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateContentViewRequest,) -> impl ::std::future::Future <
-        Output = Result <$crate::api::model::CreateContentViewResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createContentView")) } } }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use not_implemented_views;

@@ -4,7 +4,7 @@
 //! `/metrics` outside the prefix.
 
 use crate::api::routes::{render_error, routes};
-use crate::service::Service;
+use crate::services::Services;
 use cairn_runtime::http::{Called, Settings, method_override};
 use cairn_runtime::media::Wire;
 use cairn_runtime::{HttpError, Negotiation};
@@ -29,7 +29,7 @@ pub fn openapi_document(wire: &Wire) -> String {
 /// Builds the whole application around `service`: the API in each of the `dialects` (the
 /// first one foremost), under its own prefix, over the one service.
 pub fn app(
-    service: Arc<Service>,
+    service: Arc<Services>,
     dialects: Vec<Arc<Settings>>,
 ) -> impl Endpoint<Output = Response> {
     let files = crate::storage::endpoint(service.files.store());
@@ -89,7 +89,7 @@ fn health() -> Response {
 }
 
 /// `GET /ready`: the database answers and every migration is applied (503 otherwise).
-pub fn ready(service: Arc<Service>) -> impl Endpoint<Output = Response> {
+pub fn ready(service: Arc<Services>) -> impl Endpoint<Output = Response> {
     poem::endpoint::make(move |_| {
         let service = service.clone();
         async move {
@@ -109,7 +109,7 @@ pub fn ready(service: Arc<Service>) -> impl Endpoint<Output = Response> {
 }
 
 /// `GET /metrics`: every metric in the Prometheus text format.
-pub fn metrics(service: Arc<Service>) -> impl Endpoint<Output = Response> {
+pub fn metrics(service: Arc<Services>) -> impl Endpoint<Output = Response> {
     poem::endpoint::make_sync(move |_| match crate::metrics::install() {
         Some(handle) => Response::builder()
             .content_type("text/plain; version=0.0.4")

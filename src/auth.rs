@@ -6,7 +6,7 @@
 
 use crate::error::{Error, Result};
 use crate::permissions::{Grants, Target, denied};
-use crate::service::Service;
+use crate::shared::Shared;
 use base64::Engine;
 use cairn_runtime::http::{Access, Operation, Settings};
 use cairn_store::entity::{content, user, user_session};
@@ -174,7 +174,7 @@ pub fn cookie<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
         .filter(|v| !v.is_empty() && !v.contains('\0'))
 }
 
-impl Service {
+impl Shared {
     /// Builds the caller of a request to `op`, or refuses it (401): bad credentials, no
     /// `user/login` through this siteaccess, or no Policy of the module and function `op`
     /// declares.

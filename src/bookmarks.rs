@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::locations::tree;
 use crate::permissions::filter::Sql;
 use crate::permissions::{Filter, READ, Scope};
-use crate::service::Service;
+use crate::services::Services;
 use cairn_store::entity::{bookmark, location};
 use cairn_store::sql::stmt;
 use sea_orm::sea_query::OnConflict;
@@ -52,7 +52,7 @@ pub(crate) async fn locations_removed(
     Ok(())
 }
 
-impl Service {
+impl BookmarksService {
     /// Whether `user_id` has bookmarked the existing Location `location_id`.
     async fn has_bookmark(
         &self,
@@ -82,7 +82,12 @@ impl Service {
     }
 }
 
-impl BookmarksApi for Service {
+crate::services::family_service!(
+    /// Implements the API of bookmarks.
+    BookmarksService
+);
+
+impl BookmarksApi<Services> for BookmarksService {
     async fn load_bookmarks(
         &self,
         cx: &Caller,

@@ -1,13 +1,13 @@
 //! After a successful write, the caches it may have made stale are dropped: here at once, and
 //! in the other instances on the same PostgreSQL database through a notification.
 
-use crate::service::Service;
+use crate::shared::Shared;
 use cairn_runtime::http::Operation;
 
 /// The channel on which instances sharing a PostgreSQL database tell each other of changes.
 pub(crate) const CHANNEL: &str = "cairn_changes";
 
-impl Service {
+impl Shared {
     /// `op` succeeded: drops what it may have changed.
     pub(crate) async fn written(&self, op: &Operation) {
         if matches!(op.method, "GET" | "HEAD" | "OPTIONS") {

@@ -5,7 +5,8 @@ use crate::api::traits::CountriesApi;
 use crate::auth::Caller;
 use crate::countries_data::COUNTRIES;
 use crate::error::Result;
-use crate::service::Service;
+use crate::services::Services;
+use cairn_runtime::ETag;
 
 /// The list, built once at start-up.
 pub fn country_list() -> CountryList {
@@ -23,7 +24,18 @@ pub fn country_list() -> CountryList {
     }
 }
 
-impl CountriesApi for Service {
+crate::services::family_service!(
+    /// Implements the API of the country list.
+    CountriesService {
+    countries: (CountryList, ETag) = {
+        let list = country_list();
+        let etag = ETag::of(&list);
+        (list, etag)
+    },
+}
+);
+
+impl CountriesApi<Services> for CountriesService {
     async fn load_country_list(
         &self,
         _cx: &Caller,

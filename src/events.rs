@@ -8,7 +8,8 @@ use crate::api::traits::EventsApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::permissions::{Filter, Scope};
-use crate::service::Service;
+use crate::services::Services;
+use crate::shared::Shared;
 use cairn_runtime::Timestamp;
 use cairn_runtime::sse::Items;
 use cairn_store::Db;
@@ -31,7 +32,12 @@ const MAX_SCAN: u64 = 10_000;
 /// instance or by a command) before it looks again.
 const POLL: Duration = Duration::from_secs(1);
 
-impl EventsApi for Service {
+crate::services::family_service!(
+    /// Implements the API of the change feed.
+    EventsService
+);
+
+impl EventsApi<Services> for EventsService {
     async fn load_events(&self, cx: &Caller, req: LoadEventsRequest) -> Result<LoadEventsResponse> {
         let (after, limit) = start(&req)?;
         let readable = Readable::of(self, cx);
@@ -114,7 +120,7 @@ enum Readable {
 }
 
 impl Readable {
-    fn of(service: &Service, cx: &Caller) -> Readable {
+    fn of(service: &Shared, cx: &Caller) -> Readable {
         if cx.grants.may_all("setup", "administrate") {
             return Readable::All;
         }

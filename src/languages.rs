@@ -5,7 +5,7 @@ use crate::api::model::*;
 use crate::api::traits::LanguagesApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
-use crate::service::Service;
+use crate::services::Services;
 use cairn_runtime::ETag;
 use cairn_store::entity::language;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
@@ -19,7 +19,12 @@ fn to_model(l: language::Model) -> Language {
     }
 }
 
-impl LanguagesApi for Service {
+crate::services::family_service!(
+    /// Implements the API of languages.
+    LanguagesService
+);
+
+impl LanguagesApi<Services> for LanguagesService {
     async fn list_languages(
         &self,
         _cx: &Caller,

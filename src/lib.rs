@@ -1,7 +1,8 @@
 //! cairn: a content repository server speaking the Ibexa DXP / eZ Platform REST API v2.
 //!
 //! `api` is generated from `spec/`; the other modules are the hand-written services that
-//! implement it (one module per resource family), authentication, errors and the app.
+//! implement it (one service type per resource family, in its module, over the `shared`
+//! state, mounted by `services`), authentication, errors and the app.
 
 pub mod admin;
 pub mod api;
@@ -18,7 +19,8 @@ mod full_text;
 pub mod metrics;
 mod preconditions;
 mod responses;
-pub mod service;
+pub mod services;
+pub mod shared;
 pub mod storage;
 
 mod bookmarks;
@@ -44,12 +46,13 @@ mod views;
 
 use cairn_runtime::http::Settings;
 use config::ServeArgs;
-use service::{Service, ServiceSettings};
+use services::Services;
+use shared::{ServiceSettings, Shared};
 use std::sync::Arc;
 
-/// Opens the database and builds the service and the HTTP settings of each dialect served,
+/// Opens the database and builds the services and the HTTP settings of each dialect served,
 /// the first one foremost.
-pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Vec<Arc<Settings>>)> {
+pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<Settings>>)> {
     let dialects = args.api.dialects()?;
     let db = args.db.open().await?;
     if args.metrics != config::Metrics::Off {
@@ -77,7 +80,7 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Vec<Arc<Se
     };
     let files = args.storage.open(&storage_uri)?;
     files.check().await?;
-    let service = Service::new(
+    let service = Shared::new(
         db,
         ServiceSettings {
             session_cookie: args.session_cookie(),
@@ -126,5 +129,5 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Service>, Vec<Arc<Se
         .db
         .listen(changes::CHANNEL, move || listening.changed_elsewhere())
         .await?;
-    Ok((service, settings))
+    Ok((Arc::new(Services::new(service)), settings))
 }

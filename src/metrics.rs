@@ -125,7 +125,7 @@ pub fn cache_lookup(cache: &'static str, hit: bool) {
 
 /// The Prometheus text of every metric, with the gauges of the pool and of the response
 /// cache taken now.
-pub fn render(handle: &PrometheusHandle, service: &crate::service::Service) -> String {
+pub fn render(handle: &PrometheusHandle, service: &crate::shared::Shared) -> String {
     let (open, idle) = service.db.pool_use();
     metrics::gauge!("cairn_db_pool_connections").set(f64::from(open));
     metrics::gauge!("cairn_db_pool_idle_connections").set(idle as f64);

@@ -6,7 +6,7 @@
 
 use crate::auth::Caller;
 use crate::error::Result;
-use crate::service::Service;
+use crate::shared::Shared;
 use cairn_runtime::ResponseCache;
 use cairn_runtime::http::{Operation, Rq};
 use cairn_runtime::responses::Lookup;
@@ -130,7 +130,7 @@ impl Drop for Reading<'_> {
     }
 }
 
-impl Service {
+impl Shared {
     /// For a cached GET with the cache on: the repository's generation now, with the changes
     /// up to it applied to the cache. A change not seen before also drops the caches of
     /// Policies and content types, which another instance may have made stale.

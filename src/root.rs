@@ -4,7 +4,8 @@ use crate::api::model::*;
 use crate::api::traits::RootApi;
 use crate::auth::Caller;
 use crate::error::Result;
-use crate::service::Service;
+use crate::services::Services;
+use cairn_runtime::ETag;
 
 /// The links, built once at start-up.
 pub fn root() -> Root {
@@ -40,7 +41,18 @@ pub fn root() -> Root {
     }
 }
 
-impl RootApi for Service {
+crate::services::family_service!(
+    /// Implements the API of the root resource.
+    RootService {
+    root: (Root, ETag) = {
+        let root = root();
+        let etag = ETag::of(&root);
+        (root, etag)
+    },
+}
+);
+
+impl RootApi<Services> for RootService {
     async fn load_root_resource(
         &self,
         _cx: &Caller,

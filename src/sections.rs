@@ -6,7 +6,7 @@ use crate::api::traits::SectionsApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::preconditions;
-use crate::service::Service;
+use crate::services::Services;
 use cairn_runtime::ETag;
 use cairn_store::entity::section;
 use sea_orm::{
@@ -57,7 +57,12 @@ fn check_identifier(identifier: &str) -> Result<()> {
     Ok(())
 }
 
-impl SectionsApi for Service {
+crate::services::family_service!(
+    /// Implements the API of Sections.
+    SectionsService
+);
+
+impl SectionsApi<Services> for SectionsService {
     async fn list_sections(
         &self,
         cx: &Caller,

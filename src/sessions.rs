@@ -6,14 +6,14 @@ use crate::api::model::*;
 use crate::api::traits::SessionsApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
-use crate::service::Service;
+use crate::services::Services;
 use base64::Engine;
 use cairn_runtime::ETag;
 use cairn_store::entity::user_session;
 use rand::Rng;
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 
-impl Service {
+impl SessionsService {
     fn session_body(&self, s: &user_session::Model) -> Session {
         Session {
             href: hrefs::delete_session(&s.id),
@@ -66,7 +66,12 @@ fn session_id() -> String {
         .collect()
 }
 
-impl SessionsApi for Service {
+crate::services::family_service!(
+    /// Implements the API of sessions (login, logout, refresh).
+    SessionsService
+);
+
+impl SessionsApi<Services> for SessionsService {
     async fn create_session(
         &self,
         cx: &Caller,

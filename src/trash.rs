@@ -13,7 +13,8 @@ use crate::locations::tree::{self, href_path, subtree_end};
 use crate::permissions::filter::Sql;
 use crate::permissions::{ContentFacts, LocationFacts, READ, Scope, Subject, Target};
 use crate::preconditions;
-use crate::service::Service;
+use crate::services::Services;
+use crate::shared::Shared;
 use cairn_runtime::{ETag, Timestamp};
 use cairn_store::entity::{content, location, trash};
 use cairn_store::sql::exec;
@@ -52,7 +53,7 @@ async fn delete_orphaned_content(tx: &impl ConnectionTrait) -> Result<()> {
     Ok(())
 }
 
-impl Service {
+impl Shared {
     /// `MOVE <location>` with the Trash as Destination: 201 with the trash item when the
     /// Location itself was trashed, 204 when its content lives on elsewhere.
     pub(crate) async fn trash_location(
@@ -110,7 +111,9 @@ impl Service {
             None => MoveSubtreeResponse::NoContent,
         })
     }
+}
 
+impl TrashService {
     /// 401 unless the caller may read the content of the trash item `t` where it was.
     async fn authorize_item(
         &self,
@@ -207,7 +210,12 @@ impl Service {
     }
 }
 
-impl TrashApi for Service {
+crate::services::family_service!(
+    /// Implements the API of the trash.
+    TrashService
+);
+
+impl TrashApi<Services> for TrashService {
     async fn load_trash_items(
         &self,
         cx: &Caller,

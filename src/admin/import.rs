@@ -7,7 +7,7 @@
 use crate::api::model::ContentCreate;
 use crate::api::routes::OPERATIONS;
 use crate::field_types::files;
-use crate::service::Service;
+use crate::shared::Shared;
 use cairn_runtime::HttpError;
 use cairn_runtime::http::{Settings, decode_json};
 use std::io::BufRead;
@@ -26,7 +26,7 @@ pub struct Import {
 /// Imports every line of `input`; calls `progress` with the number of items written after each
 /// batch, and returns that number.
 pub async fn import(
-    service: &Service,
+    service: &Shared,
     dialect: Arc<Settings>,
     input: impl BufRead,
     how: &Import,

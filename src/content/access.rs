@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl Service {
+impl Shared {
     /// The content item, if the caller may read it (`content/read`, and `content/versionread`
     /// for a draft never published); 401 otherwise.
     pub(crate) async fn visible_content(

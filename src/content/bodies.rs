@@ -2,60 +2,17 @@
 //! main Location's path), a version with its fields, relations and images, the current
 //! versions of many items at once, and the reply of an operation that may embed them.
 
+use super::ContentService;
 use super::render;
 use super::rows::{self, TypeInfo};
 use crate::api::model::*;
 use crate::error::{Error, Result};
 use crate::locations::tree;
-use crate::service::Service;
+use crate::shared::Shared;
 use cairn_store::entity::{content, content_version, location};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 
-impl Service {
-    /// The path of ids of the content's main Location.
-    pub(crate) async fn main_location_path(
-        &self,
-        db: &impl ConnectionTrait,
-        c: &content::Model,
-    ) -> Result<Option<String>> {
-        match c.main_location_id {
-            None => Ok(None),
-            Some(id) => Ok(location::Entity::find_by_id(id)
-                .one(db)
-                .await?
-                .map(|l| tree::href_path(&l.path_string))),
-        }
-    }
-
-    pub(crate) async fn info_of(
-        &self,
-        db: &impl ConnectionTrait,
-        c: &content::Model,
-    ) -> Result<ContentInfo> {
-        let path = self.main_location_path(db, c).await?;
-        Ok(self.content_info(c, path.as_deref()))
-    }
-
-    /// A whole version with its fields and relations.
-    pub(crate) async fn version_body(
-        &self,
-        db: &impl ConnectionTrait,
-        c: &content::Model,
-        v: &content_version::Model,
-        languages: Option<&[String]>,
-    ) -> Result<Version> {
-        let ty = self.defined_type(db, c.content_type_id).await?;
-        let fields = rows::fields(db, c.id, v.version_no).await?;
-        let relations = rows::relations(db, c.id, v.version_no).await?;
-        let assets = self.asset_images(db, [(&*ty, &fields[..])]).await?;
-        let parts = render::Parts {
-            fields: &fields,
-            relations: &relations,
-            assets: &assets,
-        };
-        Ok(self.version(c, v, &ty, parts, languages))
-    }
-
+impl Shared {
     /// ContentInfo and the current version of each content item, in a fixed number of
     /// queries whatever their number.
     pub(crate) async fn current_versions(
@@ -114,6 +71,52 @@ impl Service {
             out.push((self.content_info(c, path.map(String::as_str)), version));
         }
         Ok(out)
+    }
+}
+
+impl ContentService {
+    /// The path of ids of the content's main Location.
+    pub(crate) async fn main_location_path(
+        &self,
+        db: &impl ConnectionTrait,
+        c: &content::Model,
+    ) -> Result<Option<String>> {
+        match c.main_location_id {
+            None => Ok(None),
+            Some(id) => Ok(location::Entity::find_by_id(id)
+                .one(db)
+                .await?
+                .map(|l| tree::href_path(&l.path_string))),
+        }
+    }
+
+    pub(crate) async fn info_of(
+        &self,
+        db: &impl ConnectionTrait,
+        c: &content::Model,
+    ) -> Result<ContentInfo> {
+        let path = self.main_location_path(db, c).await?;
+        Ok(self.content_info(c, path.as_deref()))
+    }
+
+    /// A whole version with its fields and relations.
+    pub(crate) async fn version_body(
+        &self,
+        db: &impl ConnectionTrait,
+        c: &content::Model,
+        v: &content_version::Model,
+        languages: Option<&[String]>,
+    ) -> Result<Version> {
+        let ty = self.defined_type(db, c.content_type_id).await?;
+        let fields = rows::fields(db, c.id, v.version_no).await?;
+        let relations = rows::relations(db, c.id, v.version_no).await?;
+        let assets = self.asset_images(db, [(&*ty, &fields[..])]).await?;
+        let parts = render::Parts {
+            fields: &fields,
+            relations: &relations,
+            assets: &assets,
+        };
+        Ok(self.version(c, v, &ty, parts, languages))
     }
 
     /// ContentInfo, or Content with the current version embedded.

@@ -1,6 +1,7 @@
 //! Copies of content items: the published version with its fields, names and relations, a
 //! new Location under the destination.
 
+use super::ContentService;
 use super::rows;
 use super::versions::{copy_relations, version_like};
 use crate::api::hrefs;
@@ -9,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::locations::tree;
 use crate::permissions::Target;
 use crate::permissions::subject::location_facts_of;
-use crate::service::Service;
+use crate::shared::Shared;
 use cairn_runtime::Timestamp;
 use cairn_store::entity::{content, content_field, content_object_state, content_version};
 use sea_orm::{
@@ -17,54 +18,7 @@ use sea_orm::{
     QueryFilter,
 };
 
-impl Service {
-    /// Copies a published content item (its current version, published, with its COMMON and
-    /// field relations and Object states) under the Location `destination` names.
-    pub(super) async fn copy_content_to(
-        &self,
-        cx: &Caller,
-        content_id: i64,
-        destination: &str,
-    ) -> Result<i64> {
-        let parent_path = crate::locations::ops::destination_path(destination)?.to_string();
-        self.db
-            .write(cx.change(), async |tx| {
-                let c = self.visible_content(tx, cx, content_id).await?;
-                if c.status != content::PUBLISHED {
-                    return Err(Error::Forbidden(
-                        "Only published content items can be copied".into(),
-                    ));
-                }
-                let parent = tree::find_by_path(tx, &parent_path).await?;
-                if !cx.grants.may_all("content", "create") {
-                    let at = Target::Location(location_facts_of(tx, parent.id).await?);
-                    self.authorize_content(tx, cx, &c, &[at]).await?;
-                }
-                let copy = self.copy_published(tx, cx, &c).await?;
-                cairn_store::events::created(&hrefs::load_content(copy.id));
-                let ty = self.defined_type(tx, c.content_type_id).await?;
-                let l = tree::create(
-                    tx,
-                    &parent,
-                    &copy,
-                    tree::NewLocation {
-                        priority: 0,
-                        hidden: false,
-                        remote_id: None,
-                        sort_field: ty.ty.default_sort_field.clone(),
-                        sort_order: ty.ty.default_sort_order.clone(),
-                    },
-                )
-                .await?;
-                let mut ca = copy.into_active_model();
-                ca.main_location_id = Set(Some(l.id));
-                let id = ca.update(tx).await?.id;
-                crate::cascades::location_republished(tx, l.id).await?;
-                Ok(id)
-            })
-            .await
-    }
-
+impl Shared {
     /// A published copy of `c`'s current version, not yet placed in the tree.
     pub(crate) async fn copy_published(
         &self,
@@ -135,5 +89,54 @@ impl Service {
         }
         crate::full_text::copy(tx, c.id, copy.id).await?;
         Ok(copy)
+    }
+}
+
+impl ContentService {
+    /// Copies a published content item (its current version, published, with its COMMON and
+    /// field relations and Object states) under the Location `destination` names.
+    pub(super) async fn copy_content_to(
+        &self,
+        cx: &Caller,
+        content_id: i64,
+        destination: &str,
+    ) -> Result<i64> {
+        let parent_path = crate::locations::ops::destination_path(destination)?.to_string();
+        self.db
+            .write(cx.change(), async |tx| {
+                let c = self.visible_content(tx, cx, content_id).await?;
+                if c.status != content::PUBLISHED {
+                    return Err(Error::Forbidden(
+                        "Only published content items can be copied".into(),
+                    ));
+                }
+                let parent = tree::find_by_path(tx, &parent_path).await?;
+                if !cx.grants.may_all("content", "create") {
+                    let at = Target::Location(location_facts_of(tx, parent.id).await?);
+                    self.authorize_content(tx, cx, &c, &[at]).await?;
+                }
+                let copy = self.copy_published(tx, cx, &c).await?;
+                cairn_store::events::created(&hrefs::load_content(copy.id));
+                let ty = self.defined_type(tx, c.content_type_id).await?;
+                let l = tree::create(
+                    tx,
+                    &parent,
+                    &copy,
+                    tree::NewLocation {
+                        priority: 0,
+                        hidden: false,
+                        remote_id: None,
+                        sort_field: ty.ty.default_sort_field.clone(),
+                        sort_order: ty.ty.default_sort_order.clone(),
+                    },
+                )
+                .await?;
+                let mut ca = copy.into_active_model();
+                ca.main_location_id = Set(Some(l.id));
+                let id = ca.update(tx).await?.id;
+                crate::cascades::location_republished(tx, l.id).await?;
+                Ok(id)
+            })
+            .await
     }
 }

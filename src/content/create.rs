@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::locations::tree;
 use crate::permissions::subject::location_facts_of;
 use crate::permissions::{ContentFacts, Subject, Target};
-use crate::service::Service;
+use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{LangMap, Timestamp};
 use cairn_store::entity::{content, content_version, location, pending_location, section};
@@ -36,7 +36,7 @@ pub(crate) struct NewContent {
     remote_id: String,
 }
 
-impl Service {
+impl Shared {
     /// Creates a content item as a draft, published at once when `publish` (one transaction).
     pub(crate) async fn create(
         &self,

@@ -6,7 +6,7 @@ use super::rows::TypeInfo;
 use crate::api::model::FieldInput;
 use crate::error::{Error, Result};
 use crate::field_types::{Definition, SortKey};
-use crate::service::Service;
+use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{FieldErrors, HashValue, LangMap};
 use cairn_store::entity::{content, content_field, content_relation};
@@ -113,7 +113,7 @@ impl Failures {
     }
 }
 
-impl Service {
+impl Shared {
     /// Reads `inputs` into `set` through the field types; malformed values are failures, an
     /// unknown Field definition or a value for a non-translatable field in another language
     /// than `main_language` is a 400 at once.

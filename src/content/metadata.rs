@@ -1,10 +1,11 @@
 //! A content item's metadata (owner, Section, main language and Location, remote id, dates,
 //! always-available): changed by PATCH, checked against the caller's Policies.
 
+use super::ContentService;
 use super::*;
 
 pub(super) async fn update(
-    service: &Service,
+    service: &ContentService,
     cx: &Caller,
     req: UpdateContentMetadataRequest,
 ) -> Result<UpdateContentMetadataResponse> {
@@ -28,7 +29,7 @@ pub(super) async fn update(
     })
 }
 
-impl Service {
+impl Shared {
     /// Applies a `ContentUpdate` to `c` (inside the caller's transaction).
     pub(crate) async fn apply_metadata(
         &self,

@@ -27,7 +27,8 @@ use crate::error::{Error, Result};
 use crate::locations::tree;
 use crate::permissions::{ContentFacts, Filter, READ, Scope, Subject, Target, denied};
 use crate::preconditions;
-use crate::service::Service;
+use crate::services::Services;
+use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{ETag, Timestamp};
 use cairn_store::entity::{
@@ -43,7 +44,7 @@ use sea_orm::{
     QueryFilter, QuerySelect,
 };
 
-impl Service {
+impl Shared {
     async fn check_language(&self, db: &impl ConnectionTrait, code: &str) -> Result<()> {
         check_language_code(code)?;
         if language::Entity::find()
@@ -60,7 +61,12 @@ impl Service {
     }
 }
 
-impl ContentApi for Service {
+crate::services::family_service!(
+    /// Implements the API of content items, their versions, translations and relations.
+    ContentService
+);
+
+impl ContentApi<Services> for ContentService {
     async fn redirect_content(
         &self,
         _cx: &Caller,
@@ -277,7 +283,7 @@ impl ContentApi for Service {
                 let policy = ("content", "publish");
                 self.authorize(tx, cx, policy, Subject::Content(facts), &[])
                     .await?;
-                Service::publish_version(self, tx, &c, v).await
+                Shared::publish_version(self, tx, &c, v).await
             })
             .await?;
         Ok(PublishVersionResponse::NoContent)

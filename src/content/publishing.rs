@@ -4,7 +4,7 @@
 use super::*;
 use cairn_store::events::Touched;
 
-impl Service {
+impl Shared {
     /// Publishes draft `no` of `c` (inside the caller's transaction).
     pub(crate) async fn publish_version(
         &self,

@@ -3,7 +3,7 @@
 use super::*;
 
 pub(super) async fn redirect_current(
-    service: &Service,
+    service: &Shared,
     cx: &Caller,
     req: RedirectCurrentVersionRelationsRequest,
 ) -> Result<RedirectCurrentVersionRelationsResponse> {
@@ -16,7 +16,7 @@ pub(super) async fn redirect_current(
 }
 
 pub(super) async fn list(
-    service: &Service,
+    service: &Shared,
     cx: &Caller,
     req: LoadVersionRelationsRequest,
 ) -> Result<LoadVersionRelationsResponse> {
@@ -51,7 +51,7 @@ pub(super) async fn list(
 }
 
 pub(super) async fn create(
-    service: &Service,
+    service: &Shared,
     cx: &Caller,
     req: CreateRelationRequest,
 ) -> Result<CreateRelationResponse> {
@@ -104,7 +104,7 @@ pub(super) async fn create(
 }
 
 pub(super) async fn load(
-    service: &Service,
+    service: &Shared,
     cx: &Caller,
     req: LoadVersionRelationRequest,
 ) -> Result<LoadVersionRelationResponse> {
@@ -125,7 +125,7 @@ pub(super) async fn load(
 }
 
 pub(super) async fn remove(
-    service: &Service,
+    service: &Shared,
     cx: &Caller,
     req: RemoveRelationRequest,
 ) -> Result<RemoveRelationResponse> {

@@ -4,7 +4,7 @@ use super::rows::{self, TypeInfo};
 use crate::api::hrefs;
 use crate::api::model::*;
 use crate::field_types::{FieldIds, RelationKind};
-use crate::service::Service;
+use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{LangMap, Timestamp};
 use cairn_store::entity::{content, content_field, content_relation, content_version};
@@ -55,7 +55,7 @@ pub fn relation_type_name(t: i32) -> String {
         .join(",")
 }
 
-impl Service {
+impl Shared {
     /// ContentInfo; `main_location_path` is the main Location's path of ids (`1/2/54`).
     pub(crate) fn content_info(
         &self,
@@ -183,7 +183,7 @@ impl Service {
     }
 
     /// A field of a version as the API writes it; `assets`: the images its asset value may
-    /// name ([`Service::asset_images`]).
+    /// name ([`Shared::asset_images`]).
     pub(crate) fn field(
         &self,
         ty: &TypeInfo,

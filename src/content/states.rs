@@ -1,9 +1,10 @@
 //! The Object states of a content item: read, and set one per group.
 
+use super::ContentService;
 use super::*;
 
 pub(super) async fn of_content(
-    service: &Service,
+    service: &ContentService,
     cx: &Caller,
     req: GetObjectStatesForContentRequest,
 ) -> Result<GetObjectStatesForContentResponse> {
@@ -17,7 +18,7 @@ pub(super) async fn of_content(
 }
 
 pub(super) async fn set(
-    service: &Service,
+    service: &ContentService,
     cx: &Caller,
     req: SetObjectStatesForContentRequest,
 ) -> Result<SetObjectStatesForContentResponse> {
@@ -49,7 +50,7 @@ pub(super) async fn set(
     })
 }
 
-impl Service {
+impl Shared {
     /// Every content item starts in each Object state group's default state.
     pub(super) async fn assign_default_states(
         &self,
@@ -71,7 +72,9 @@ impl Service {
         .await?;
         Ok(())
     }
+}
 
+impl ContentService {
     pub(super) async fn content_states_body(
         &self,
         db: &impl ConnectionTrait,

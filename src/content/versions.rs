@@ -1,6 +1,7 @@
 //! Drafts from versions, draft updates, version deletion, translations, and image
 //! variations.
 
+use super::ContentService;
 use super::fields::{Failures, FieldSet};
 use super::rows;
 use crate::api::hrefs;
@@ -10,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::field_types::FieldIds;
 use crate::permissions::{ContentFacts, Subject};
 use crate::preconditions;
-use crate::service::Service;
+use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::Timestamp;
 use cairn_store::entity::{content, content_field, content_relation, content_version};
@@ -20,80 +21,7 @@ use sea_orm::{
     QueryFilter,
 };
 
-impl Service {
-    /// A new draft from version `from` (the current version when `None`): fields, COMMON
-    /// relations and names copied, numbered after the highest version.
-    pub(super) async fn copy_version(
-        &self,
-        cx: &Caller,
-        content_id: i64,
-        from: Option<i64>,
-    ) -> Result<Version> {
-        let (c, v) = self
-            .db
-            .write(cx.change(), async |tx| {
-                let c = self.visible_content(tx, cx, content_id).await?;
-                self.authorize_content(tx, cx, &c, &[]).await?;
-                touched([Touched::Content(c.id)]);
-                let source_no = match from {
-                    Some(n) => n,
-                    None => {
-                        if c.status == content::DRAFT {
-                            return Err(Error::Forbidden(
-                                "The current version is a draft already: edit it instead".into(),
-                            ));
-                        }
-                        c.current_version
-                    }
-                };
-                let v = self.draft_from(tx, cx, &c, source_no).await?;
-                cairn_store::events::created(&hrefs::load_content_in_version(c.id, v.version_no));
-                Ok((c, v))
-            })
-            .await?;
-        self.version_body(self.db.conn(), &c, &v, None).await
-    }
-
-    /// Applies a `VersionUpdate` to a draft: new field values (translations included) and the
-    /// initial language; every failing field is reported in one 400.
-    pub(super) async fn update_draft(
-        &self,
-        cx: &Caller,
-        req: UpdateVersionRequest,
-    ) -> Result<Version> {
-        let b = req.body;
-        let (c, v) = self
-            .db
-            .write(cx.change(), async |tx| {
-                let c = self.visible_content(tx, cx, req.content_id).await?;
-                let v = self.visible_version(tx, cx, &c, req.version_no).await?;
-                self.authorize_content(tx, cx, &c, &[]).await?;
-                preconditions::if_match(&req.if_match, async || {
-                    self.version_body(tx, &c, &v, None).await
-                })
-                .await?;
-                touched([Touched::Content(c.id)]);
-                if v.status != content_version::DRAFT {
-                    return Err(Error::Forbidden(
-                        "Only versions with DRAFT status can be updated".into(),
-                    ));
-                }
-                let initial = b
-                    .initial_language_code
-                    .clone()
-                    .unwrap_or(v.initial_language_code.clone());
-                let inputs = b.fields.as_ref().map(|f| f.field.as_slice()).unwrap_or(&[]);
-                let v = self
-                    .edit_draft(tx, &c, v, inputs, initial, b.modification_date)
-                    .await?;
-                Ok((c, v))
-            })
-            .await?;
-        let languages = req.languages.as_deref().map(rows::languages);
-        self.version_body(self.db.conn(), &c, &v, languages.as_deref())
-            .await
-    }
-
+impl Shared {
     /// A new draft (inside the caller's transaction) from version `source_no` of `c`: fields,
     /// COMMON relations and names copied, numbered after the highest version.
     pub(crate) async fn draft_from(
@@ -182,6 +110,81 @@ impl Service {
         va.names = Set(stored::lang_map_json(&names));
         va.modified = Set(modification.unwrap_or_else(Timestamp::now).0);
         Ok(va.update(tx).await?)
+    }
+}
+
+impl ContentService {
+    /// A new draft from version `from` (the current version when `None`): fields, COMMON
+    /// relations and names copied, numbered after the highest version.
+    pub(super) async fn copy_version(
+        &self,
+        cx: &Caller,
+        content_id: i64,
+        from: Option<i64>,
+    ) -> Result<Version> {
+        let (c, v) = self
+            .db
+            .write(cx.change(), async |tx| {
+                let c = self.visible_content(tx, cx, content_id).await?;
+                self.authorize_content(tx, cx, &c, &[]).await?;
+                touched([Touched::Content(c.id)]);
+                let source_no = match from {
+                    Some(n) => n,
+                    None => {
+                        if c.status == content::DRAFT {
+                            return Err(Error::Forbidden(
+                                "The current version is a draft already: edit it instead".into(),
+                            ));
+                        }
+                        c.current_version
+                    }
+                };
+                let v = self.draft_from(tx, cx, &c, source_no).await?;
+                cairn_store::events::created(&hrefs::load_content_in_version(c.id, v.version_no));
+                Ok((c, v))
+            })
+            .await?;
+        self.version_body(self.db.conn(), &c, &v, None).await
+    }
+
+    /// Applies a `VersionUpdate` to a draft: new field values (translations included) and the
+    /// initial language; every failing field is reported in one 400.
+    pub(super) async fn update_draft(
+        &self,
+        cx: &Caller,
+        req: UpdateVersionRequest,
+    ) -> Result<Version> {
+        let b = req.body;
+        let (c, v) = self
+            .db
+            .write(cx.change(), async |tx| {
+                let c = self.visible_content(tx, cx, req.content_id).await?;
+                let v = self.visible_version(tx, cx, &c, req.version_no).await?;
+                self.authorize_content(tx, cx, &c, &[]).await?;
+                preconditions::if_match(&req.if_match, async || {
+                    self.version_body(tx, &c, &v, None).await
+                })
+                .await?;
+                touched([Touched::Content(c.id)]);
+                if v.status != content_version::DRAFT {
+                    return Err(Error::Forbidden(
+                        "Only versions with DRAFT status can be updated".into(),
+                    ));
+                }
+                let initial = b
+                    .initial_language_code
+                    .clone()
+                    .unwrap_or(v.initial_language_code.clone());
+                let inputs = b.fields.as_ref().map(|f| f.field.as_slice()).unwrap_or(&[]);
+                let v = self
+                    .edit_draft(tx, &c, v, inputs, initial, b.modification_date)
+                    .await?;
+                Ok((c, v))
+            })
+            .await?;
+        let languages = req.languages.as_deref().map(rows::languages);
+        self.version_body(self.db.conn(), &c, &v, languages.as_deref())
+            .await
     }
 
     /// Deletes a draft or archived version; the published one, and the last version of a

@@ -1,9 +1,10 @@
 //! Hiding and revealing a content item (all its Locations, and their subtrees' visibility).
 
+use super::ContentService;
 use super::*;
 
 pub(super) async fn hide(
-    service: &Service,
+    service: &ContentService,
     cx: &Caller,
     req: HideContentRequest,
 ) -> Result<HideContentResponse> {
@@ -12,7 +13,7 @@ pub(super) async fn hide(
 }
 
 pub(super) async fn reveal(
-    service: &Service,
+    service: &ContentService,
     cx: &Caller,
     req: RevealContentRequest,
 ) -> Result<RevealContentResponse> {
@@ -22,7 +23,7 @@ pub(super) async fn reveal(
     Ok(RevealContentResponse::NoContent)
 }
 
-impl Service {
+impl ContentService {
     /// Hides or reveals a content item: its Locations and their subtrees become invisible or
     /// visible again (where nothing else hides them).
     pub(super) async fn set_content_hidden(

@@ -1,11 +1,12 @@
 //! Content types made whole: created from a ContentTypeCreate (a draft, or published at
 //! once) and copied.
 
+use super::ContentTypesService;
 use super::*;
 
 /// Creates a content type in a group: its draft, or with `publish` the defined type.
 pub(super) async fn create(
-    service: &Service,
+    service: &ContentTypesService,
     cx: &Caller,
     req: CreateContentTypeRequest,
 ) -> Result<CreateContentTypeResponse> {
@@ -90,7 +91,7 @@ pub(super) async fn create(
 
 /// Copies a defined content type (`copy_of_<identifier>_<id>`) with its Field definitions.
 pub(super) async fn copy(
-    service: &Service,
+    service: &ContentTypesService,
     cx: &Caller,
     req: CopyContentTypeRequest,
 ) -> Result<CopyContentTypeResponse> {

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl Service {
+impl ContentTypesService {
     /// Publishes the draft `id` over its defined type (one transaction's part).
     pub(super) async fn publish_draft(
         &self,

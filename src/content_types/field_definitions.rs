@@ -1,10 +1,11 @@
 //! Field definitions: read on defined types and drafts, added, changed and removed on
 //! drafts.
 
+use super::ContentTypesService;
 use super::*;
 
 pub(super) async fn list(
-    service: &Service,
+    service: &ContentTypesService,
     _cx: &Caller,
     req: LoadContentTypeFieldDefinitionListRequest,
 ) -> Result<LoadContentTypeFieldDefinitionListResponse> {
@@ -14,7 +15,7 @@ pub(super) async fn list(
 }
 
 pub(super) async fn load(
-    service: &Service,
+    service: &ContentTypesService,
     _cx: &Caller,
     req: LoadContentTypeFieldDefinitionRequest,
 ) -> Result<LoadContentTypeFieldDefinitionResponse> {
@@ -29,7 +30,7 @@ pub(super) async fn load(
 }
 
 pub(super) async fn load_by_identifier(
-    service: &Service,
+    service: &ContentTypesService,
     _cx: &Caller,
     req: LoadContentTypeFieldDefinitionByIdentifierRequest,
 ) -> Result<LoadContentTypeFieldDefinitionByIdentifierResponse> {
@@ -50,7 +51,7 @@ pub(super) async fn load_by_identifier(
 }
 
 pub(super) async fn list_in_draft(
-    service: &Service,
+    service: &ContentTypesService,
     _cx: &Caller,
     req: LoadContentTypeDraftFieldDefinitionListRequest,
 ) -> Result<LoadContentTypeDraftFieldDefinitionListResponse> {
@@ -60,7 +61,7 @@ pub(super) async fn list_in_draft(
 }
 
 pub(super) async fn add(
-    service: &Service,
+    service: &ContentTypesService,
     cx: &Caller,
     req: AddContentTypeDraftFieldDefinitionRequest,
 ) -> Result<AddContentTypeDraftFieldDefinitionResponse> {
@@ -92,7 +93,7 @@ pub(super) async fn add(
 }
 
 pub(super) async fn load_in_draft(
-    service: &Service,
+    service: &ContentTypesService,
     _cx: &Caller,
     req: LoadContentTypeDraftFieldDefinitionRequest,
 ) -> Result<LoadContentTypeDraftFieldDefinitionResponse> {
@@ -102,7 +103,7 @@ pub(super) async fn load_in_draft(
 }
 
 pub(super) async fn update(
-    service: &Service,
+    service: &ContentTypesService,
     cx: &Caller,
     req: UpdateContentTypeDraftFieldDefinitionRequest,
 ) -> Result<UpdateContentTypeDraftFieldDefinitionResponse> {
@@ -134,7 +135,7 @@ pub(super) async fn update(
 }
 
 pub(super) async fn remove(
-    service: &Service,
+    service: &ContentTypesService,
     cx: &Caller,
     req: RemoveContentTypeDraftFieldDefinitionRequest,
 ) -> Result<RemoveContentTypeDraftFieldDefinitionResponse> {
@@ -159,14 +160,18 @@ pub(super) async fn remove(
 }
 
 /// The Field definitions of the type `id` in `status` (defined or draft).
-async fn definitions(service: &Service, id: i64, status: i32) -> Result<FieldDefinitionList> {
+async fn definitions(
+    service: &ContentTypesService,
+    id: i64,
+    status: i32,
+) -> Result<FieldDefinitionList> {
     let t = rows::find(service.db.conn(), id, status).await?;
     Ok(service.field_definition_list(t.ty.id, status, &t.fields))
 }
 
 /// The Field definition `field_id` of the type `id` in `status`, with its ETag.
 async fn definition(
-    service: &Service,
+    service: &ContentTypesService,
     id: i64,
     status: i32,
     field_id: i64,

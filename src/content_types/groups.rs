@@ -1,9 +1,10 @@
 //! Content type groups, and the groups each content type is in (links).
 
+use super::ContentTypesService;
 use super::*;
 
 pub(super) async fn list(
-    service: &Service,
+    service: &ContentTypesService,
     _cx: &Caller,
     req: LoadContentTypeGroupListRequest,
 ) -> Result<LoadContentTypeGroupListResponse> {
@@ -30,7 +31,7 @@ pub(super) async fn list(
 }
 
 pub(super) async fn create(
-    service: &Service,
+    service: &ContentTypesService,
     cx: &Caller,
     req: CreateContentTypeGroupRequest,
 ) -> Result<CreateContentTypeGroupResponse> {
@@ -77,7 +78,7 @@ pub(super) async fn create(
 }
 
 pub(super) async fn load(
-    service: &Service,
+    service: &ContentTypesService,
     _cx: &Caller,
     req: LoadContentTypeGroupRequest,
 ) -> Result<LoadContentTypeGroupResponse> {
@@ -89,7 +90,7 @@ pub(super) async fn load(
 }
 
 pub(super) async fn update(
-    service: &Service,
+    service: &ContentTypesService,
     cx: &Caller,
     req: UpdateContentTypeGroupRequest,
 ) -> Result<UpdateContentTypeGroupResponse> {
@@ -131,7 +132,7 @@ pub(super) async fn update(
 }
 
 pub(super) async fn delete(
-    service: &Service,
+    service: &ContentTypesService,
     cx: &Caller,
     req: DeleteContentTypeGroupRequest,
 ) -> Result<DeleteContentTypeGroupResponse> {
@@ -160,7 +161,7 @@ pub(super) async fn delete(
 }
 
 pub(super) async fn types_in(
-    service: &Service,
+    service: &ContentTypesService,
     _cx: &Caller,
     req: ListContentTypesForGroupRequest,
 ) -> Result<ListContentTypesForGroupResponse> {
@@ -190,7 +191,7 @@ pub(super) async fn types_in(
 }
 
 pub(super) async fn groups_of(
-    service: &Service,
+    service: &ContentTypesService,
     _cx: &Caller,
     req: LoadGroupsOfContentTypeRequest,
 ) -> Result<LoadGroupsOfContentTypeResponse> {
@@ -201,7 +202,7 @@ pub(super) async fn groups_of(
 }
 
 pub(super) async fn link(
-    service: &Service,
+    service: &ContentTypesService,
     cx: &Caller,
     req: LinkContentTypeToGroupRequest,
 ) -> Result<LinkContentTypeToGroupResponse> {
@@ -242,7 +243,7 @@ pub(super) async fn link(
 }
 
 pub(super) async fn unlink(
-    service: &Service,
+    service: &ContentTypesService,
     cx: &Caller,
     req: UnlinkContentTypeFromGroupRequest,
 ) -> Result<UnlinkContentTypeFromGroupResponse> {

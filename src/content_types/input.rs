@@ -1,8 +1,8 @@
 //! Checking content type and Field definition input against the field type system.
 
+use super::ContentTypesService;
 use crate::api::model::*;
 use crate::error::{Error, Result};
-use crate::service::Service;
 use crate::stored;
 use cairn_runtime::{HashValue, LangMap};
 use cairn_store::entity::field_definition;
@@ -53,7 +53,7 @@ pub struct Checked {
     pub default_value: String,
 }
 
-impl Service {
+impl ContentTypesService {
     /// Checks a Field definition's type, settings, validators and default value; a 400 names
     /// the field and the problem.
     pub(super) fn check_field(

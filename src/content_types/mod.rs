@@ -19,7 +19,8 @@ use crate::api::traits::ContentTypesApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::preconditions;
-use crate::service::Service;
+use crate::services::Services;
+use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{ETag, LangMap, Limit, Timestamp};
 use cairn_store::entity::{
@@ -51,7 +52,7 @@ async fn find_group(db: &impl ConnectionTrait, id: i64) -> Result<content_type_g
 /// appears at most once; `conflict` builds the error (400 in a ContentTypeCreate, 403 when a
 /// Field definition is added to a draft).
 fn check_fields(
-    service: &Service,
+    service: &Shared,
     fields: &[field_definition::Model],
     conflict: fn(String) -> Error,
 ) -> Result<()> {
@@ -78,7 +79,7 @@ fn check_fields(
     Ok(())
 }
 
-impl Service {
+impl ContentTypesService {
     /// The content type `id` in `status` (defined or draft), with its ETag.
     async fn type_reply(&self, id: i64, status: i32) -> Result<(ContentType, ETag)> {
         let body = self.content_type(&rows::find(self.db.conn(), id, status).await?);
@@ -131,7 +132,12 @@ impl Service {
     }
 }
 
-impl ContentTypesApi for Service {
+crate::services::family_service!(
+    /// Implements the API of content type groups, content types, their drafts and Field definitions.
+    ContentTypesService
+);
+
+impl ContentTypesApi<Services> for ContentTypesService {
     async fn load_content_type_group_list(
         &self,
         cx: &Caller,
@@ -410,7 +416,7 @@ impl ContentTypesApi for Service {
     }
 }
 
-impl Service {
+impl ContentTypesService {
     /// 403 when content items of the type exist.
     async fn ensure_no_content(&self, db: &impl ConnectionTrait, type_id: i64) -> Result<()> {
         let count = cairn_store::entity::content::Entity::find()

@@ -3,7 +3,7 @@
 use super::rows::TypeRows;
 use crate::api::hrefs;
 use crate::api::model::*;
-use crate::service::Service;
+use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{HashValue, Timestamp};
 use cairn_store::entity::{content_type, content_type_group, field_definition};
@@ -56,7 +56,7 @@ pub fn group_refs(type_id: i64, groups: &[i64]) -> ContentTypeGroupRefList {
     }
 }
 
-impl Service {
+impl Shared {
     pub(super) fn type_info(&self, t: &content_type::Model) -> ContentTypeInfo {
         ContentTypeInfo {
             href: type_href(t.id, t.status),

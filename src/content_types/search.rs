@@ -1,10 +1,11 @@
 //! Lists of content types: by identifier or remote id (`GET /content/types`) and the
 //! content type view (`POST /content/types/view`).
 
+use super::ContentTypesService;
 use super::*;
 
 pub(super) async fn list(
-    service: &Service,
+    service: &ContentTypesService,
     _cx: &Caller,
     req: ListContentTypesRequest,
 ) -> Result<ListContentTypesResponse> {
@@ -90,7 +91,7 @@ pub(super) async fn list(
 }
 
 pub(super) async fn view(
-    service: &Service,
+    service: &ContentTypesService,
     _cx: &Caller,
     req: CreateContentTypeViewRequest,
 ) -> Result<CreateContentTypeViewResponse> {

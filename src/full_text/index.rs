@@ -6,7 +6,7 @@ use crate::content::FieldSet;
 use crate::content::rows::TypeInfo;
 use crate::error::Result;
 use crate::field_types::Definition;
-use crate::service::Service;
+use crate::shared::Shared;
 use crate::stored;
 use cairn_store::entity::content;
 use cairn_store::sql::stmt;
@@ -19,7 +19,7 @@ const MAX_DOCUMENT: usize = 256 * 1024;
 /// Content items indexed per statement when the index catches up at start-up.
 const BATCH: usize = 200;
 
-impl Service {
+impl Shared {
     /// The document of a version: the search text of its searchable fields, in every language.
     pub(crate) fn document(&self, ty: &TypeInfo, set: &FieldSet) -> String {
         let mut doc = String::new();

@@ -15,7 +15,8 @@ use crate::permissions::filter::Sql;
 use crate::permissions::subject::location_facts_of;
 use crate::permissions::{ContentFacts, Filter, READ, Scope, Subject, Target};
 use crate::preconditions;
-use crate::service::Service;
+use crate::services::Services;
+use crate::shared::Shared;
 use cairn_runtime::ETag;
 use cairn_store::entity::{content, location};
 use cairn_store::sql::{placeholders, stmt};
@@ -61,7 +62,12 @@ fn order_by(sort_field: &str, desc: bool) -> (&'static str, String) {
     }
 }
 
-impl LocationsApi for Service {
+crate::services::family_service!(
+    /// Implements the API of Locations and the tree.
+    LocationsService
+);
+
+impl LocationsApi<Services> for LocationsService {
     async fn redirect_location(
         &self,
         cx: &Caller,
@@ -358,7 +364,7 @@ impl LocationsApi for Service {
     }
 }
 
-impl Service {
+impl Shared {
     /// Gives published content `c` a further Location (inside the caller's transaction):
     /// 403 when it has one under that parent already or the parent is below one of its own.
     pub(crate) async fn place(

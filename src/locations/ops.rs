@@ -1,5 +1,6 @@
 //! Moving, copying and swapping subtrees.
 
+use super::LocationsService;
 use super::tree::{self, location_href, subtree_end};
 use crate::api::hrefs;
 use crate::api::model::MoveSubtreeResponse;
@@ -7,7 +8,7 @@ use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::permissions::subject::location_facts_of;
 use crate::permissions::{ContentFacts, READ, Subject, Target};
-use crate::service::Service;
+use crate::shared::Shared;
 use cairn_store::entity::{content, location};
 use cairn_store::sql::stmt;
 use sea_orm::sea_query::Query;
@@ -34,7 +35,28 @@ fn refuse_inside(l: &location::Model, target: &location::Model, what: &str) -> R
     Ok(())
 }
 
-impl Service {
+impl Shared {
+    /// The content at `l` may be created under `parent` (`content/create`, the parent
+    /// Location as target): what moving or copying the subtree of `l` there needs.
+    pub(crate) async fn authorize_placement(
+        &self,
+        tx: &impl ConnectionTrait,
+        cx: &Caller,
+        l: &location::Model,
+        parent: &location::Model,
+    ) -> Result<()> {
+        if cx.grants.may_all("content", "create") {
+            return Ok(());
+        }
+        let c = crate::content::rows::content(tx, l.content_id).await?;
+        let at = [Target::Location(location_facts_of(tx, parent.id).await?)];
+        let create = ("content", "create");
+        self.authorize(tx, cx, create, Subject::Content(ContentFacts::of(&c)), &at)
+            .await
+    }
+}
+
+impl LocationsService {
     /// Moves a subtree under a new parent (201), or to the Trash.
     pub(super) async fn move_subtree_to(
         &self,
@@ -147,25 +169,6 @@ impl Service {
                 cairn_store::events::created(&location_href(&copied));
                 Ok(copied)
             })
-            .await
-    }
-
-    /// The content at `l` may be created under `parent` (`content/create`, the parent
-    /// Location as target): what moving or copying the subtree of `l` there needs.
-    pub(crate) async fn authorize_placement(
-        &self,
-        tx: &impl ConnectionTrait,
-        cx: &Caller,
-        l: &location::Model,
-        parent: &location::Model,
-    ) -> Result<()> {
-        if cx.grants.may_all("content", "create") {
-            return Ok(());
-        }
-        let c = crate::content::rows::content(tx, l.content_id).await?;
-        let at = [Target::Location(location_facts_of(tx, parent.id).await?)];
-        let create = ("content", "create");
-        self.authorize(tx, cx, create, Subject::Content(ContentFacts::of(&c)), &at)
             .await
     }
 

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl Service {
+impl Shared {
     /// A Location with its content item's ContentInfo embedded.
     pub(crate) async fn location_body(
         &self,
@@ -157,7 +157,9 @@ impl Service {
         };
         self.content_info(&c, Some("1"))
     }
+}
 
+impl LocationsService {
     pub(super) fn location_list(
         &self,
         href: String,

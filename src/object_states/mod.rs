@@ -21,7 +21,7 @@ use crate::api::traits::ObjectStatesApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::preconditions;
-use crate::service::Service;
+use crate::services::Services;
 use crate::stored;
 use cairn_runtime::{ETag, LangMap};
 use cairn_store::entity::{content_object_state, language, object_state, object_state_group};
@@ -48,7 +48,12 @@ mod tests;
 pub(crate) use assignment::{assign_states, content_states, default_states};
 use rows::*;
 
-impl ObjectStatesApi for Service {
+crate::services::family_service!(
+    /// Implements the API of Object state groups and states.
+    ObjectStatesService
+);
+
+impl ObjectStatesApi<Services> for ObjectStatesService {
     async fn load_object_state_groups(
         &self,
         _cx: &Caller,

@@ -7,12 +7,12 @@ use super::filter::{Filter, Scope, filter};
 use super::subject::{ContentFacts, LocationFacts, Target, fill};
 use crate::auth::Caller;
 use crate::error::{Error, Result};
-use crate::service::Service;
+use crate::shared::Shared;
 use cairn_store::entity::{content, location};
 use cairn_store::sql::stmt;
 use sea_orm::{ConnectionTrait, Value};
 
-impl Service {
+impl Shared {
     /// Whether the caller may use `module`/`function` on `subject` with `targets`.
     pub(crate) async fn allows(
         &self,
@@ -63,7 +63,7 @@ impl Service {
     }
 }
 
-impl Service {
+impl Shared {
     /// 401 unless the caller may use the operation's Policy on the content item `c`.
     pub(crate) async fn authorize_content(
         &self,
@@ -193,7 +193,7 @@ async fn count(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Resu
         .unwrap_or(0))
 }
 
-impl Service {
+impl Shared {
     /// 401 unless the caller may use `policy` on the content at the Location `l`, with `l`
     /// itself among the targets (the reference's `canUser(..., contentInfo, [location])`).
     pub(crate) async fn authorize_at(

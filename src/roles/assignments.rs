@@ -1,6 +1,7 @@
 //! Role assignments of users and user groups, and the Policies that apply to a user: the
 //! rows, and the service's assigning and unassigning (checked against `role/assign`).
 
+use super::RolesService;
 use super::limitations::{Lim, decode_values, encode_values, of_input, to_model};
 use crate::api::hrefs;
 use crate::api::model::{Limitation, RoleAssignInput, RoleAssignment, RoleAssignmentList};
@@ -9,7 +10,6 @@ use crate::error::{Error, Result};
 use crate::locations::tree::find_by_path;
 use crate::permissions::{Subject, Target};
 use crate::preconditions;
-use crate::service::Service;
 use cairn_runtime::IfMatch;
 use cairn_runtime::media::Wire;
 use cairn_store::entity::{location, role_assignment, section};
@@ -319,7 +319,7 @@ pub(crate) fn ancestors(places: &[location::Model]) -> Vec<i64> {
     ancestors
 }
 
-impl Service {
+impl RolesService {
     pub(super) async fn assignment_list(
         &self,
         holder: Holder<'_>,

@@ -13,7 +13,7 @@ use crate::api::traits::RolesApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::preconditions;
-use crate::service::Service;
+use crate::services::Services;
 use assignments::Holder;
 use cairn_runtime::ETag;
 use cairn_store::entity::{policy, role};
@@ -60,7 +60,12 @@ fn identifier_of(input: RoleInput) -> Option<String> {
     input.identifier.filter(|i| !i.trim().is_empty())
 }
 
-impl RolesApi for Service {
+crate::services::family_service!(
+    /// Implements the API of Roles, Policies and assignments.
+    RolesService
+);
+
+impl RolesApi<Services> for RolesService {
     async fn list_roles(&self, cx: &Caller, req: ListRolesRequest) -> Result<ListRolesResponse> {
         let mut q = role::Entity::find()
             .filter(role::Column::Status.eq(PUBLISHED))

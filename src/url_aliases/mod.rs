@@ -24,7 +24,7 @@ use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::locations::tree;
 use crate::preconditions;
-use crate::service::Service;
+use crate::services::Services;
 use cairn_runtime::ETag;
 use cairn_store::entity::{location, url_alias, url_wildcard};
 use elements::{full_path, hash, language_codes, languages, lock_tree, new_id, node_action, row};
@@ -266,7 +266,12 @@ fn max_placeholder(destination: &str) -> usize {
     max
 }
 
-impl UrlAliasesApi for Service {
+crate::services::family_service!(
+    /// Implements the API of URL aliases and wildcards.
+    UrlAliasesService
+);
+
+impl UrlAliasesApi<Services> for UrlAliasesService {
     async fn list_global_url_aliases(
         &self,
         _cx: &Caller,

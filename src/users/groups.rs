@@ -1,10 +1,11 @@
 //! User groups: the tree of groups (read, created, changed, moved, deleted) and the users
 //! in each.
 
+use super::UsersService;
 use super::*;
 
 pub(super) async fn list(
-    service: &Service,
+    service: &UsersService,
     cx: &Caller,
     req: LoadUserGroupsRequest,
 ) -> Result<LoadUserGroupsResponse> {
@@ -27,7 +28,7 @@ pub(super) async fn list(
 }
 
 pub(super) async fn root(
-    _service: &Service,
+    _service: &UsersService,
     _cx: &Caller,
     _req: LoadRootUserGroupRequest,
 ) -> Result<LoadRootUserGroupResponse> {
@@ -37,7 +38,7 @@ pub(super) async fn root(
 }
 
 pub(super) async fn create_at_root(
-    service: &Service,
+    service: &UsersService,
     cx: &Caller,
     req: CreateRootUserGroupRequest,
 ) -> Result<CreateRootUserGroupResponse> {
@@ -46,7 +47,7 @@ pub(super) async fn create_at_root(
 }
 
 pub(super) async fn load(
-    service: &Service,
+    service: &UsersService,
     cx: &Caller,
     req: LoadUserGroupRequest,
 ) -> Result<LoadUserGroupResponse> {
@@ -60,7 +61,7 @@ pub(super) async fn load(
 }
 
 pub(super) async fn update(
-    service: &Service,
+    service: &UsersService,
     cx: &Caller,
     req: UpdateUserGroupRequest,
 ) -> Result<UpdateUserGroupResponse> {
@@ -79,8 +80,11 @@ pub(super) async fn update(
                     .remove(0))
             })
             .await?;
-            let metadata =
-                Service::metadata(b.main_language_code.clone(), b.section, b.remote_id.clone());
+            let metadata = UsersService::metadata(
+                b.main_language_code.clone(),
+                b.section,
+                b.remote_id.clone(),
+            );
             service
                 .update_member(tx, cx, c, metadata, field_inputs(b.fields.as_ref()))
                 .await
@@ -96,7 +100,7 @@ pub(super) async fn update(
 }
 
 pub(super) async fn delete(
-    service: &Service,
+    service: &UsersService,
     cx: &Caller,
     req: DeleteUserGroupRequest,
 ) -> Result<DeleteUserGroupResponse> {
@@ -131,7 +135,7 @@ pub(super) async fn delete(
 }
 
 pub(super) async fn move_group(
-    service: &Service,
+    service: &UsersService,
     cx: &Caller,
     req: MoveUserGroupRequest,
 ) -> Result<MoveUserGroupResponse> {
@@ -166,7 +170,7 @@ pub(super) async fn move_group(
 }
 
 pub(super) async fn subgroups(
-    service: &Service,
+    service: &UsersService,
     cx: &Caller,
     req: LoadSubUserGroupsRequest,
 ) -> Result<LoadSubUserGroupsResponse> {
@@ -190,7 +194,7 @@ pub(super) async fn subgroups(
 }
 
 pub(super) async fn create(
-    service: &Service,
+    service: &UsersService,
     cx: &Caller,
     req: CreateUserGroupRequest,
 ) -> Result<CreateUserGroupResponse> {
@@ -199,7 +203,7 @@ pub(super) async fn create(
 }
 
 pub(super) async fn users_in(
-    service: &Service,
+    service: &UsersService,
     cx: &Caller,
     req: LoadUsersFromGroupRequest,
 ) -> Result<LoadUsersFromGroupResponse> {
@@ -225,7 +229,7 @@ pub(super) async fn users_in(
     })
 }
 
-impl Service {
+impl UsersService {
     /// Creates and publishes a user group under the group at `parent_path`.
     pub(super) async fn new_group(
         &self,

@@ -1,12 +1,13 @@
 //! Finding users and groups: by lookup query, by membership and by placement. Every list is
 //! a fixed number of queries whatever its length.
 
+use super::UsersService;
 use crate::api::hrefs;
 use crate::api::model::*;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::permissions::{Filter, Scope};
-use crate::service::Service;
+use crate::shared::Shared;
 use cairn_runtime::{Limit, Offset};
 use cairn_store::entity::{content, content_version, location, user};
 use sea_orm::sea_query::Query;
@@ -29,7 +30,7 @@ fn role_of(cx: &Caller, value: &str) -> Result<i64> {
         .ok_or_else(|| Error::BadRequest(format!("'{value}' is not the href of a Role")))
 }
 
-impl Service {
+impl Shared {
     /// The content items the caller may read, as a condition on `contents`.
     fn readable(&self, cx: &Caller) -> Filter {
         let scope = Scope {
@@ -38,7 +39,9 @@ impl Service {
         };
         self.visible(cx, ("content", "read"), scope)
     }
+}
 
+impl UsersService {
     /// Users by one of role (a Role href), remote id, login or email; 404 when none is
     /// given or none matches.
     pub(super) async fn find_users(

@@ -47,7 +47,7 @@ pub(super) fn account_input(
     }
 }
 
-impl Service {
+impl UsersService {
     /// The type a new user or group is of: the input's, else the one with `identifier`.
     pub(super) async fn type_for(
         &self,

@@ -1,9 +1,10 @@
 //! The groups a user is in: listed, joined and left (a user's Locations under its groups).
 
+use super::UsersService;
 use super::*;
 
 pub(super) async fn groups_of(
-    service: &Service,
+    service: &UsersService,
     cx: &Caller,
     req: LoadUserGroupsOfUserRequest,
 ) -> Result<LoadUserGroupsOfUserResponse> {
@@ -16,7 +17,7 @@ pub(super) async fn groups_of(
 }
 
 pub(super) async fn assign(
-    service: &Service,
+    service: &UsersService,
     cx: &Caller,
     req: AssignUserToUserGroupRequest,
 ) -> Result<AssignUserToUserGroupResponse> {
@@ -70,7 +71,7 @@ pub(super) async fn assign(
 }
 
 pub(super) async fn unassign(
-    service: &Service,
+    service: &UsersService,
     cx: &Caller,
     req: UnassignUserFromUserGroupRequest,
 ) -> Result<UnassignUserFromUserGroupResponse> {

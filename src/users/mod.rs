@@ -9,6 +9,7 @@ pub(crate) mod account;
 mod groups;
 mod lists;
 mod members;
+use crate::services::Services;
 use members::{account_input, field_inputs};
 mod membership;
 mod render;
@@ -23,7 +24,7 @@ use crate::locations::tree::{self, href_path, subtree_end};
 use crate::permissions::subject::location_facts_of;
 use crate::permissions::{ContentFacts, READ, Subject, Target, denied};
 use crate::preconditions;
-use crate::service::Service;
+use crate::shared::Shared;
 use cairn_runtime::{ETag, HashValue};
 use cairn_runtime::{Limit, Offset};
 use cairn_store::entity::{content, content_type, location, user, user_session};
@@ -48,7 +49,7 @@ async fn exists(db: &impl ConnectionTrait, sql: &str, values: Vec<sea_orm::Value
         .is_some())
 }
 
-impl Service {
+impl Shared {
     /// The ids of the user group content types.
     async fn group_types(&self, db: &impl ConnectionTrait) -> Result<Vec<i64>> {
         Ok(content_type::Entity::find()
@@ -129,7 +130,12 @@ impl Service {
     }
 }
 
-impl UsersApi for Service {
+crate::services::family_service!(
+    /// Implements the API of users and user groups.
+    UsersService
+);
+
+impl UsersApi<Services> for UsersService {
     async fn load_users(&self, cx: &Caller, req: LoadUsersRequest) -> Result<LoadUsersResponse> {
         let db = self.db.conn();
         let found = self
@@ -206,7 +212,7 @@ impl UsersApi for Service {
                             .is_none_or(|d| d.field_type != "user")
                     });
                     fields.push(account_input(
-                        &Self::account_field(&ty)?,
+                        &UsersService::account_field(&ty)?,
                         &u.login,
                         b.email.as_deref().unwrap_or(&u.email),
                         b.enabled.unwrap_or(u.enabled),
@@ -214,8 +220,11 @@ impl UsersApi for Service {
                         true,
                     ));
                 }
-                let metadata =
-                    Self::metadata(b.main_language_code.clone(), b.section, b.remote_id.clone());
+                let metadata = UsersService::metadata(
+                    b.main_language_code.clone(),
+                    b.section,
+                    b.remote_id.clone(),
+                );
                 self.update_member(tx, cx, c, metadata, fields).await?;
                 // A user's new password ends its other sessions, not the one it used.
                 if let Some(s) = cx.session.clone().filter(|s| s.user_id == id)
@@ -394,7 +403,7 @@ impl UsersApi for Service {
         let db = self.db.conn();
         let (_, group) = self.group_at(db, cx, &req.group_path).await?;
         let ty = self.type_for(db, b.content_type, USER_TYPE).await?;
-        let account = Self::account_field(&ty)?;
+        let account = UsersService::account_field(&ty)?;
         let mut fields = field_inputs(Some(&b.fields));
         fields.retain(|f| f.field_definition_identifier != account);
         fields.push(account_input(
@@ -412,7 +421,7 @@ impl UsersApi for Service {
     }
 }
 
-impl Service {
+impl UsersService {
     /// The reference's rule for updating a user: `content/edit` on it, or for a change of
     /// password alone, `user/password` (on oneself).
     async fn authorize_user_update(

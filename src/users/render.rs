@@ -1,11 +1,11 @@
 //! Users and user groups as the API represents them: content-like bodies with the current
 //! version embedded, built for a whole list in a fixed number of queries.
 
+use super::UsersService;
 use crate::api::hrefs;
 use crate::api::model::*;
 use crate::error::{Error, Result};
 use crate::locations::tree::{href_path, parent_path};
-use crate::service::Service;
 use cairn_runtime::Timestamp;
 use cairn_store::entity::{content, location, user};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
@@ -20,7 +20,7 @@ fn location_path(info: &ContentInfo) -> String {
         .to_string()
 }
 
-impl Service {
+impl UsersService {
     /// The user of content item `c`, with its account when the caller has read it already.
     pub(super) async fn user_body(
         &self,

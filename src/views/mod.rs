@@ -17,7 +17,7 @@ use crate::api::traits::ViewsApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::full_text;
-use crate::service::Service;
+use crate::services::Services;
 use cairn_runtime::{Float, HashValue};
 use cairn_store::entity::content;
 use criteria::{Context, Sql, Target};
@@ -25,7 +25,7 @@ use criteria::{Context, Sql, Target};
 /// The page size when a query gives no `limit` (the reference's default).
 const DEFAULT_LIMIT: i64 = 25;
 
-impl Service {
+impl ViewsService {
     async fn run_view(&self, cx: &Caller, input: ViewInput) -> Result<View> {
         let started = std::time::Instant::now();
         let (target, q) = match (input.location_query, input.content_query, input.query) {
@@ -198,7 +198,12 @@ fn names(v: &HashValue) -> Vec<String> {
     }
 }
 
-impl ViewsApi for Service {
+crate::services::family_service!(
+    /// Implements the API of views (search).
+    ViewsService
+);
+
+impl ViewsApi<Services> for ViewsService {
     async fn create_view(&self, cx: &Caller, req: CreateViewRequest) -> Result<CreateViewResponse> {
         Ok(CreateViewResponse::Ok {
             body: self.run_view(cx, req.body).await?,

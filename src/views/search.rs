@@ -6,12 +6,12 @@
 //! holding one of them come first, best first; the other matches follow by id with score 0.
 //! With sort clauses, every match gets the rank of those words (0 without them) to sort by.
 
+use super::ViewsService;
 use super::criteria::{Sql, Target};
 use super::sort;
 use crate::api::model::SearchHitObject;
 use crate::error::Result;
 use crate::full_text::Query;
-use crate::service::Service;
 use cairn_runtime::HashValue;
 use cairn_store::entity::{content, location};
 use cairn_store::watch::Watched;
@@ -116,7 +116,7 @@ impl Source {
     }
 }
 
-impl Service {
+impl ViewsService {
     /// The page of hits (`page`: limit, offset) and the count of all matches of `filter`
     /// and `text`, ranked by `text` when given.
     pub(super) async fn search(

@@ -27,7 +27,7 @@ pub fn reference_example(path: &str) -> String {
 pub struct TestApp {
     endpoint: poem::endpoint::BoxEndpoint<'static, poem::Response>,
     /// The service under the app, for tests that set up or inspect data directly.
-    pub service: std::sync::Arc<cairn::service::Service>,
+    pub service: std::sync::Arc<cairn::services::Services>,
     /// The scratch database, owned by the first instance over it.
     db: Option<ScratchDb>,
     url: String,

@@ -18,6 +18,7 @@ pub fn build(api: &Api) -> Value {
         families.push(json!({
             "name": fam.name,
             "trait_name": format!("{}Api", pascal(&fam.name)),
+            "pascal": pascal(&fam.name),
             "doc": fam.doc,
             "endpoints": fam_eps,
         }));

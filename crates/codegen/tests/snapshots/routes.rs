@@ -197,7 +197,7 @@ fn h_list_things<A: Api>(api: Arc<A>) -> Handler {
                 limit: rq.query::<i64>("limit")?,
                 sort: rq.query::<String>("sort")?.unwrap_or_else(|| "asc".to_string()),
             };
-            let resp = api.list_things(&cx, req).await.map_err(Into::into)?;
+            let resp = api.things().list_things(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 ListThingsResponse::Ok { body } => rq.reply(200).body(&body).render(),
@@ -220,7 +220,7 @@ fn h_create_thing<A: Api>(api: Arc<A>) -> Handler {
             let req = CreateThingRequest {
                 body: rq.input(op.inputs)?,
             };
-            let resp = api.create_thing(&cx, req).await.map_err(Into::into)?;
+            let resp = api.things().create_thing(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CreateThingResponse::Created { body } => {
@@ -250,7 +250,7 @@ fn h_load_thing<A: Api>(api: Arc<A>) -> Handler {
                     LoadThingAccept::Thing
                 },
             };
-            let resp = api.load_thing(&cx, req).await.map_err(Into::into)?;
+            let resp = api.things().load_thing(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 LoadThingResponse::OkThing { body, etag } => {
@@ -291,7 +291,7 @@ fn h_copy_thing<A: Api>(api: Arc<A>) -> Handler {
                 if_match: rq.if_match(),
                 destination: rq.required_destination()?,
             };
-            let resp = api.copy_thing(&cx, req).await.map_err(Into::into)?;
+            let resp = api.things().copy_thing(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 CopyThingResponse::Created { location, x_copied } => {
@@ -315,7 +315,7 @@ fn h_move_thing<A: Api>(api: Arc<A>) -> Handler {
                 thing_path: rq.path("thingPath")?,
                 destination: rq.destination()?,
             };
-            let resp = api.move_thing(&cx, req).await.map_err(Into::into)?;
+            let resp = api.things().move_thing(&cx, req).await.map_err(Into::into)?;
             api.completed(&cx, op).await;
             let page = match resp {
                 MoveThingResponse::NoContent => rq.reply(204).render(),

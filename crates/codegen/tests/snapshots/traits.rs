@@ -33,82 +33,56 @@ pub trait ApiBase: Send + Sync + 'static {
     fn keep(&self, slot: Slot, page: Arc<Rendered>);
 }
 /// Things, with one of every field kind.
-pub trait ThingsApi: ApiBase {
+///
+/// Implemented by the family's own service type; `B` is the [`ApiBase`] that authenticates
+/// each request and whose context and error the operations take.
+pub trait ThingsApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     /// `GET /things`
     ///
     /// Lists things.
     fn list_things(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: ListThingsRequest,
-    ) -> impl Future<Output = Result<ListThingsResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<ListThingsResponse, B::Error>> + Send;
     /// `POST /things`
     ///
     /// Creates a thing.
     fn create_thing(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CreateThingRequest,
-    ) -> impl Future<Output = Result<CreateThingResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateThingResponse, B::Error>> + Send;
     /// `GET /things/{thingPath}`
     ///
     /// Loads a thing.
     fn load_thing(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: LoadThingRequest,
-    ) -> impl Future<Output = Result<LoadThingResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LoadThingResponse, B::Error>> + Send;
     /// `COPY /things/{thingPath}`
     ///
     /// Copies a thing.
     fn copy_thing(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: CopyThingRequest,
-    ) -> impl Future<Output = Result<CopyThingResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CopyThingResponse, B::Error>> + Send;
     /// `MOVE /things/{thingPath}`
     ///
     /// Moves a thing.
     fn move_thing(
         &self,
-        cx: &Self::Context,
+        cx: &B::Context,
         req: MoveThingRequest,
-    ) -> impl Future<Output = Result<MoveThingResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<MoveThingResponse, B::Error>> + Send;
 }
-/// The whole API: every family.
-pub trait Api: ApiBase + ThingsApi {}
-impl<T: ApiBase + ThingsApi> Api for T {}
-/// Implements [`ThingsApi`] for a type with every operation answering
-/// `$err("<operationId>")`: the one way a family not implemented yet is mounted (the
-/// generated code lives at `crate::api`).
-#[allow(unused_macros)]
-macro_rules! not_implemented_things {
-    ($t:ty, $err:path) => {
-        impl $crate::api::traits::ThingsApi for $t { fn list_things(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::ListThingsRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::ListThingsResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("listThings")) } } fn create_thing(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::CreateThingRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::CreateThingResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("createThing")) } } fn load_thing(& self, _ : &<$t as
-        $crate::api::traits::ApiBase >::Context, _ :
-        $crate::api::model::LoadThingRequest,) -> impl ::std::future::Future < Output =
-        Result <$crate::api::model::LoadThingResponse, <$t as
-        $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("loadThing")) } } fn copy_thing(& self, _ : &<$t as $crate::api::traits::ApiBase
-        >::Context, _ : $crate::api::model::CopyThingRequest,) -> impl
-        ::std::future::Future < Output = Result <$crate::api::model::CopyThingResponse,
-        <$t as $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("copyThing")) } } fn move_thing(& self, _ : &<$t as $crate::api::traits::ApiBase
-        >::Context, _ : $crate::api::model::MoveThingRequest,) -> impl
-        ::std::future::Future < Output = Result <$crate::api::model::MoveThingResponse,
-        <$t as $crate::api::traits::ApiBase >::Error >, > + Send { async { Err($err
-        ("moveThing")) } } }
-    };
+/// The whole API: the request gate ([`ApiBase`]) and one implementor per family, which the
+/// routes call through the accessors.
+pub trait Api: ApiBase {
+    /// Implements the things family.
+    type Things: ThingsApi<Self>;
+    /// The things family's implementor.
+    fn things(&self) -> &Self::Things;
 }
-#[allow(unused_imports)]
-pub(crate) use not_implemented_things;

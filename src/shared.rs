@@ -1,15 +1,9 @@
-//! The service: what every operation shares (the database, settings, precomputed
-//! representations) and the per-request context built by authentication.
+//! What every family's service shares: the database, the settings, the field types, the
+//! file storage and the caches, with the helpers the families call on each other's data.
 
-use crate::api::model::{CountryList, Root};
-use crate::api::traits::ApiBase;
-use crate::auth::{Caller, CredentialCache};
-use crate::error::Error;
+use crate::auth::CredentialCache;
 use crate::field_types::{FieldIds, FieldType, Registry, ValueContext};
 use crate::permissions::PermissionCache;
-use cairn_runtime::http::{Operation, Rq};
-use cairn_runtime::responses::{Lookup, Slot};
-use cairn_runtime::{ETag, Rendered};
 use cairn_store::Db;
 use std::sync::Arc;
 
@@ -38,8 +32,8 @@ pub struct ServiceSettings {
     pub cache_bytes: u64,
 }
 
-/// Implements every operation of the API over the database.
-pub struct Service {
+/// The state the family services share (`services.rs` hands each one an `Arc` of it).
+pub struct Shared {
     pub db: Db,
     pub settings: ServiceSettings,
     /// Every field type, by identifier.
@@ -55,9 +49,6 @@ pub struct Service {
     pub(crate) permissions: PermissionCache,
     /// Defined content types with their Field definitions, by id.
     pub(crate) types: crate::cache::Cache<i64, crate::content::rows::TypeInfo>,
-    /// The Root resource never changes: built once.
-    pub(crate) root: (Root, ETag),
-    pub(crate) countries: (CountryList, ETag),
     /// Rendered answers of GETs (`responses.rs`); none when turned off.
     pub(crate) responses: Option<cairn_runtime::ResponseCache>,
     /// Shared reads of the repository's generation (`responses.rs`).
@@ -66,18 +57,16 @@ pub struct Service {
     pub feed: crate::events::Feed,
 }
 
-impl Service {
+impl Shared {
     pub fn new(
         db: Db,
         settings: ServiceSettings,
         field_types: Registry,
         files: Arc<crate::storage::Storage>,
-    ) -> Service {
+    ) -> Shared {
         let throttle = settings.login_throttle;
         let cache_bytes = settings.cache_bytes;
-        let root = crate::root::root();
-        let countries = crate::countries::country_list();
-        Service {
+        Shared {
             db,
             settings,
             field_types,
@@ -87,8 +76,6 @@ impl Service {
             throttle: crate::throttle::LoginThrottle::new(throttle),
             permissions: PermissionCache::new("permissions", 10_000),
             types: crate::cache::Cache::new("content_types", 1_000),
-            root: (root.clone(), ETag::of(&root)),
-            countries: (countries.clone(), ETag::of(&countries)),
             responses: (cache_bytes > 0).then(|| cairn_runtime::ResponseCache::new(cache_bytes)),
             generations: crate::responses::Generations::new(),
             feed: crate::events::Feed::default(),
@@ -96,7 +83,7 @@ impl Service {
     }
 }
 
-impl Service {
+impl Shared {
     /// The Policies of the user `user_id` (kept until they change).
     pub(crate) async fn grants_of(
         &self,
@@ -133,42 +120,6 @@ impl Service {
             files: self.files.as_ref(),
             field,
             asset: None,
-        }
-    }
-}
-
-impl ApiBase for Service {
-    type Context = Caller;
-    type Error = Error;
-
-    async fn context(&self, request: &Rq, op: &'static Operation) -> Result<Caller, Error> {
-        // Before the caller's Policies are read: they may have changed on another instance.
-        let generation = self.generation_for(op).await?;
-        let peer = request.http.remote_addr().as_socket_addr().map(|a| a.ip());
-        let mut cx = (self.authenticate(
-            request.http.headers(),
-            peer,
-            op,
-            request.settings.clone(),
-            generation,
-        ))
-        .await?;
-        cx.generation = generation;
-        cx.resource = cx.api_path(request.http.uri().path()).to_string();
-        Ok(cx)
-    }
-
-    async fn completed(&self, _cx: &Caller, op: &'static Operation) {
-        self.written(op).await;
-    }
-
-    fn cached(&self, cx: &Caller, request: &Rq) -> Lookup {
-        self.lookup(cx, request)
-    }
-
-    fn keep(&self, slot: Slot, page: Arc<Rendered>) {
-        if let Some(r) = &self.responses {
-            r.put(slot, page);
         }
     }
 }
