@@ -11,6 +11,7 @@ mod content;
 mod content_types;
 mod dialects;
 mod events;
+mod freshness;
 mod fuzz;
 mod locations;
 mod object_states;
