@@ -933,7 +933,7 @@ pub static OPERATIONS: &[Operation] = &[
         inputs: &["LocationUpdate"],
         cached: false,
         shows: None,
-        narrow: false,
+        narrow: true,
     },
     Operation {
         id: "deleteSubtree",

@@ -173,8 +173,13 @@ impl LocationsApi<Services> for LocationsService {
                     la.is_hidden = Set(h);
                 }
                 let l = la.update(tx).await?;
+                // What shows it: its own representation; when it was hidden or revealed, those
+                // of the Locations below it (their `invisible`) too.
                 if hide_changed {
                     tree::recompute_visibility(tx, &l).await?;
+                    tree::touch_subtree(tx, &l).await?;
+                } else {
+                    cairn_store::events::touched([cairn_store::events::Touched::Location(l.id)]);
                 }
                 tree::find(tx, l.id).await
             })

@@ -223,6 +223,35 @@ pub async fn delete_subtrees(
     Ok(())
 }
 
+/// The most Locations a write names one by one as touched; more are everything.
+const MOST_TOUCHED: usize = 1_000;
+
+/// Names the Locations of the subtree of `root` (itself included) as touched by the write
+/// (`cairn_store::events::touched`); a subtree of more than [`MOST_TOUCHED`], everything.
+pub async fn touch_subtree(tx: &impl ConnectionTrait, root: &location::Model) -> Result<()> {
+    use cairn_store::events::{Touched, touched, touched_everything};
+    let ids: Vec<i64> = tx
+        .query_all_raw(stmt(
+            tx.get_database_backend(),
+            "SELECT id FROM locations WHERE path_string >= ? AND path_string < ? LIMIT ?",
+            vec![
+                root.path_string.clone().into(),
+                subtree_end(&root.path_string).into(),
+                (MOST_TOUCHED as i64 + 1).into(),
+            ],
+        ))
+        .await?
+        .into_iter()
+        .filter_map(|row| row.try_get::<i64>("", "id").ok())
+        .collect();
+    if ids.len() > MOST_TOUCHED {
+        touched_everything();
+    } else {
+        touched(ids.into_iter().map(Touched::Location));
+    }
+    Ok(())
+}
+
 /// Recomputes `is_invisible` in the subtree of `root`: a Location is invisible when it, its
 /// content or an ancestor is hidden. Two statements, plus one per hidden Location found in
 /// the subtree.

@@ -344,3 +344,43 @@ async fn a_publication_drops_what_shows_its_item_and_keeps_the_rest() {
         }
     }
 }
+
+/// Hiding a Location drops the kept answers of the Locations of its subtree (their
+/// visibility changed) and keeps the others.
+#[tokio::test]
+async fn hiding_a_location_drops_its_subtree_and_keeps_the_rest() {
+    let app = TestApp::new().await;
+    let (_, parent) = crate::content::published_folder(&app, "Parent", "1/2").await;
+    let (_, child) = crate::content::published_folder(&app, "Child", &parent).await;
+    let (parent, child) = (
+        format!("/content/locations/{parent}"),
+        format!("/content/locations/{child}"),
+    );
+    let untouched = [
+        ("/content/objects/4", "Content+json"),
+        ("/content/locations/1/5", "Location+json"),
+        ("/user/users/14", "User+json"),
+    ];
+    for (p, accept) in untouched.iter().copied().chain([
+        (parent.as_str(), "Location+json"),
+        (child.as_str(), "Location+json"),
+    ]) {
+        read(&app, p, accept).await;
+        assert!(kept(&app, p, accept).await.0, "{p} kept");
+    }
+    app.req("PATCH", &parent)
+        .admin()
+        .json_body("LocationUpdate", json!({"hidden": true}))
+        .send()
+        .await
+        .assert(200);
+    let (hit, l) = kept(&app, &child, "Location+json").await;
+    assert!(!hit, "the child is rendered again");
+    assert_eq!(l["Location"]["invisible"], true);
+    let (hit, l) = kept(&app, &parent, "Location+json").await;
+    assert!(!hit, "the hidden Location is rendered again");
+    assert_eq!(l["Location"]["hidden"], true);
+    for (p, accept) in untouched {
+        assert!(kept(&app, p, accept).await.0, "{p} is kept");
+    }
+}

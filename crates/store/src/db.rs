@@ -238,6 +238,7 @@ impl Db {
                         &tx,
                         &Change {
                             resource,
+                            narrow: change.narrow && !named.everything,
                             ..*change
                         },
                         &named.touched,

@@ -77,6 +77,8 @@ impl Touched {
 pub(crate) struct Named {
     pub created: Option<String>,
     pub touched: Vec<Touched>,
+    /// [`touched_everything`] was said: the event is broad whatever else was named.
+    pub everything: bool,
 }
 
 tokio::task_local! {
@@ -94,6 +96,12 @@ pub fn created(path: &str) {
 /// that is `narrow`; outside a write it does nothing.
 pub fn touched(items: impl IntoIterator<Item = Touched>) {
     let _ = NAMED.try_with(|n| n.borrow_mut().touched.extend(items));
+}
+
+/// Inside a write: it may have changed any representation (too many to name); its event is
+/// broad though its operation is narrow.
+pub fn touched_everything() {
+    let _ = NAMED.try_with(|n| n.borrow_mut().everything = true);
 }
 
 /// Runs a write's body where [`created`] and [`touched`] are heard; with what they named.
