@@ -65,11 +65,7 @@ impl Shared {
                 .into_active_model()
             })
             .collect();
-        for chunk in fields.chunks(100) {
-            content_field::Entity::insert_many(chunk.to_vec())
-                .exec(tx)
-                .await?;
-        }
+        rows::insert_fields(tx, fields).await?;
         copy_relations(tx, (c.id, v.version_no), (copy.id, 1)).await?;
         let states: Vec<content_object_state::ActiveModel> = content_object_state::Entity::find()
             .filter(content_object_state::Column::ContentId.eq(c.id))

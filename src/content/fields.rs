@@ -356,11 +356,7 @@ impl Shared {
                 .into_active_model(),
             );
         }
-        for chunk in rows.chunks(100) {
-            content_field::Entity::insert_many(chunk.to_vec())
-                .exec(tx)
-                .await?;
-        }
+        super::rows::insert_fields(tx, rows).await?;
         content_relation::Entity::delete_many()
             .filter(content_relation::Column::SourceContentId.eq(c.id))
             .filter(content_relation::Column::SourceVersionNo.eq(no))

@@ -55,6 +55,20 @@ pub async fn fields(
         .await?)
 }
 
+/// Inserts Field rows, a hundred per statement (under every database's limit of bound
+/// values).
+pub async fn insert_fields(
+    tx: &impl ConnectionTrait,
+    rows: Vec<content_field::ActiveModel>,
+) -> Result<()> {
+    for chunk in rows.chunks(100) {
+        content_field::Entity::insert_many(chunk.to_vec())
+            .exec(tx)
+            .await?;
+    }
+    Ok(())
+}
+
 pub async fn relations(
     db: &impl ConnectionTrait,
     content_id: i64,

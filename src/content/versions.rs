@@ -54,11 +54,7 @@ impl Shared {
                 .into_active_model()
             })
             .collect();
-        for chunk in fields.chunks(100) {
-            content_field::Entity::insert_many(chunk.to_vec())
-                .exec(tx)
-                .await?;
-        }
+        rows::insert_fields(tx, fields).await?;
         copy_relations(tx, (c.id, source_no), (c.id, no)).await?;
         Ok(v)
     }
@@ -147,6 +143,23 @@ impl ContentService {
         self.version_body(self.db.conn(), &c, &v, None).await
     }
 
+    /// Version `no` of content item `id` for a change by `cx` (inside its transaction): the
+    /// item and the version, both readable and the item editable by `cx`; the change touches
+    /// the item.
+    async fn version_to_change(
+        &self,
+        tx: &impl ConnectionTrait,
+        cx: &Caller,
+        id: i64,
+        no: i64,
+    ) -> Result<(content::Model, content_version::Model)> {
+        let c = self.visible_content(tx, cx, id).await?;
+        let v = self.visible_version(tx, cx, &c, no).await?;
+        self.authorize_content(tx, cx, &c, &[]).await?;
+        touched([Touched::Content(c.id)]);
+        Ok((c, v))
+    }
+
     /// Applies a `VersionUpdate` to a draft: new field values (translations included) and the
     /// initial language; every failing field is reported in one 400.
     pub(super) async fn update_draft(
@@ -158,14 +171,12 @@ impl ContentService {
         let (c, v) = self
             .db
             .write(cx.change(), async |tx| {
-                let c = self.visible_content(tx, cx, req.content_id).await?;
-                let v = self.visible_version(tx, cx, &c, req.version_no).await?;
-                self.authorize_content(tx, cx, &c, &[]).await?;
+                let (c, v) =
+                    (self.version_to_change(tx, cx, req.content_id, req.version_no)).await?;
                 preconditions::if_match(&req.if_match, async || {
                     self.version_body(tx, &c, &v, None).await
                 })
                 .await?;
-                touched([Touched::Content(c.id)]);
                 if v.status != content_version::DRAFT {
                     return Err(Error::Forbidden(
                         "Only versions with DRAFT status can be updated".into(),
@@ -196,14 +207,12 @@ impl ContentService {
     ) -> Result<()> {
         self.db
             .write(cx.change(), async |tx| {
-                let c = self.visible_content(tx, cx, req.content_id).await?;
-                let v = self.visible_version(tx, cx, &c, req.version_no).await?;
-                self.authorize_content(tx, cx, &c, &[]).await?;
+                let (c, v) = (self.version_to_change(tx, cx, req.content_id, req.version_no))
+                    .await?;
                 preconditions::if_match(&req.if_match, async || {
                     self.version_body(tx, &c, &v, None).await
                 })
                 .await?;
-                touched([Touched::Content(c.id)]);
                 if v.status == content_version::PUBLISHED {
                     return Err(Error::Forbidden(
                         "Versions with PUBLISHED status cannot be deleted".into(),
