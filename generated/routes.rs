@@ -135,7 +135,7 @@ pub static OPERATIONS: &[Operation] = &[
         inputs: &["ContentUpdate"],
         cached: false,
         shows: None,
-        narrow: false,
+        narrow: true,
     },
     Operation {
         id: "deleteContent",
@@ -387,7 +387,7 @@ pub static OPERATIONS: &[Operation] = &[
         inputs: &[],
         cached: false,
         shows: None,
-        narrow: false,
+        narrow: true,
     },
     Operation {
         id: "revealContent",
@@ -401,7 +401,7 @@ pub static OPERATIONS: &[Operation] = &[
         inputs: &[],
         cached: false,
         shows: None,
-        narrow: false,
+        narrow: true,
     },
     Operation {
         id: "getObjectStatesForContent",
@@ -429,7 +429,7 @@ pub static OPERATIONS: &[Operation] = &[
         inputs: &["ContentObjectStates"],
         cached: false,
         shows: None,
-        narrow: false,
+        narrow: true,
     },
     Operation {
         id: "getImageVariation",
@@ -947,7 +947,7 @@ pub static OPERATIONS: &[Operation] = &[
         inputs: &[],
         cached: false,
         shows: None,
-        narrow: false,
+        narrow: true,
     },
     Operation {
         id: "copySubtree",
@@ -961,7 +961,7 @@ pub static OPERATIONS: &[Operation] = &[
         inputs: &[],
         cached: false,
         shows: None,
-        narrow: false,
+        narrow: true,
     },
     Operation {
         id: "moveSubtree",
@@ -975,7 +975,7 @@ pub static OPERATIONS: &[Operation] = &[
         inputs: &[],
         cached: false,
         shows: None,
-        narrow: false,
+        narrow: true,
     },
     Operation {
         id: "swapLocation",
@@ -989,7 +989,7 @@ pub static OPERATIONS: &[Operation] = &[
         inputs: &[],
         cached: false,
         shows: None,
-        narrow: false,
+        narrow: true,
     },
     Operation {
         id: "loadLocationChildren",
@@ -1031,7 +1031,7 @@ pub static OPERATIONS: &[Operation] = &[
         inputs: &["LocationCreate"],
         cached: false,
         shows: None,
-        narrow: false,
+        narrow: true,
     },
     Operation {
         id: "loadObjectStateGroups",
@@ -1717,7 +1717,7 @@ pub static OPERATIONS: &[Operation] = &[
         inputs: &[],
         cached: false,
         shows: None,
-        narrow: false,
+        narrow: true,
     },
     Operation {
         id: "deleteTrashItem",

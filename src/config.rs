@@ -139,8 +139,10 @@ pub struct DbArgs {
     /// Database: `sqlite://<file>` (created when missing) or `postgres://user@host/db`.
     #[arg(long, env = "DATABASE_URL", default_value = "sqlite://cairn.db")]
     pub database_url: String,
-    /// Database pool size.
-    #[arg(long, env = "CAIRN_DB_POOL", default_value_t = 16)]
+    /// Database pool size; at least 2 (on PostgreSQL one connection of the pool listens for
+    /// the changes of other instances).
+    #[arg(long, env = "CAIRN_DB_POOL", default_value_t = 16,
+          value_parser = clap::value_parser!(u32).range(2..))]
     pub db_pool: u32,
     /// The longest a statement may run on PostgreSQL, and a search's statement on SQLite, in
     /// seconds (0: no limit); a request whose query takes longer gets a 503.

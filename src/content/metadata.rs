@@ -19,6 +19,8 @@ pub(super) async fn update(
                 .authorize_section_change(tx, cx, &c, b.section)
                 .await?;
             preconditions::if_match(&req.if_match, async || service.info_of(tx, &c).await).await?;
+            // What shows it: the item and its Locations (their bodies show its info).
+            tree::touch_item(tx, &c).await?;
             service.apply_metadata(tx, &c, &b).await
         })
         .await?;

@@ -38,6 +38,8 @@ pub(super) async fn set(
                 service.content_states_body(tx, c.id).await
             })
             .await?;
+            // What shows it: the item and its Locations (who may read them follows its states).
+            tree::touch_item(tx, &c).await?;
             crate::object_states::assign_states(tx, c.id, &states).await
         })
         .await?;

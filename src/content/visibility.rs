@@ -42,8 +42,10 @@ impl ContentService {
                 let mut ca = c.clone().into_active_model();
                 ca.is_hidden = Set(hidden);
                 let c = ca.update(tx).await?;
-                for l in tree::of_content(tx, &c).await? {
+                // What shows it: the item, and its Locations' subtrees (their visibility).
+                for l in tree::touch_item(tx, &c).await? {
                     tree::recompute_visibility(tx, &l).await?;
+                    tree::touch_subtree(tx, &l, false).await?;
                 }
                 Ok(())
             })

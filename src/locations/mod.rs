@@ -177,7 +177,7 @@ impl LocationsApi<Services> for LocationsService {
                 // of the Locations below it (their `invisible`) too.
                 if hide_changed {
                     tree::recompute_visibility(tx, &l).await?;
-                    tree::touch_subtree(tx, &l).await?;
+                    tree::touch_subtree(tx, &l, false).await?;
                 } else {
                     cairn_store::events::touched([cairn_store::events::Touched::Location(l.id)]);
                 }
@@ -212,6 +212,9 @@ impl LocationsApi<Services> for LocationsService {
                     .await?;
                 self.authorize_removal(tx, cx, std::slice::from_ref(&l))
                     .await?;
+                // What shows it: the subtree with its items, and the parent's count.
+                tree::touch_subtree(tx, &l, true).await?;
+                cairn_store::events::touched([cairn_store::events::Touched::Location(l.parent_id)]);
                 tree::delete_subtrees(tx, &[l], &[]).await
             })
             .await?;
@@ -361,6 +364,9 @@ impl LocationsApi<Services> for LocationsService {
                     .await?;
                 let l = self.place(tx, c, &b).await?;
                 cairn_store::events::created(&location_href(&l));
+                // What shows it: its item with the item's Locations, and the parent's count.
+                tree::touch_subtree(tx, &l, true).await?;
+                cairn_store::events::touched([cairn_store::events::Touched::Location(l.parent_id)]);
                 Ok(l)
             })
             .await?;

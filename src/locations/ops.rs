@@ -10,6 +10,7 @@ use crate::permissions::subject::location_facts_of;
 use crate::permissions::{ContentFacts, READ, Subject, Target};
 use crate::shared::Shared;
 use cairn_store::entity::{content, location};
+use cairn_store::events::Touched;
 use cairn_store::sql::stmt;
 use sea_orm::sea_query::Query;
 use sea_orm::{
@@ -107,6 +108,8 @@ impl LocationsService {
                 refuse_inside(&root, &parent, "copied")?;
                 self.authorize_at(tx, cx, READ, &root, vec![]).await?;
                 self.authorize_placement(tx, cx, &root, &parent).await?;
+                // What shows it: the parent's count of children (the copies are new).
+                cairn_store::events::touched([Touched::Location(parent.id)]);
                 let nodes = location::Entity::find()
                     .filter(location::Column::PathString.gte(root.path_string.as_str()))
                     .filter(location::Column::PathString.lt(subtree_end(&root.path_string)))
@@ -188,6 +191,10 @@ impl LocationsService {
                 if a.content_id == b.content_id {
                     return Err(Error::Forbidden("Both Locations hold the same content item".into()));
                 }
+                // What shows them: both items with their Locations, and the subtrees, whose
+                // visibility follows the items.
+                tree::touch_subtree(tx, &a, true).await?;
+                tree::touch_subtree(tx, &b, true).await?;
                 let backend = tx.get_database_backend();
                 tx.execute_raw(stmt(
                     backend,
@@ -218,6 +225,9 @@ pub async fn move_under(
     l: &location::Model,
     parent: &location::Model,
 ) -> Result<location::Model> {
+    // What shows it: the subtree with its items, and both parents' counts of children.
+    tree::touch_subtree(tx, l, true).await?;
+    cairn_store::events::touched([Touched::Location(l.parent_id), Touched::Location(parent.id)]);
     let new_path = format!("{}{}/", parent.path_string, l.id);
     let depth_change = parent.depth + 1 - l.depth;
     let backend = tx.get_database_backend();

@@ -223,32 +223,71 @@ pub async fn delete_subtrees(
     Ok(())
 }
 
+/// Names as touched content item `c` and its Locations (whose bodies show it); its
+/// Locations.
+pub async fn touch_item(
+    tx: &impl ConnectionTrait,
+    c: &content::Model,
+) -> Result<Vec<location::Model>> {
+    use cairn_store::events::{Touched, touched};
+    let ls = of_content(tx, c).await?;
+    touched(
+        std::iter::once(Touched::Content(c.id)).chain(ls.iter().map(|l| Touched::Location(l.id))),
+    );
+    Ok(ls)
+}
+
 /// The most Locations a write names one by one as touched; more are everything.
 const MOST_TOUCHED: usize = 1_000;
 
-/// Names the Locations of the subtree of `root` (itself included) as touched by the write
-/// (`cairn_store::events::touched`); a subtree of more than [`MOST_TOUCHED`], everything.
-pub async fn touch_subtree(tx: &impl ConnectionTrait, root: &location::Model) -> Result<()> {
+/// Names as touched by the write (`cairn_store::events::touched`) what shows the subtree of
+/// `root` (itself included): its Locations; with `items`, also their content items and every
+/// Location of those (a Location's body shows its item's main Location), and everything when
+/// a user is among them (users' Policies follow their places in the tree). Everything, too,
+/// past [`MOST_TOUCHED`] Locations.
+pub async fn touch_subtree(
+    tx: &impl ConnectionTrait,
+    root: &location::Model,
+    items: bool,
+) -> Result<()> {
     use cairn_store::events::{Touched, touched, touched_everything};
-    let ids: Vec<i64> = tx
-        .query_all_raw(stmt(
-            tx.get_database_backend(),
-            "SELECT id FROM locations WHERE path_string >= ? AND path_string < ? LIMIT ?",
-            vec![
-                root.path_string.clone().into(),
-                subtree_end(&root.path_string).into(),
-                (MOST_TOUCHED as i64 + 1).into(),
-            ],
-        ))
-        .await?
-        .into_iter()
-        .filter_map(|row| row.try_get::<i64>("", "id").ok())
-        .collect();
-    if ids.len() > MOST_TOUCHED {
-        touched_everything();
+    // One statement: with `items`, every Location of the items, each with its item's account
+    // if it is a user.
+    let sql = if items {
+        "SELECT l.id, l.content_id, u.id AS account FROM locations l \
+         LEFT JOIN users u ON u.id = l.content_id WHERE l.content_id IN \
+         (SELECT content_id FROM locations WHERE path_string >= ? AND path_string < ?) LIMIT ?"
     } else {
-        touched(ids.into_iter().map(Touched::Location));
+        "SELECT id, content_id FROM locations WHERE path_string >= ? AND path_string < ? LIMIT ?"
+    };
+    let values = vec![
+        root.path_string.clone().into(),
+        subtree_end(&root.path_string).into(),
+        (MOST_TOUCHED as i64 + 1).into(),
+    ];
+    let rows = tx
+        .query_all_raw(stmt(tx.get_database_backend(), sql, values))
+        .await?;
+    let user = || {
+        rows.iter().any(|r| {
+            r.try_get::<Option<i64>>("", "account")
+                .ok()
+                .flatten()
+                .is_some()
+        })
+    };
+    if rows.len() > MOST_TOUCHED || (items && user()) {
+        touched_everything();
+        return Ok(());
     }
+    let mut named = Vec::with_capacity(rows.len() * 2);
+    for row in rows {
+        named.push(Touched::Location(row.try_get("", "id")?));
+        if items {
+            named.push(Touched::Content(row.try_get("", "content_id")?));
+        }
+    }
+    touched(named);
     Ok(())
 }
 

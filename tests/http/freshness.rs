@@ -1,6 +1,8 @@
 //! After each kind of write, every kept answer is what a server without a cache answers:
-//! the instance under test keeps its answers; a second instance over the same database, with
-//! the cache off, is the truth it is compared with.
+//! the instance under test keeps its answers; an instance started after the write over the
+//! same database, with the cache off, is the truth it is compared with. Two callers read: the administrator, and
+//! a user who may read one subtree only (so a write that moves something in or out of it
+//! changes what that user may see).
 
 use crate::support::*;
 use serde_json::json;
@@ -64,9 +66,8 @@ impl Scene {
 }
 
 /// A search for folders, as a kept `POST /views` answer.
-async fn search(app: &TestApp) -> Resp {
-    app.req("POST", "/views")
-        .admin()
+async fn search(app: &TestApp, reader: Option<&str>) -> Resp {
+    by(app.req("POST", "/views"), reader)
         .accept("View+json")
         .raw_body(
             "application/vnd.ibexa.api.ViewInput+json; version=1.1",
@@ -78,32 +79,58 @@ async fn search(app: &TestApp) -> Resp {
         .await
 }
 
+/// The readers: the administrator, and the user who reads one subtree.
+const READERS: [Option<&str>; 2] = [None, Some("reader")];
+
+/// `r` as `reader` (none: the administrator).
+fn by<'a>(r: Req<'a>, reader: Option<&str>) -> Req<'a> {
+    match reader {
+        None => r.admin(),
+        Some(login) => r.basic(login, crate::permissions::PW),
+    }
+}
+
 /// Reads everything twice on `app`, so that the second answer is a kept one.
 async fn warm(app: &TestApp, scene: &Scene) {
     for _ in 0..2 {
-        for (p, accept) in scene.reads() {
-            app.get(&p).admin().accept(accept).send().await;
+        for reader in READERS {
+            for (p, accept) in scene.reads() {
+                by(app.get(&p), reader).accept(accept).send().await;
+            }
+            search(app, reader).await;
         }
-        search(app).await;
     }
 }
 
 /// Every read of `app` answers as the uncached `truth` does, after the write `what`.
 async fn same_as_truth(app: &TestApp, truth: &TestApp, scene: &Scene, what: &str) {
-    for (p, accept) in scene.reads() {
-        let kept = app.get(&p).admin().accept(accept).send().await;
-        let fresh = truth.get(&p).admin().accept(accept).send().await;
-        assert_eq!(kept.status, fresh.status, "after {what}: GET {p}");
-        assert_eq!(kept.body, fresh.body, "after {what}: GET {p}");
+    for reader in READERS {
+        for (p, accept) in scene.reads() {
+            let kept = by(app.get(&p), reader).accept(accept).send().await;
+            let fresh = by(truth.get(&p), reader).accept(accept).send().await;
+            assert_eq!(
+                kept.status, fresh.status,
+                "after {what}: GET {p} as {reader:?}"
+            );
+            assert_eq!(kept.body, fresh.body, "after {what}: GET {p} as {reader:?}");
+        }
+        // The same hits; the time each took is its own.
+        let hits = |r: Resp| {
+            let mut j = r.json();
+            j["View"]["Result"]["time"] = json!(null);
+            j
+        };
+        let kept = hits(search(app, reader).await);
+        let fresh = hits(search(truth, reader).await);
+        assert!(kept == fresh, "after {what}: the search as {reader:?}");
     }
-    // The same hits; the time each took is its own.
-    let hits = |r: Resp| {
-        let mut j = r.json();
-        j["View"]["Result"]["time"] = json!(null);
-        j
-    };
-    let (kept, fresh) = (hits(search(app).await), hits(search(truth).await));
-    assert!(kept == fresh, "after {what}: the search");
+}
+
+/// After the write `what`: every read of `app` answers as an instance started now, without
+/// a cache, does.
+async fn after(app: &TestApp, scene: &Scene, what: &str) {
+    let truth = Box::pin(app.another_instance_with(&["--cache-mib", "0", "--db-pool", "2"])).await;
+    Box::pin(same_as_truth(app, &truth, scene, what)).await;
 }
 
 /// The trash item's id from the answer of a MOVE to the trash.
@@ -130,19 +157,34 @@ fn destination(path: &str) -> String {
 #[tokio::test]
 async fn after_every_kind_of_write_kept_answers_are_what_an_uncached_server_answers() {
     let app = TestApp::new().await;
-    let truth = app.another_instance_with(&["--cache-mib", "0"]).await;
     let (f, fp) = crate::content::published_folder(&app, "F", "1/2").await;
     let (g, gp) = crate::content::published_folder(&app, "G", &fp).await;
     let (h, hp) = crate::content::published_folder(&app, "H", "1/2").await;
+    let reader = crate::permissions::plain_user(&app, "reader").await;
+    let subtree = format!("/{fp}/");
+    crate::permissions::role_for(
+        &app,
+        reader,
+        "subtree_reader",
+        &[json!(["content", "read", [["Subtree", [subtree]]]])],
+        None,
+    )
+    .await;
+    let status = async |id: i64| {
+        let r = by(app.get(&format!("/content/objects/{id}")), Some("reader"));
+        r.accept("Content+json").send().await.status.as_u16()
+    };
+    assert_eq!((status(f).await, status(g).await), (200u16, 200u16));
+    assert_eq!(status(h).await, 401u16, "H is outside the reader's subtree");
     let mut scene = Scene {
         items: vec![f, g, h],
         locations: vec![fp.clone(), gp.clone(), hp.clone()],
     };
     macro_rules! step {
         ($what:expr, $write:expr) => {{
-            warm(&app, &scene).await;
+            Box::pin(warm(&app, &scene)).await;
             $write;
-            same_as_truth(&app, &truth, &scene, $what).await;
+            Box::pin(after(&app, &scene, $what)).await;
         }};
     }
 
@@ -156,6 +198,34 @@ async fn after_every_kind_of_write_kept_answers_are_what_an_uncached_server_answ
             app.req("PATCH", &format!("/content/objects/{f}"))
                 .admin()
                 .json_body("ContentUpdate", json!({"remoteId": "renamed-f"})),
+            200,
+        )
+        .await;
+    });
+    step!("a content item hidden", {
+        send(
+            app.req("POST", &format!("/content/objects/{f}/hide"))
+                .admin(),
+            204,
+        )
+        .await;
+    });
+    step!("a content item revealed", {
+        send(
+            app.req("POST", &format!("/content/objects/{f}/reveal"))
+                .admin(),
+            204,
+        )
+        .await;
+    });
+    step!("an Object state set", {
+        send(
+            app.req("PATCH", &format!("/content/objects/{g}/objectstates"))
+                .admin()
+                .json_body(
+                    "ContentObjectStates",
+                    json!({"ObjectState": [{"_href": "/api/ibexa/v2/content/objectstategroups/2/objectstates/2"}]}),
+                ),
             200,
         )
         .await;
@@ -271,6 +341,31 @@ async fn after_every_kind_of_write_kept_answers_are_what_an_uncached_server_answ
             app.req("DELETE", &format!("/content/objects/{last}"))
                 .admin(),
             204,
+        )
+        .await;
+    });
+    step!("the reader's group moved under another group", {
+        let path = async |content: i64| {
+            let rows = app
+                .query(
+                    "SELECT path_string FROM locations WHERE content_id = ?",
+                    vec![content.into()],
+                )
+                .await;
+            rows[0]["path_string"]
+                .as_str()
+                .unwrap()
+                .trim_matches('/')
+                .to_string()
+        };
+        let own = path(reader).await;
+        let group = own.rsplit_once('/').unwrap().0.to_string();
+        let editors = path(13).await;
+        send(
+            app.req("MOVE", &format!("/content/locations/{group}"))
+                .admin()
+                .header("destination", &destination(&editors)),
+            201,
         )
         .await;
     });

@@ -744,8 +744,9 @@ async fn moving_a_ten_thousand_node_subtree_is_a_bounded_number_of_statements() 
         .await;
     r.assert(201);
     let spent = app.statements() - before;
+    // One of them names what the move touched (for the response cache): here, everything.
     assert!(
-        spent <= 25,
+        spent <= 26,
         "a move of 10,001 Locations took {spent} statements"
     );
     let moved = format!("{target}/{}", last_id(&big));

@@ -6,7 +6,7 @@ use crate::content::{publish, published_folder};
 use crate::support::*;
 use serde_json::{Value, json};
 
-const PW: &str = "Secret-12345";
+pub const PW: &str = "Secret-12345";
 
 /// A user's login, the Policy its Role gives, and the paths with the status each answers.
 type Case = (&'static str, Value, Vec<(String, u16)>);
@@ -36,7 +36,13 @@ fn as_user<'a>(r: Req<'a>, login: &str) -> Req<'a> {
 
 /// A Role `name` with `user/login` and the Policies `policies` (`[module, function,
 /// limitations]`), assigned to the user `user` (with the assignment limitation `limit`).
-async fn role_for(app: &TestApp, user: i64, name: &str, policies: &[Value], limit: Option<Value>) {
+pub async fn role_for(
+    app: &TestApp,
+    user: i64,
+    name: &str,
+    policies: &[Value],
+    limit: Option<Value>,
+) {
     let r = app
         .req("POST", "/user/roles?publish=true")
         .admin()
@@ -87,7 +93,7 @@ async fn role_for(app: &TestApp, user: i64, name: &str, policies: &[Value], limi
 }
 
 /// A user in a group of its own (no Roles but the one `role_for` gives it).
-async fn plain_user(app: &TestApp, login: &str) -> i64 {
+pub async fn plain_user(app: &TestApp, login: &str) -> i64 {
     let r = app
         .req("POST", "/user/groups/1/5/subgroups")
         .admin()

@@ -59,7 +59,10 @@ impl TestApp {
     }
 
     async fn over(url: &str, extra: &[&str]) -> TestApp {
-        let mut args = vec!["cairn", "serve", "--database-url", url, "--db-pool", "4"];
+        let mut args = vec!["cairn", "serve", "--database-url", url];
+        if !extra.contains(&"--db-pool") {
+            args.extend(["--db-pool", "4"]);
+        }
         args.extend_from_slice(extra);
         let Command::Serve(serve) = Cli::parse_from(args).command else {
             unreachable!()
