@@ -142,7 +142,8 @@ impl Shared {
         if !languages.contains(&b.main_language_code) {
             languages.insert(0, b.main_language_code.clone());
         }
-        for l in &languages {
+        // The main language is checked above.
+        for l in languages.iter().filter(|l| **l != b.main_language_code) {
             self.check_language(db, l).await?;
         }
         self.complete_fields(&ty, &mut set, &languages, &b.main_language_code, true);
@@ -245,7 +246,7 @@ impl Shared {
         }
         .insert(tx)
         .await?;
-        self.save_fields(tx, &ty, &c, 1, &mut set).await?;
+        self.save_fields(tx, &ty, &c, 1, &mut set, true).await?;
         pending_location::ActiveModel {
             content_id: Set(c.id),
             parent_id: Set(parent.id),
@@ -257,7 +258,7 @@ impl Shared {
         }
         .insert(tx)
         .await?;
-        self.assign_default_states(tx, c.id).await?;
+        crate::object_states::assign_default_states(tx, c.id).await?;
         if publish {
             self.publish_version(tx, &c, v).await?;
             return rows::content(tx, c.id).await;

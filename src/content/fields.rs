@@ -288,7 +288,8 @@ impl Shared {
     }
 
     /// Replaces the fields and field relations of version `no` with `set` (new fields get
-    /// ids); COMMON relations stay.
+    /// ids); COMMON relations stay. A `fresh` version (written in this transaction, with no
+    /// fields yet) has nothing to replace.
     pub(crate) async fn save_fields(
         &self,
         tx: &impl ConnectionTrait,
@@ -296,6 +297,7 @@ impl Shared {
         c: &content::Model,
         no: i64,
         set: &mut FieldSet,
+        fresh: bool,
     ) -> Result<()> {
         let new = set.entries.iter().filter(|e| e.id == 0).count() as i64;
         if new > 0 {
@@ -318,11 +320,13 @@ impl Shared {
                 crate::users::account::store(tx, c.id, &mut e.value, unique_email).await?;
             }
         }
-        content_field::Entity::delete_many()
-            .filter(content_field::Column::ContentId.eq(c.id))
-            .filter(content_field::Column::VersionNo.eq(no))
-            .exec(tx)
-            .await?;
+        if !fresh {
+            content_field::Entity::delete_many()
+                .filter(content_field::Column::ContentId.eq(c.id))
+                .filter(content_field::Column::VersionNo.eq(no))
+                .exec(tx)
+                .await?;
+        }
         let mut rows = Vec::with_capacity(set.entries.len());
         let mut relations: BTreeSet<(i64, i32, Option<i64>)> = BTreeSet::new();
         for e in &set.entries {
@@ -357,12 +361,14 @@ impl Shared {
             );
         }
         super::rows::insert_fields(tx, rows).await?;
-        content_relation::Entity::delete_many()
-            .filter(content_relation::Column::SourceContentId.eq(c.id))
-            .filter(content_relation::Column::SourceVersionNo.eq(no))
-            .filter(content_relation::Column::RelationType.ne(content_relation::COMMON))
-            .exec(tx)
-            .await?;
+        if !fresh {
+            content_relation::Entity::delete_many()
+                .filter(content_relation::Column::SourceContentId.eq(c.id))
+                .filter(content_relation::Column::SourceVersionNo.eq(no))
+                .filter(content_relation::Column::RelationType.ne(content_relation::COMMON))
+                .exec(tx)
+                .await?;
+        }
         if !relations.is_empty() {
             content_relation::Entity::insert_many(relations.into_iter().map(
                 |(dest, kind, field)| content_relation::ActiveModel {

@@ -32,8 +32,7 @@ use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{ETag, Timestamp};
 use cairn_store::entity::{
-    content, content_object_state, content_relation, content_version, language, location,
-    pending_location, section,
+    content, content_relation, content_version, language, location, pending_location, section,
 };
 pub(crate) use fields::FieldSet;
 use fields::{Failures, check_language_code};

@@ -37,28 +37,33 @@ impl Shared {
                 })
             });
         if !unchanged {
-            self.save_fields(tx, &ty, c, no, &mut set).await?;
+            self.save_fields(tx, &ty, c, no, &mut set, false).await?;
         }
         let names = self.version_names(&ty, &set, &languages);
 
         let now = Timestamp::now().0;
-        let archived = content_version::Entity::update_many()
-            .col_expr(
-                content_version::Column::Status,
-                content_version::ARCHIVED.into(),
-            )
-            .filter(content_version::Column::ContentId.eq(c.id))
-            .filter(content_version::Column::Status.eq(content_version::PUBLISHED))
-            .exec(tx)
-            .await?
-            .rows_affected;
+        // A first publication has no published version to archive, nor a document to replace.
+        let first = c.status == content::DRAFT;
+        let archived = if first {
+            0
+        } else {
+            content_version::Entity::update_many()
+                .col_expr(
+                    content_version::Column::Status,
+                    content_version::ARCHIVED.into(),
+                )
+                .filter(content_version::Column::ContentId.eq(c.id))
+                .filter(content_version::Column::Status.eq(content_version::PUBLISHED))
+                .exec(tx)
+                .await?
+                .rows_affected
+        };
         let mut active = v.into_active_model();
         active.status = Set(content_version::PUBLISHED);
         active.modified = Set(now);
         active.names = Set(stored::lang_map_json(&names));
         active.update(tx).await?;
 
-        let first = c.status == content::DRAFT;
         let mut ca = c.clone().into_active_model();
         ca.current_version = Set(no);
         ca.status = Set(content::PUBLISHED);
@@ -72,7 +77,7 @@ impl Shared {
             .unwrap_or_default()
             .to_string());
         let c = ca.update(tx).await?;
-        self.index_text(tx, c.id, &ty, &set).await?;
+        self.index_text(tx, c.id, &ty, &set, !first).await?;
         let (c, locations) = match first {
             true => self.place_pending(tx, c, &ty).await?,
             false => {

@@ -52,30 +52,6 @@ pub(super) async fn set(
     })
 }
 
-impl Shared {
-    /// Every content item starts in each Object state group's default state.
-    pub(super) async fn assign_default_states(
-        &self,
-        tx: &impl ConnectionTrait,
-        content_id: i64,
-    ) -> Result<()> {
-        let defaults = crate::object_states::default_states(tx).await?;
-        if defaults.is_empty() {
-            return Ok(());
-        }
-        content_object_state::Entity::insert_many(defaults.into_iter().map(|(group, state)| {
-            content_object_state::ActiveModel {
-                content_id: Set(content_id),
-                group_id: Set(group),
-                state_id: Set(state),
-            }
-        }))
-        .exec(tx)
-        .await?;
-        Ok(())
-    }
-}
-
 impl ContentService {
     pub(super) async fn content_states_body(
         &self,

@@ -99,7 +99,8 @@ impl Shared {
             .await?;
         let names = self.version_names(&ty, &set, &languages);
         failures.into_result(names.get(&c.main_language_code).unwrap_or(&c.name))?;
-        self.save_fields(tx, &ty, c, v.version_no, &mut set).await?;
+        self.save_fields(tx, &ty, c, v.version_no, &mut set, false)
+            .await?;
         let mut va = v.into_active_model();
         va.initial_language_code = Set(initial);
         va.language_codes = Set(languages.join(","));

@@ -53,16 +53,18 @@ impl Shared {
         doc
     }
 
-    /// Writes the document of content `id` (replacing the one it had).
+    /// Writes the document of content `id`, replacing the one it had (`replace`; a first
+    /// publication has none).
     pub(crate) async fn index_text(
         &self,
         tx: &impl ConnectionTrait,
         id: i64,
         ty: &TypeInfo,
         set: &FieldSet,
+        replace: bool,
     ) -> Result<()> {
         let doc = self.document(ty, set);
-        store(tx, &[(id, doc)]).await
+        store(tx, &[(id, doc)], replace).await
     }
 
     /// Writes the document of `c`'s published version again, from its stored fields.
@@ -73,7 +75,7 @@ impl Shared {
     ) -> Result<()> {
         let ty = self.defined_type(tx, c.content_type_id).await?;
         let rows = crate::content::rows::fields(tx, c.id, c.current_version).await?;
-        self.index_text(tx, c.id, &ty, &FieldSet::from_rows(&rows))
+        self.index_text(tx, c.id, &ty, &FieldSet::from_rows(&rows), true)
             .await
     }
 
@@ -118,15 +120,15 @@ impl Shared {
             }
             let change = cairn_store::events::Change::by_server("indexText", "/content/objects");
             self.db
-                .write(change, async |tx| store(tx, &docs).await)
+                .write(change, async |tx| store(tx, &docs, true).await)
                 .await?;
             done += ids.len();
         }
     }
 }
 
-/// Replaces the documents of these content items.
-async fn store(tx: &impl ConnectionTrait, docs: &[(i64, String)]) -> Result<()> {
+/// Writes the documents of these content items, replacing those they have when `replace`.
+async fn store(tx: &impl ConnectionTrait, docs: &[(i64, String)], replace: bool) -> Result<()> {
     let backend = tx.get_database_backend();
     for chunk in docs.chunks(BATCH) {
         let mut values: Vec<Value> = Vec::with_capacity(chunk.len() * 2);
@@ -142,10 +144,12 @@ async fn store(tx: &impl ConnectionTrait, docs: &[(i64, String)]) -> Result<()> 
             ),
             _ => {
                 // FTS5 has no upsert: the old documents go first.
-                let ids = chunk.iter().map(|(id, _)| Value::from(*id));
-                let marks = vec!["?"; chunk.len()].join(", ");
-                let sql = format!("DELETE FROM content_text WHERE rowid IN ({marks})");
-                tx.execute_raw(stmt(backend, &sql, ids)).await?;
+                if replace {
+                    let ids = chunk.iter().map(|(id, _)| Value::from(*id));
+                    let marks = vec!["?"; chunk.len()].join(", ");
+                    let sql = format!("DELETE FROM content_text WHERE rowid IN ({marks})");
+                    tx.execute_raw(stmt(backend, &sql, ids)).await?;
+                }
                 format!(
                     "INSERT INTO content_text (rowid, body) VALUES {}",
                     vec!["(?, ?)"; chunk.len()].join(", ")

@@ -3,24 +3,36 @@
 
 use super::*;
 
-/// The default state of every Object state group that has states, as `(group id, state id)`
-/// by group id: what a new content item starts in. One query (on PostgreSQL preceded by
-/// taking the Object-state lock shared, so call it inside the write transaction that inserts
-/// the content: a concurrent creation of a group's first state then waits for it and assigns
-/// that state to the new item too).
+/// The default state of every group: its first by priority, then id.
+const DEFAULTS: &str = "SELECT s.group_id AS g, s.id AS s FROM object_states s \
+     WHERE NOT EXISTS (SELECT 1 FROM object_states o WHERE o.group_id = s.group_id \
+     AND (o.priority < s.priority OR (o.priority = s.priority AND o.id < s.id)))";
+
+/// The default state of every group, as (group, state) pairs by group.
+#[cfg(test)]
 pub(crate) async fn default_states(db: &impl ConnectionTrait) -> Result<Vec<(i64, i64)>> {
     lock_states_shared(db).await?;
+    let sql = format!("{DEFAULTS} ORDER BY s.group_id");
     let rows = db
-        .query_all_raw(stmt(
-            db.get_database_backend(),
-            "SELECT s.group_id AS g, s.id AS s FROM object_states s \
-             WHERE NOT EXISTS (SELECT 1 FROM object_states o WHERE o.group_id = s.group_id \
-             AND (o.priority < s.priority OR (o.priority = s.priority AND o.id < s.id))) \
-             ORDER BY s.group_id",
-            [],
-        ))
+        .query_all_raw(stmt(db.get_database_backend(), &sql, []))
         .await?;
     pairs(rows)
+}
+
+/// Puts the new content item `content_id` in the default state of every group, in one
+/// statement. Call inside its write transaction (it takes the Object-state lock shared).
+pub(crate) async fn assign_default_states(
+    db: &impl ConnectionTrait,
+    content_id: i64,
+) -> Result<()> {
+    lock_states_shared(db).await?;
+    let sql = format!(
+        "INSERT INTO content_object_states (content_id, group_id, state_id) \
+         SELECT ?, g, s FROM ({DEFAULTS}) d"
+    );
+    db.execute_raw(stmt(db.get_database_backend(), &sql, [content_id.into()]))
+        .await?;
+    Ok(())
 }
 
 /// Puts content item `content_id` in the Object states `states` (ids): the item's state in

@@ -45,7 +45,9 @@ mod rows;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use assignment::{assign_states, content_states, default_states};
+#[cfg(test)]
+pub(crate) use assignment::default_states;
+pub(crate) use assignment::{assign_default_states, assign_states, content_states};
 use rows::*;
 
 crate::services::family_service!(

@@ -246,6 +246,8 @@ pub(super) async fn lock_states_shared(db: &impl ConnectionTrait) -> Result<()> 
     Ok(())
 }
 
+/// (group, state) pairs of rows with columns `g` and `s`.
+#[cfg(test)]
 pub(super) fn pairs(rows: Vec<sea_orm::QueryResult>) -> Result<Vec<(i64, i64)>> {
     rows.into_iter()
         .map(|r| Ok((r.try_get::<i64>("", "g")?, r.try_get::<i64>("", "s")?)))

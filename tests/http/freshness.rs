@@ -135,13 +135,7 @@ async fn after(app: &TestApp, scene: &Scene, what: &str) {
 
 /// The trash item's id from the answer of a MOVE to the trash.
 fn trash_item(r: &Resp) -> i64 {
-    r.header("location")
-        .unwrap()
-        .rsplit('/')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap()
+    last_id(&r.header("location").unwrap())
 }
 
 async fn send(r: Req<'_>, status: u16) -> Resp {

@@ -18,16 +18,7 @@ fn children_ids(v: &serde_json::Value) -> Vec<i64> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|l| {
-            l["_href"]
-                .as_str()
-                .unwrap()
-                .rsplit('/')
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap()
-        })
+        .map(|l| last_id(l["_href"].as_str().unwrap()))
         .collect()
 }
 
@@ -37,10 +28,6 @@ fn hex_md5(text: &str) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
-}
-
-fn last_id(path: &str) -> i64 {
-    path.rsplit('/').next().unwrap().parse().unwrap()
 }
 
 #[tokio::test]

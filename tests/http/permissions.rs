@@ -51,7 +51,7 @@ pub async fn role_for(
         .send()
         .await;
     r.assert(201);
-    let role = last(r.json()["Role"]["_href"].as_str().unwrap());
+    let role = last_id(r.json()["Role"]["_href"].as_str().unwrap());
     let mut all = vec![json!(["user", "login", []])];
     all.extend_from_slice(policies);
     for p in all {
@@ -157,21 +157,8 @@ async fn children(app: &TestApp, login: &str, path: &str) -> Vec<i64> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|l| {
-            l["_href"]
-                .as_str()
-                .unwrap()
-                .rsplit('/')
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap()
-        })
+        .map(|l| last_id(l["_href"].as_str().unwrap()))
         .collect()
-}
-
-fn last(path: &str) -> i64 {
-    path.rsplit('/').next().unwrap().parse().unwrap()
 }
 
 #[tokio::test]
@@ -508,7 +495,7 @@ async fn content_limitations_class_section_owner_node_and_subtree() {
     // Lists: the children of /1/2 as the class-limited user are folders only; search
     // counts agree with the hits.
     let kids = children(&app, "class", "1/2").await;
-    assert!(kids.contains(&last(&folder_path)), "{kids:?}");
+    assert!(kids.contains(&last_id(&folder_path)), "{kids:?}");
     assert_eq!(kids.len(), 1, "{kids:?}");
     let (count, hits) = search(&app, Some("class"), json!({"SubtreeCriterion": "/1/2/"})).await;
     assert_eq!(count as usize, hits.len());
@@ -730,7 +717,7 @@ async fn policies_change_at_once_when_roles_and_groups_change() {
         .as_str()
         .unwrap()
         .to_string();
-    let role = last(&href);
+    let role = last_id(&href);
     app.req("DELETE", &format!("/user/users/{user}/roles/{role}"))
         .admin()
         .send()
@@ -909,7 +896,7 @@ async fn another_instance_on_the_same_database_sees_role_changes() {
         .send()
         .await
         .json();
-    let role = last(role["RoleList"]["Role"][0]["_href"].as_str().unwrap());
+    let role = last_id(role["RoleList"]["Role"][0]["_href"].as_str().unwrap());
     app.req("DELETE", &format!("/user/users/{user}/roles/{role}"))
         .admin()
         .send()

@@ -18,13 +18,7 @@ async fn create_role(app: &TestApp, identifier: &str) -> i64 {
 }
 
 fn id_of(href: &Value) -> i64 {
-    href.as_str()
-        .unwrap()
-        .rsplit('/')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap()
+    last_id(href.as_str().unwrap())
 }
 
 fn policy_ids(list: &Value) -> Vec<i64> {

@@ -256,6 +256,11 @@ pub async fn expect_all(table: Vec<(Req<'_>, u16)>) {
     }
 }
 
+/// The id at the end of a path or href (`/api/ibexa/v2/content/locations/1/2/54` is 54).
+pub fn last_id(path: &str) -> i64 {
+    path.rsplit('/').next().unwrap().parse().unwrap()
+}
+
 /// The items of a list representation in JSON (`json[list][item]`); none when absent.
 pub fn items(json: &Value, list: &str, item: &str) -> Vec<Value> {
     json[list][item].as_array().cloned().unwrap_or_default()

@@ -6,10 +6,6 @@ use crate::support::*;
 use crate::url_aliases::resolve;
 use serde_json::json;
 
-fn last_id(path: &str) -> i64 {
-    path.rsplit('/').next().unwrap().parse().unwrap()
-}
-
 async fn trash(app: &TestApp, path: &str) -> Resp {
     app.req("MOVE", &format!("/content/locations/{path}"))
         .admin()
