@@ -64,12 +64,21 @@ impl Shared {
         active.names = Set(stored::lang_map_json(&names));
         active.update(tx).await?;
 
+        // A first publication places the item under its pending parents first, so that the
+        // content row is written once, with its main Location.
+        let (main, locations) = match first {
+            true => self.place_pending(tx, c, &ty).await?,
+            false => (c.main_location_id, tree::of_content(tx, c).await?),
+        };
         let mut ca = c.clone().into_active_model();
         ca.current_version = Set(no);
         ca.status = Set(content::PUBLISHED);
         ca.modified = Set(now);
         if first || c.published == 0 {
             ca.published = Set(now);
+        }
+        if first {
+            ca.main_location_id = Set(main);
         }
         ca.name = Set(names
             .get(&c.main_language_code)
@@ -78,13 +87,6 @@ impl Shared {
             .to_string());
         let c = ca.update(tx).await?;
         self.index_text(tx, c.id, &ty, &set, !first).await?;
-        let (c, locations) = match first {
-            true => self.place_pending(tx, c, &ty).await?,
-            false => {
-                let locations = tree::of_content(tx, &c).await?;
-                (c, locations)
-            }
-        };
         // What shows the item: itself, its Locations, and the counts of children of their
         // parents (a first publication adds a child).
         cairn_store::events::touched(
@@ -103,17 +105,18 @@ impl Shared {
         Ok(())
     }
 
-    /// The first publication places the content item under its pending parents; the item
-    /// with its main Location set, and its Locations.
+    /// The first publication places the content item under its pending parents: its main
+    /// Location (the one it had, else the first placed), and its Locations.
     pub(super) async fn place_pending(
         &self,
         tx: &impl ConnectionTrait,
-        c: content::Model,
+        c: &content::Model,
         ty: &TypeInfo,
-    ) -> Result<(content::Model, Vec<location::Model>)> {
-        let pending = pending_location::Entity::find()
+    ) -> Result<(Option<i64>, Vec<location::Model>)> {
+        // Taken and removed in one statement (a new item has one, from its ContentCreate).
+        let pending = pending_location::Entity::delete_many()
             .filter(pending_location::Column::ContentId.eq(c.id))
-            .all(tx)
+            .exec_with_returning(tx)
             .await?;
         let mut main = c.main_location_id;
         let mut locations = Vec::with_capacity(pending.len());
@@ -122,7 +125,7 @@ impl Shared {
             let l = tree::create(
                 tx,
                 &parent,
-                &c,
+                c,
                 tree::NewLocation {
                     priority: p.priority,
                     hidden: p.is_hidden,
@@ -141,13 +144,7 @@ impl Shared {
             main.get_or_insert(l.id);
             locations.push(l);
         }
-        pending_location::Entity::delete_many()
-            .filter(pending_location::Column::ContentId.eq(c.id))
-            .exec(tx)
-            .await?;
-        let mut ca = c.into_active_model();
-        ca.main_location_id = Set(main);
-        Ok((ca.update(tx).await?, locations))
+        Ok((main, locations))
     }
 
     /// Keeps the newest archived versions up to the configured limit.
