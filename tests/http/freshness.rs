@@ -181,49 +181,55 @@ async fn after_every_kind_of_write_kept_answers_are_what_an_uncached_server_answ
             Box::pin(after(&app, &scene, $what)).await;
         }};
     }
+    // A write that is requests only, each with the status it answers.
+    macro_rules! writes {
+        ($what:expr, $(($req:expr, $status:expr)),+ $(,)?) => {
+            step!($what, { $(send($req, $status).await;)+ })
+        };
+    }
 
     step!("a draft created and published", {
         let id = crate::content::create_folder(&app, "New", &fp).await;
         crate::content::publish(&app, id, 1).await;
         scene.items.push(id);
     });
-    step!("content metadata updated", {
-        send(
+    writes!(
+        "content metadata updated",
+        (
             app.req("PATCH", &format!("/content/objects/{f}"))
                 .admin()
                 .json_body("ContentUpdate", json!({"remoteId": "renamed-f"})),
-            200,
+            200
         )
-        .await;
-    });
-    step!("a content item hidden", {
-        send(
+    );
+    writes!(
+        "a content item hidden",
+        (
             app.req("POST", &format!("/content/objects/{f}/hide"))
                 .admin(),
-            204,
+            204
         )
-        .await;
-    });
-    step!("a content item revealed", {
-        send(
+    );
+    writes!(
+        "a content item revealed",
+        (
             app.req("POST", &format!("/content/objects/{f}/reveal"))
                 .admin(),
-            204,
+            204
         )
-        .await;
-    });
-    step!("an Object state set", {
-        send(
-            app.req("PATCH", &format!("/content/objects/{g}/objectstates"))
-                .admin()
-                .json_body(
-                    "ContentObjectStates",
-                    json!({"ObjectState": [{"_href": "/api/ibexa/v2/content/objectstategroups/2/objectstates/2"}]}),
-                ),
-            200,
+    );
+    writes!(
+        "an Object state set",
+        (
+        app.req("PATCH", &format!("/content/objects/{g}/objectstates"))
+            .admin()
+            .json_body(
+                "ContentObjectStates",
+                json!({"ObjectState": [{"_href": "/api/ibexa/v2/content/objectstategroups/2/objectstates/2"}]}),
+            ),
+            200
         )
-        .await;
-    });
+    );
     step!("a new version published", {
         let r = send(
             app.req("COPY", &format!("/content/objects/{f}/currentversion"))
@@ -247,32 +253,32 @@ async fn after_every_kind_of_write_kept_answers_are_what_an_uncached_server_answ
         .await;
         crate::content::publish(&app, f, no).await;
     });
-    step!("a version deleted", {
-        send(
+    writes!(
+        "a version deleted",
+        (
             app.req("DELETE", &format!("/content/objects/{f}/versions/1"))
                 .admin(),
-            204,
+            204
         )
-        .await;
-    });
-    step!("a Location hidden", {
-        send(
+    );
+    writes!(
+        "a Location hidden",
+        (
             app.req("PATCH", &format!("/content/locations/{fp}"))
                 .admin()
                 .json_body("LocationUpdate", json!({"hidden": true})),
-            200,
+            200
         )
-        .await;
-    });
-    step!("a Location revealed", {
-        send(
+    );
+    writes!(
+        "a Location revealed",
+        (
             app.req("PATCH", &format!("/content/locations/{fp}"))
                 .admin()
                 .json_body("LocationUpdate", json!({"hidden": false})),
-            200,
+            200
         )
-        .await;
-    });
+    );
     step!("a Location moved", {
         send(
             app.req("MOVE", &format!("/content/locations/{gp}"))
@@ -284,24 +290,24 @@ async fn after_every_kind_of_write_kept_answers_are_what_an_uncached_server_answ
         let id = gp.rsplit('/').next().unwrap();
         scene.locations.push(format!("{hp}/{id}"));
     });
-    step!("a subtree copied", {
-        send(
+    writes!(
+        "a subtree copied",
+        (
             app.req("COPY", &format!("/content/locations/{hp}"))
                 .admin()
                 .header("destination", &destination(&fp)),
-            201,
+            201
         )
-        .await;
-    });
-    step!("two Locations swapped", {
-        send(
+    );
+    writes!(
+        "two Locations swapped",
+        (
             app.req("SWAP", &format!("/content/locations/{fp}"))
                 .admin()
                 .header("destination", &destination(&hp)),
-            204,
+            204
         )
-        .await;
-    });
+    );
     let moved = scene.locations.last().unwrap().clone();
     let item;
     step!("a Location trashed", {
@@ -314,21 +320,21 @@ async fn after_every_kind_of_write_kept_answers_are_what_an_uncached_server_answ
         .await;
         item = trash_item(&r);
     });
-    step!("a trash item restored", {
-        send(
+    writes!(
+        "a trash item restored",
+        (
             app.req("MOVE", &format!("/content/trash/{item}")).admin(),
-            201,
+            201
         )
-        .await;
-    });
-    step!("a Location deleted", {
-        send(
+    );
+    writes!(
+        "a Location deleted",
+        (
             app.req("DELETE", &format!("/content/locations/{moved}"))
                 .admin(),
-            204,
+            204
         )
-        .await;
-    });
+    );
     step!("a content item deleted", {
         let last = *scene.items.last().unwrap();
         send(
@@ -363,26 +369,26 @@ async fn after_every_kind_of_write_kept_answers_are_what_an_uncached_server_answ
         )
         .await;
     });
-    step!("a URL alias created", {
-        send(
+    writes!(
+        "a URL alias created",
+        (
             app.req("POST", "/content/urlaliases").admin().json_body(
                 "UrlAliasCreate",
                 json!({"_type": "LOCATION", "location": {"_href": destination(&hp)},
-                           "path": "/my-h", "languageCode": "eng-GB"}),
+                       "path": "/my-h", "languageCode": "eng-GB"}),
             ),
-            201,
+            201
         )
-        .await;
-    });
-    step!("a Section renamed", {
-        send(
+    );
+    writes!(
+        "a Section renamed",
+        (
             app.req("PATCH", "/content/sections/1")
                 .admin()
                 .json_body("SectionInput", json!({"name": "Renamed"})),
-            200,
+            200
         )
-        .await;
-    });
+    );
     step!("a content type changed", {
         send(
             app.req("POST", "/content/types/1").admin().json_body(
@@ -394,41 +400,41 @@ async fn after_every_kind_of_write_kept_answers_are_what_an_uncached_server_answ
         .await;
         send(app.req("PUBLISH", "/content/types/1/draft").admin(), 200).await;
     });
-    step!("an Object state group created", {
-        send(
+    writes!(
+        "an Object state group created",
+        (
             app.req("POST", "/content/objectstategroups")
                 .admin()
                 .json_body(
                     "ObjectStateGroupCreate",
                     json!({"identifier": "review", "defaultLanguageCode": "eng-GB",
-                           "names": {"value": [{"_languageCode": "eng-GB", "#text": "Review"}]}}),
+                       "names": {"value": [{"_languageCode": "eng-GB", "#text": "Review"}]}}),
                 ),
-            201,
+            201
         )
-        .await;
-    });
-    step!("a user updated", {
-        send(
+    );
+    writes!(
+        "a user updated",
+        (
             app.req("PATCH", "/user/users/14")
                 .admin()
                 .json_body("UserUpdate", json!({"email": "root@example.com"})),
-            200,
+            200
         )
-        .await;
-    });
-    step!("a user group created", {
-        send(
-            app.req("POST", "/user/groups/1/5/subgroups")
-                .admin()
-                .json_body(
-                    "UserGroupCreate",
-                    json!({"mainLanguageCode": "eng-GB", "fields": {"field": [
-                        {"fieldDefinitionIdentifier": "name", "languageCode": "eng-GB", "fieldValue": "Staff"}]}}),
-                ),
-            201,
+    );
+    writes!(
+        "a user group created",
+        (
+        app.req("POST", "/user/groups/1/5/subgroups")
+            .admin()
+            .json_body(
+                "UserGroupCreate",
+                json!({"mainLanguageCode": "eng-GB", "fields": {"field": [
+                    {"fieldDefinitionIdentifier": "name", "languageCode": "eng-GB", "fieldValue": "Staff"}]}}),
+            ),
+            201
         )
-        .await;
-    });
+    );
     step!("a Role created and assigned", {
         let r = send(
             app.req("POST", "/user/roles")
