@@ -1544,3 +1544,70 @@ pub trait Api: ApiBase {
     /// The views family's implementor.
     fn views(&self) -> &Self::Views;
 }
+/// Declares `$name`, which holds every family's service, `<family>::<Family>Service` at the
+/// root of the crate (built by its `new` from the shared state `$shared`), and implements
+/// [`Api`] through them; its [`ApiBase`] is written beside it. The one list of the families
+/// is the spec's.
+#[allow(unused_macros)]
+macro_rules! services {
+    ($(#[$doc:meta])* $name:ident ($shared:ty)) => {
+        $(#[$doc])* pub struct $name { pub shared : ::std::sync::Arc <$shared >,
+        bookmarks : $crate::bookmarks::BookmarksService, content :
+        $crate::content::ContentService, content_types :
+        $crate::content_types::ContentTypesService, countries :
+        $crate::countries::CountriesService, events : $crate::events::EventsService,
+        languages : $crate::languages::LanguagesService, locations :
+        $crate::locations::LocationsService, object_states :
+        $crate::object_states::ObjectStatesService, roles : $crate::roles::RolesService,
+        root : $crate::root::RootService, sections : $crate::sections::SectionsService,
+        sessions : $crate::sessions::SessionsService, trash :
+        $crate::trash::TrashService, url_aliases :
+        $crate::url_aliases::UrlAliasesService, users : $crate::users::UsersService,
+        views : $crate::views::ViewsService, } impl $name { pub fn new(shared :
+        ::std::sync::Arc <$shared >) -> $name { $name { bookmarks :
+        $crate::bookmarks::BookmarksService::new(shared.clone()), content :
+        $crate::content::ContentService::new(shared.clone()), content_types :
+        $crate::content_types::ContentTypesService::new(shared.clone()), countries :
+        $crate::countries::CountriesService::new(shared.clone()), events :
+        $crate::events::EventsService::new(shared.clone()), languages :
+        $crate::languages::LanguagesService::new(shared.clone()), locations :
+        $crate::locations::LocationsService::new(shared.clone()), object_states :
+        $crate::object_states::ObjectStatesService::new(shared.clone()), roles :
+        $crate::roles::RolesService::new(shared.clone()), root :
+        $crate::root::RootService::new(shared.clone()), sections :
+        $crate::sections::SectionsService::new(shared.clone()), sessions :
+        $crate::sessions::SessionsService::new(shared.clone()), trash :
+        $crate::trash::TrashService::new(shared.clone()), url_aliases :
+        $crate::url_aliases::UrlAliasesService::new(shared.clone()), users :
+        $crate::users::UsersService::new(shared.clone()), views :
+        $crate::views::ViewsService::new(shared.clone()), shared, } } } impl
+        $crate::api::traits::Api for $name { type Bookmarks =
+        $crate::bookmarks::BookmarksService; type Content =
+        $crate::content::ContentService; type ContentTypes =
+        $crate::content_types::ContentTypesService; type Countries =
+        $crate::countries::CountriesService; type Events = $crate::events::EventsService;
+        type Languages = $crate::languages::LanguagesService; type Locations =
+        $crate::locations::LocationsService; type ObjectStates =
+        $crate::object_states::ObjectStatesService; type Roles =
+        $crate::roles::RolesService; type Root = $crate::root::RootService; type Sections
+        = $crate::sections::SectionsService; type Sessions =
+        $crate::sessions::SessionsService; type Trash = $crate::trash::TrashService; type
+        UrlAliases = $crate::url_aliases::UrlAliasesService; type Users =
+        $crate::users::UsersService; type Views = $crate::views::ViewsService; fn
+        bookmarks(& self) -> & Self::Bookmarks { & self.bookmarks } fn content(& self) ->
+        & Self::Content { & self.content } fn content_types(& self) -> &
+        Self::ContentTypes { & self.content_types } fn countries(& self) -> &
+        Self::Countries { & self.countries } fn events(& self) -> & Self::Events { & self
+        .events } fn languages(& self) -> & Self::Languages { & self.languages } fn
+        locations(& self) -> & Self::Locations { & self.locations } fn object_states(&
+        self) -> & Self::ObjectStates { & self.object_states } fn roles(& self) -> &
+        Self::Roles { & self.roles } fn root(& self) -> & Self::Root { & self.root } fn
+        sections(& self) -> & Self::Sections { & self.sections } fn sessions(& self) -> &
+        Self::Sessions { & self.sessions } fn trash(& self) -> & Self::Trash { & self
+        .trash } fn url_aliases(& self) -> & Self::UrlAliases { & self.url_aliases } fn
+        users(& self) -> & Self::Users { & self.users } fn views(& self) -> & Self::Views
+        { & self.views } }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use services;

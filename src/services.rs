@@ -1,7 +1,7 @@
 //! The API's implementors: one service per resource family, each in its family's module,
 //! and [`Services`], which mounts them all and authenticates each request for them.
 
-use crate::api::traits::{Api, ApiBase};
+use crate::api::traits::ApiBase;
 use crate::auth::Caller;
 use crate::error::Error;
 use crate::shared::Shared;
@@ -37,51 +37,10 @@ macro_rules! family_service {
 }
 pub(crate) use family_service;
 
-/// Every family's service over one shared state: what the generated routes are mounted on.
-pub struct Services {
-    pub shared: Arc<Shared>,
-    bookmarks: crate::bookmarks::BookmarksService,
-    content: crate::content::ContentService,
-    content_types: crate::content_types::ContentTypesService,
-    countries: crate::countries::CountriesService,
-    events: crate::events::EventsService,
-    languages: crate::languages::LanguagesService,
-    locations: crate::locations::LocationsService,
-    object_states: crate::object_states::ObjectStatesService,
-    roles: crate::roles::RolesService,
-    root: crate::root::RootService,
-    sections: crate::sections::SectionsService,
-    sessions: crate::sessions::SessionsService,
-    trash: crate::trash::TrashService,
-    url_aliases: crate::url_aliases::UrlAliasesService,
-    users: crate::users::UsersService,
-    views: crate::views::ViewsService,
-}
-
-impl Services {
-    pub fn new(shared: Arc<Shared>) -> Services {
-        let s = || shared.clone();
-        Services {
-            bookmarks: crate::bookmarks::BookmarksService::new(s()),
-            content: crate::content::ContentService::new(s()),
-            content_types: crate::content_types::ContentTypesService::new(s()),
-            countries: crate::countries::CountriesService::new(s()),
-            events: crate::events::EventsService::new(s()),
-            languages: crate::languages::LanguagesService::new(s()),
-            locations: crate::locations::LocationsService::new(s()),
-            object_states: crate::object_states::ObjectStatesService::new(s()),
-            roles: crate::roles::RolesService::new(s()),
-            root: crate::root::RootService::new(s()),
-            sections: crate::sections::SectionsService::new(s()),
-            sessions: crate::sessions::SessionsService::new(s()),
-            trash: crate::trash::TrashService::new(s()),
-            url_aliases: crate::url_aliases::UrlAliasesService::new(s()),
-            users: crate::users::UsersService::new(s()),
-            views: crate::views::ViewsService::new(s()),
-            shared,
-        }
-    }
-}
+crate::api::traits::services!(
+    /// Every family's service over one shared state: what the generated routes are mounted on.
+    Services(Shared)
+);
 
 impl std::ops::Deref for Services {
     type Target = Shared;
@@ -124,73 +83,5 @@ impl ApiBase for Services {
         if let Some(r) = &self.responses {
             r.put(slot, page);
         }
-    }
-}
-
-impl Api for Services {
-    type Bookmarks = crate::bookmarks::BookmarksService;
-    type Content = crate::content::ContentService;
-    type ContentTypes = crate::content_types::ContentTypesService;
-    type Countries = crate::countries::CountriesService;
-    type Events = crate::events::EventsService;
-    type Languages = crate::languages::LanguagesService;
-    type Locations = crate::locations::LocationsService;
-    type ObjectStates = crate::object_states::ObjectStatesService;
-    type Roles = crate::roles::RolesService;
-    type Root = crate::root::RootService;
-    type Sections = crate::sections::SectionsService;
-    type Sessions = crate::sessions::SessionsService;
-    type Trash = crate::trash::TrashService;
-    type UrlAliases = crate::url_aliases::UrlAliasesService;
-    type Users = crate::users::UsersService;
-    type Views = crate::views::ViewsService;
-
-    fn bookmarks(&self) -> &Self::Bookmarks {
-        &self.bookmarks
-    }
-    fn content(&self) -> &Self::Content {
-        &self.content
-    }
-    fn content_types(&self) -> &Self::ContentTypes {
-        &self.content_types
-    }
-    fn countries(&self) -> &Self::Countries {
-        &self.countries
-    }
-    fn events(&self) -> &Self::Events {
-        &self.events
-    }
-    fn languages(&self) -> &Self::Languages {
-        &self.languages
-    }
-    fn locations(&self) -> &Self::Locations {
-        &self.locations
-    }
-    fn object_states(&self) -> &Self::ObjectStates {
-        &self.object_states
-    }
-    fn roles(&self) -> &Self::Roles {
-        &self.roles
-    }
-    fn root(&self) -> &Self::Root {
-        &self.root
-    }
-    fn sections(&self) -> &Self::Sections {
-        &self.sections
-    }
-    fn sessions(&self) -> &Self::Sessions {
-        &self.sessions
-    }
-    fn trash(&self) -> &Self::Trash {
-        &self.trash
-    }
-    fn url_aliases(&self) -> &Self::UrlAliases {
-        &self.url_aliases
-    }
-    fn users(&self) -> &Self::Users {
-        &self.users
-    }
-    fn views(&self) -> &Self::Views {
-        &self.views
     }
 }

@@ -70,9 +70,7 @@ impl Shared {
                 }
                 self.authorize_at(tx, cx, ("content", "remove"), &l, vec![]).await?;
                 self.authorize_removal(tx, cx, std::slice::from_ref(&l)).await?;
-                // What shows it: the subtree with its items, and the parent's count.
-                tree::touch_subtree(tx, &l, true).await?;
-                cairn_store::events::touched([cairn_store::events::Touched::Location(l.parent_id)]);
+                tree::touch_placed(tx, &l).await?;
                 let (start, end) = (l.path_string.clone(), subtree_end(&l.path_string));
                 let range = || -> Vec<Value> { vec![start.clone().into(), end.clone().into()] };
                 // Locations whose content has a Location outside the subtree are only removed.
@@ -334,9 +332,7 @@ impl TrashApi<Services> for TrashService {
                 .await?;
                 exec(tx, "DELETE FROM trash WHERE path_string >= ? AND path_string < ?", vec![start.into(), end.into()]).await?;
                 let root = tree::find(tx, item.id).await?;
-                // What shows it: the subtree with its items, and the parent's count.
-                tree::touch_subtree(tx, &root, true).await?;
-                cairn_store::events::touched([cairn_store::events::Touched::Location(parent.id)]);
+                tree::touch_placed(tx, &root).await?;
                 tree::recompute_visibility(tx, &root).await?;
                 crate::cascades::subtree_moved(tx, &root, item.parent_id).await?;
                 Ok::<_, Error>(root)

@@ -212,9 +212,7 @@ impl LocationsApi<Services> for LocationsService {
                     .await?;
                 self.authorize_removal(tx, cx, std::slice::from_ref(&l))
                     .await?;
-                // What shows it: the subtree with its items, and the parent's count.
-                tree::touch_subtree(tx, &l, true).await?;
-                cairn_store::events::touched([cairn_store::events::Touched::Location(l.parent_id)]);
+                tree::touch_placed(tx, &l).await?;
                 tree::delete_subtrees(tx, &[l], &[]).await
             })
             .await?;
@@ -364,9 +362,7 @@ impl LocationsApi<Services> for LocationsService {
                     .await?;
                 let l = self.place(tx, c, &b).await?;
                 cairn_store::events::created(&location_href(&l));
-                // What shows it: its item with the item's Locations, and the parent's count.
-                tree::touch_subtree(tx, &l, true).await?;
-                cairn_store::events::touched([cairn_store::events::Touched::Location(l.parent_id)]);
+                tree::touch_placed(tx, &l).await?;
                 Ok(l)
             })
             .await?;

@@ -226,8 +226,8 @@ pub async fn move_under(
     parent: &location::Model,
 ) -> Result<location::Model> {
     // What shows it: the subtree with its items, and both parents' counts of children.
-    tree::touch_subtree(tx, l, true).await?;
-    cairn_store::events::touched([Touched::Location(l.parent_id), Touched::Location(parent.id)]);
+    tree::touch_placed(tx, l).await?;
+    cairn_store::events::touched([Touched::Location(parent.id)]);
     let new_path = format!("{}{}/", parent.path_string, l.id);
     let depth_change = parent.depth + 1 - l.depth;
     let backend = tx.get_database_backend();

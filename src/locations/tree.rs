@@ -291,6 +291,14 @@ pub async fn touch_subtree(
     Ok(())
 }
 
+/// Names as touched what a subtree placed, moved or removed shows: the subtree of `root` with
+/// its items ([`touch_subtree`]) and the count of children of its parent.
+pub async fn touch_placed(tx: &impl ConnectionTrait, root: &location::Model) -> Result<()> {
+    touch_subtree(tx, root, true).await?;
+    cairn_store::events::touched([cairn_store::events::Touched::Location(root.parent_id)]);
+    Ok(())
+}
+
 /// Recomputes `is_invisible` in the subtree of `root`: a Location is invisible when it, its
 /// content or an ancestor is hidden. Two statements, plus one per hidden Location found in
 /// the subtree.
