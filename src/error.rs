@@ -125,7 +125,7 @@ impl From<Error> for HttpError {
                         "The request took too long and was stopped: ask for less at a time",
                     );
                 }
-                if let Some(sea_orm::SqlErr::UniqueConstraintViolation(_)) = db.sql_err() {
+                if cairn_store::sql::unique_violation(db) {
                     // A concurrent writer got there first.
                     return HttpError::forbidden(
                         "The resource was changed concurrently: an identifier is already taken",

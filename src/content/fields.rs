@@ -328,7 +328,7 @@ impl Shared {
                 .await?;
         }
         let mut rows = Vec::with_capacity(set.entries.len());
-        let mut relations: BTreeSet<(i64, i32, Option<i64>)> = BTreeSet::new();
+        let mut relations: BTreeSet<(i64, i64, Option<i64>)> = BTreeSet::new();
         for e in &set.entries {
             let def = ty.field(e.definition_id);
             let ft = def.and_then(|d| self.field_type(&d.field_type));
@@ -339,7 +339,7 @@ impl Shared {
             };
             if let (Some(ft), Some(def)) = (ft, def) {
                 for (kind, dest) in ft.relations(&e.value) {
-                    let kind = kind as i32;
+                    let kind = kind as i64;
                     let field = (kind == content_relation::ATTRIBUTE
                         || kind == content_relation::ASSET)
                         .then_some(def.id);

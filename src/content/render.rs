@@ -20,7 +20,7 @@ pub(crate) struct Parts<'a> {
     pub assets: &'a Assets,
 }
 
-fn content_status(s: i32) -> String {
+fn content_status(s: i64) -> String {
     match s {
         content::DRAFT => "DRAFT",
         content::TRASHED => "TRASHED",
@@ -29,7 +29,7 @@ fn content_status(s: i32) -> String {
     .to_string()
 }
 
-fn version_status(s: i32) -> String {
+fn version_status(s: i64) -> String {
     match s {
         content_version::DRAFT => "DRAFT",
         content_version::ARCHIVED => "ARCHIVED",
@@ -39,7 +39,7 @@ fn version_status(s: i32) -> String {
 }
 
 /// The text of relation types (`ATTRIBUTE`, or `COMMON,LINK` for combined bits).
-pub fn relation_type_name(t: i32) -> String {
+pub fn relation_type_name(t: i64) -> String {
     let names = [
         (content_relation::COMMON, "COMMON"),
         (content_relation::EMBED, "EMBED"),

@@ -420,7 +420,7 @@ pub(super) fn version_like(
     source: &content_version::Model,
     content_id: i64,
     no: i64,
-    status: i32,
+    status: i64,
     user_id: i64,
     now: i64,
 ) -> content_version::ActiveModel {

@@ -163,7 +163,7 @@ pub(super) async fn remove(
 async fn definitions(
     service: &ContentTypesService,
     id: i64,
-    status: i32,
+    status: i64,
 ) -> Result<FieldDefinitionList> {
     let t = rows::find(service.db.conn(), id, status).await?;
     Ok(service.field_definition_list(t.ty.id, status, &t.fields))
@@ -173,7 +173,7 @@ async fn definitions(
 async fn definition(
     service: &ContentTypesService,
     id: i64,
-    status: i32,
+    status: i64,
     field_id: i64,
 ) -> Result<(FieldDefinition, ETag)> {
     let f = service.field_of(id, status, field_id).await?;

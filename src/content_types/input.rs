@@ -122,7 +122,7 @@ impl ContentTypesService {
         &self,
         id: i64,
         content_type_id: i64,
-        status: i32,
+        status: i64,
         input: &FieldDefinitionCreate,
         default_position: i64,
     ) -> Result<field_definition::Model> {

@@ -38,8 +38,8 @@ use sea_orm::{
 };
 use std::collections::HashSet;
 
-const DEFINED: i32 = content_type::DEFINED;
-const DRAFT: i32 = content_type::DRAFT;
+const DEFINED: i64 = content_type::DEFINED;
+const DRAFT: i64 = content_type::DRAFT;
 
 async fn find_group(db: &impl ConnectionTrait, id: i64) -> Result<content_type_group::Model> {
     content_type_group::Entity::find_by_id(id)
@@ -81,7 +81,7 @@ fn check_fields(
 
 impl ContentTypesService {
     /// The content type `id` in `status` (defined or draft), with its ETag.
-    async fn type_reply(&self, id: i64, status: i32) -> Result<(ContentType, ETag)> {
+    async fn type_reply(&self, id: i64, status: i64) -> Result<(ContentType, ETag)> {
         let body = self.content_type(&rows::find(self.db.conn(), id, status).await?);
         let etag = ETag::of(&body);
         Ok((body, etag))
@@ -113,7 +113,7 @@ impl ContentTypesService {
     async fn field_of(
         &self,
         type_id: i64,
-        status: i32,
+        status: i64,
         field_id: i64,
     ) -> Result<field_definition::Model> {
         // The type must exist in that status, and the field belong to it.

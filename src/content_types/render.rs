@@ -9,7 +9,7 @@ use cairn_runtime::{HashValue, Timestamp};
 use cairn_store::entity::{content_type, content_type_group, field_definition};
 
 /// `/content/types/{id}` or `/content/types/{id}/draft`.
-fn type_href(id: i64, status: i32) -> String {
+fn type_href(id: i64, status: i64) -> String {
     if status == content_type::DRAFT {
         hrefs::load_content_type_draft(id)
     } else {
@@ -17,7 +17,7 @@ fn type_href(id: i64, status: i32) -> String {
     }
 }
 
-fn status_name(status: i32) -> String {
+fn status_name(status: i64) -> String {
     if status == content_type::DRAFT {
         "DRAFT"
     } else {
@@ -113,7 +113,7 @@ impl Shared {
     pub(super) fn field_definition_list(
         &self,
         type_id: i64,
-        status: i32,
+        status: i64,
         fields: &[field_definition::Model],
     ) -> FieldDefinitionList {
         FieldDefinitionList {

@@ -18,7 +18,7 @@ pub struct TypeRows {
     pub groups: Vec<i64>,
 }
 
-pub async fn load(db: &impl ConnectionTrait, id: i64, status: i32) -> Result<Option<TypeRows>> {
+pub async fn load(db: &impl ConnectionTrait, id: i64, status: i64) -> Result<Option<TypeRows>> {
     let Some(ty) = content_type::Entity::find_by_id((id, status))
         .one(db)
         .await?
@@ -29,7 +29,7 @@ pub async fn load(db: &impl ConnectionTrait, id: i64, status: i32) -> Result<Opt
 }
 
 /// The type or draft `id`, or 404 naming it.
-pub async fn find(db: &impl ConnectionTrait, id: i64, status: i32) -> Result<TypeRows> {
+pub async fn find(db: &impl ConnectionTrait, id: i64, status: i64) -> Result<TypeRows> {
     let what = if status == content_type::DRAFT {
         "ContentTypeDraft"
     } else {
@@ -111,7 +111,7 @@ pub async fn insert(db: &impl ConnectionTrait, rows: &TypeRows) -> Result<()> {
 }
 
 /// Deletes the type (of one status) with its Field definitions and group links.
-pub async fn delete(db: &impl ConnectionTrait, id: i64, status: i32) -> Result<()> {
+pub async fn delete(db: &impl ConnectionTrait, id: i64, status: i64) -> Result<()> {
     field_definition::Entity::delete_many()
         .filter(field_definition::Column::ContentTypeId.eq(id))
         .filter(field_definition::Column::Status.eq(status))

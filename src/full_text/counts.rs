@@ -105,7 +105,7 @@ pub(crate) async fn counts(db: &impl ConnectionTrait, queries: &[Query]) -> Resu
                 AND s.tablename = 'content_text' AND s.attname = 'body'";
             if !words.is_empty() {
                 parts.push(format!(
-                    "SELECT e.word, CAST(e.share AS DOUBLE PRECISION), 0 FROM pg_stats s, \
+                    "SELECT e.word, CAST(e.share AS DOUBLE PRECISION), CAST(0 AS BIGINT) FROM pg_stats s, \
                      unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) \
                      AS e(word, share) WHERE {STATS} AND e.word IN ({})",
                     marks(words.len()),
@@ -113,10 +113,10 @@ pub(crate) async fn counts(db: &impl ConnectionTrait, queries: &[Query]) -> Resu
                 values.extend(words.iter().map(|w| Value::from(*w)));
             }
             parts.push(format!(
-                "SELECT NULL, CAST(s.most_common_elem_freqs[array_length(s.most_common_elems::text::text[], 1) + 1] AS DOUBLE PRECISION), 3 FROM pg_stats s WHERE {STATS}"
+                "SELECT NULL, CAST(s.most_common_elem_freqs[array_length(s.most_common_elems::text::text[], 1) + 1] AS DOUBLE PRECISION), CAST(3 AS BIGINT) FROM pg_stats s WHERE {STATS}"
             ));
             parts.push(
-                "SELECT NULL, CAST(GREATEST(reltuples, 0) AS DOUBLE PRECISION), 2 FROM pg_class \
+                "SELECT NULL, CAST(GREATEST(reltuples, 0) AS DOUBLE PRECISION), CAST(2 AS BIGINT) FROM pg_class \
                  WHERE oid = to_regclass('content_text')"
                     .into(),
             );
@@ -149,7 +149,7 @@ pub(crate) async fn counts(db: &impl ConnectionTrait, queries: &[Query]) -> Resu
     for r in &rows {
         let term = r.try_get_by_index::<Option<String>>(0)?;
         let n = r.try_get_by_index::<Option<f64>>(1)?;
-        let kind = r.try_get_by_index::<i32>(2)?;
+        let kind = r.try_get_by_index::<i64>(2)?;
         match (kind, term, n) {
             (0, Some(w), Some(n)) => {
                 counts.docs.insert((w, false), n);

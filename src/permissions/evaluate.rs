@@ -181,7 +181,7 @@ fn limitation(grants: &Grants, l: &Lim, subject: &Subject, targets: &[Target]) -
         "Status" => vote(
             content(subject)
                 .and_then(|f| f.version_status)
-                .is_some_and(|s| has(values, i64::from(s))),
+                .is_some_and(|s| has(values, s)),
         ),
         "ChangeOwner" => Vote::Granted,
         "NewSection" => targeted(targets, values, |t| match t {

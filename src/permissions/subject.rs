@@ -36,7 +36,7 @@ pub(crate) struct ContentFacts {
     /// The languages the operation concerns (`Language`), when it concerns some.
     pub languages: Vec<String>,
     /// The status of the version concerned (`Status`: 0 draft, 1 published, 3 archived).
-    pub version_status: Option<i32>,
+    pub version_status: Option<i64>,
 }
 
 impl ContentFacts {
@@ -56,7 +56,7 @@ impl ContentFacts {
         self
     }
 
-    pub(crate) fn with_version_status(mut self, status: i32) -> ContentFacts {
+    pub(crate) fn with_version_status(mut self, status: i64) -> ContentFacts {
         self.version_status = Some(status);
         self
     }

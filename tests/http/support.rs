@@ -129,6 +129,21 @@ impl TestApp {
         rows.into_iter()
             .map(|r| {
                 let mut o = serde_json::Map::new();
+                // SQLite's rows (`cairn_store::sqlite`) carry typed values, also keyed by
+                // position ("\0...").
+                if let Some(row) = r.try_as_proxy_row() {
+                    for (name, v) in row.values.iter().filter(|(k, _)| !k.starts_with('\0')) {
+                        let v = match v {
+                            sea_orm::Value::BigInt(i) => serde_json::json!(i),
+                            sea_orm::Value::Bool(b) => serde_json::json!(b),
+                            sea_orm::Value::String(s) => serde_json::json!(s),
+                            sea_orm::Value::Double(f) => serde_json::json!(f),
+                            _ => serde_json::Value::Null,
+                        };
+                        o.insert(name.clone(), v);
+                    }
+                    return serde_json::Value::Object(o);
+                }
                 for (i, name) in r.column_names().into_iter().enumerate() {
                     let v = if let Ok(v) = r.try_get_by_index::<Option<i64>>(i) {
                         serde_json::json!(v)

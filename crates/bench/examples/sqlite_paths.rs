@@ -2,8 +2,10 @@
 //! A unit is what a Location read runs: three indexed point queries (the Location, its content
 //! item, the count of its children) on a database of 100,000 rows per table. Compared:
 //!
-//! - `sea-orm/sqlx`: today's path, sea-orm over sqlx's SQLite driver, which runs every
-//!   connection on a worker thread of its own and sends each statement there and back;
+//! - `sea-orm over cairn's pool`: the server's path since 2026-11-26, sea-orm's proxy
+//!   connection over `cairn_store::sqlite` (rusqlite connections used on the caller's thread);
+//!   until then it was sea-orm over sqlx's SQLite driver, which runs every connection on a
+//!   worker thread of its own and sends each statement there and back (313 µs a unit here);
 //! - `rusqlite, caller's thread`: rusqlite connections from a pool, used on the calling task's
 //!   own thread, statements prepared once (`prepare_cached`): no thread crossing at all;
 //! - `rusqlite, own thread per connection`: rusqlite on dedicated threads, one crossing there
@@ -14,7 +16,7 @@
 //! server's pool size: the throughput on this machine). `cargo run --release --example
 //! sqlite_paths -p cairn-bench`.
 
-use sea_orm::{ConnectionTrait, Database, DbBackend, Statement};
+use sea_orm::{ConnectionTrait, DbBackend, Statement};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
@@ -69,10 +71,10 @@ fn report(name: &str, sequential: f64, concurrent: f64) {
     );
 }
 
-async fn sea_orm_path(url: &str) -> (f64, f64) {
-    let mut options = sea_orm::ConnectOptions::new(url);
-    options.max_connections(TASKS as u32).sqlx_logging(false);
-    let db = Database::connect(options).await.unwrap();
+async fn sea_orm_path(path: &str) -> (f64, f64) {
+    let statements = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let pool = cairn_store::sqlite::Pool::open(path, TASKS as u32, statements).unwrap();
+    let db = cairn_store::sqlite::shared(&pool).await.unwrap();
     let unit = async |db: &sea_orm::DatabaseConnection, n: usize| {
         for q in QUERIES {
             let s = Statement::from_sql_and_values(DbBackend::Sqlite, q, [id(n).into()]);
@@ -191,8 +193,8 @@ async fn main() {
     build(path);
     println!("| path | one unit, sequential | units/s, 1 task | units/s, {TASKS} tasks |");
     println!("| --- | ---: | ---: | ---: |");
-    let (s, c) = sea_orm_path(&format!("sqlite://{path}")).await;
-    report("sea-orm/sqlx (today)", s, c);
+    let (s, c) = sea_orm_path(path).await;
+    report("sea-orm over cairn's pool (today)", s, c);
     let (s, c) = rusqlite_inline(path).await;
     report("rusqlite, caller's thread", s, c);
     let (s, c) = rusqlite_threads(path).await;

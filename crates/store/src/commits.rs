@@ -16,27 +16,22 @@ pub type Mark = [u8; 96];
 #[derive(Debug)]
 pub struct CommitMarks {
     shm: std::fs::File,
-    _keeper: sea_orm::sqlx::SqliteConnection,
+    _keeper: std::sync::Mutex<rusqlite::Connection>,
 }
 
 impl CommitMarks {
     /// The marks of the SQLite database file `database` (its `-shm` beside it), once a
     /// connection in WAL mode has made it.
-    pub async fn open(database: &str) -> Option<CommitMarks> {
-        use sea_orm::sqlx::ConnectOptions;
-        if database.is_empty() {
+    pub fn open(database: &str) -> Option<CommitMarks> {
+        if database.is_empty() || database.starts_with(':') {
             return None;
         }
-        let keeper = sea_orm::sqlx::sqlite::SqliteConnectOptions::new()
-            .filename(database)
-            .journal_mode(sea_orm::sqlx::sqlite::SqliteJournalMode::Wal)
-            .connect()
-            .await
-            .ok()?;
+        let keeper = rusqlite::Connection::open(database).ok()?;
+        keeper.pragma_update(None, "journal_mode", "WAL").ok()?;
         let shm = std::fs::File::open(format!("{database}-shm")).ok()?;
         Some(CommitMarks {
             shm,
-            _keeper: keeper,
+            _keeper: std::sync::Mutex::new(keeper),
         })
     }
 
@@ -53,31 +48,24 @@ impl CommitMarks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sea_orm::{ConnectionTrait, Database};
 
     /// Every commit changes the mark, a read does not; of another connection too.
-    #[tokio::test]
-    async fn a_commit_changes_the_mark_and_a_read_does_not() {
+    #[test]
+    fn a_commit_changes_the_mark_and_a_read_does_not() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.db");
-        let url = format!("sqlite://{}?mode=rwc", path.display());
-        let a = Database::connect(&url).await.unwrap();
-        let b = Database::connect(&url).await.unwrap();
-        a.execute_unprepared("PRAGMA journal_mode=WAL; CREATE TABLE t (x INTEGER)")
-            .await
-            .unwrap();
-        let marks = CommitMarks::open(path.to_str().unwrap()).await.unwrap();
+        let a = rusqlite::Connection::open(&path).unwrap();
+        let b = rusqlite::Connection::open(&path).unwrap();
+        a.pragma_update(None, "journal_mode", "WAL").unwrap();
+        a.execute_batch("CREATE TABLE t (x INTEGER)").unwrap();
+        let marks = CommitMarks::open(path.to_str().unwrap()).unwrap();
         let before = marks.current().expect("a mark");
-        a.execute_unprepared("SELECT * FROM t").await.unwrap();
+        a.execute_batch("SELECT * FROM t").unwrap();
         assert_eq!(marks.current(), Some(before));
-        b.execute_unprepared("INSERT INTO t VALUES (1)")
-            .await
-            .unwrap();
+        b.execute_batch("INSERT INTO t VALUES (1)").unwrap();
         let after = marks.current().expect("a mark");
         assert_ne!(after, before);
-        a.execute_unprepared("INSERT INTO t VALUES (2)")
-            .await
-            .unwrap();
+        a.execute_batch("INSERT INTO t VALUES (2)").unwrap();
         assert_ne!(marks.current(), Some(after));
     }
 }

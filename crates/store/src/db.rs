@@ -1,12 +1,12 @@
 //! Connecting: SQLite (a file created when missing, WAL, a busy timeout, writes that begin
-//! IMMEDIATE) or PostgreSQL (a sized pool), migrated at start-up.
+//! IMMEDIATE; run on the calling thread, `sqlite.rs`) or PostgreSQL (a sized pool), migrated
+//! at start-up.
 
 use crate::events::Change;
 use sea_orm::{
     ConnectOptions, Database, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr,
-    SqliteTransactionMode, TransactionOptions, TransactionTrait,
+    TransactionTrait,
 };
-use sea_orm_migration::MigratorTrait;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -15,6 +15,8 @@ use std::time::Duration;
 #[derive(Clone, Debug)]
 pub struct Db {
     conn: DatabaseConnection,
+    /// SQLite: the connections behind `conn`, where transactions take theirs.
+    sqlite: Option<Arc<crate::sqlite::Pool>>,
     /// SQLite: where a cheap sign of commits is read (`crate::commits`).
     marks: Option<Arc<crate::commits::CommitMarks>>,
     /// The longest a statement may run.
@@ -66,6 +68,45 @@ pub struct DbOptions {
 impl Db {
     /// Opens the database and applies pending migrations.
     pub async fn open(options: &DbOptions) -> Result<Db, DbErr> {
+        let statements = Arc::new(AtomicU64::new(0));
+        let (conn, sqlite, marks) = match options.url.strip_prefix("sqlite:") {
+            Some(path) => {
+                // `sqlite://file` or `sqlite:file`; options after `?` are sqlx's, not taken.
+                let path = path
+                    .trim_start_matches("//")
+                    .split('?')
+                    .next()
+                    .unwrap_or_default();
+                let pool =
+                    crate::sqlite::Pool::open(path, options.max_connections, statements.clone())?;
+                let conn = crate::sqlite::shared(&pool).await?;
+                let marks = crate::commits::CommitMarks::open(path).map(Arc::new);
+                (conn, Some(pool), marks)
+            }
+            None => (Self::postgres(options, &statements).await?, None, None),
+        };
+        let schema = crate::notify::schema_of(&conn).await?;
+        let db = Db {
+            write_queue: sqlite
+                .is_some()
+                .then(|| Arc::new(tokio::sync::Mutex::new(()))),
+            conn,
+            sqlite,
+            marks,
+            limit: options.statement_timeout,
+            statements,
+            instance: format!("{:016x}", rand::random::<u64>()).into(),
+            schema: schema.into(),
+        };
+        crate::migration::run(&db).await?;
+        Ok(db)
+    }
+
+    /// A PostgreSQL pool whose statements are counted and limited.
+    async fn postgres(
+        options: &DbOptions,
+        statements: &Arc<AtomicU64>,
+    ) -> Result<DatabaseConnection, DbErr> {
         let mut co = ConnectOptions::new(options.url.clone());
         co.max_connections(options.max_connections)
             .min_connections(1)
@@ -74,9 +115,7 @@ impl Db {
             // A ping before every checkout doubles the cost of a read.
             .test_before_acquire(false)
             .sqlx_logging(false);
-        if let Some(t) = options.statement_timeout
-            && options.url.starts_with("postgres")
-        {
+        if let Some(t) = options.statement_timeout {
             let ms = t.as_millis().to_string();
             co.map_sqlx_postgres_opts(move |o| {
                 o.options([
@@ -86,40 +125,10 @@ impl Db {
                 ])
             });
         }
-        if options.url.starts_with("sqlite:") {
-            co.map_sqlx_sqlite_opts(|o| {
-                o.create_if_missing(true)
-                    .journal_mode(sea_orm::sqlx::sqlite::SqliteJournalMode::Wal)
-                    .synchronous(sea_orm::sqlx::sqlite::SqliteSynchronous::Normal)
-                    .busy_timeout(Duration::from_secs(10))
-                    .foreign_keys(true)
-            });
-        }
-        let limit = options.statement_timeout;
         let mut conn = Database::connect(co).await?;
-        let statements = Arc::new(AtomicU64::new(0));
         let counter = statements.clone();
         conn.set_metric_callback(move |_| counted(&counter));
-        crate::migration::Migrator::up(&conn, None).await?;
-        let write_queue = (conn.get_database_backend() == DbBackend::Sqlite)
-            .then(|| Arc::new(tokio::sync::Mutex::new(())));
-        let schema = crate::notify::schema_of(&conn).await?;
-        let marks = match conn.get_database_backend() {
-            DbBackend::Sqlite => match main_file(&conn).await? {
-                Some(file) => crate::commits::CommitMarks::open(&file).await.map(Arc::new),
-                None => None,
-            },
-            _ => None,
-        };
-        Ok(Db {
-            conn,
-            marks,
-            limit,
-            statements,
-            write_queue,
-            instance: format!("{:016x}", rand::random::<u64>()).into(),
-            schema: schema.into(),
-        })
+        Ok(conn)
     }
 
     /// SQLite: the WAL-index header now, which changes with every commit (`crate::commits`);
@@ -164,13 +173,10 @@ impl Db {
 
     /// Connections of the pool: (open, idle).
     pub fn pool_use(&self) -> (u32, usize) {
-        match self.backend() {
-            DbBackend::Postgres => {
+        match &self.sqlite {
+            Some(pool) => pool.size(),
+            None => {
                 let p = self.conn.get_postgres_connection_pool();
-                (p.size(), p.num_idle())
-            }
-            _ => {
-                let p = self.conn.get_sqlite_connection_pool();
                 (p.size(), p.num_idle())
             }
         }
@@ -183,7 +189,7 @@ impl Db {
 
     /// A connection for one search, which stops when the search is dropped (see `watch.rs`).
     pub async fn watched(&self) -> Result<crate::watch::Watched, DbErr> {
-        crate::watch::Watched::acquire(&self.conn, self.limit, self.statements.clone()).await
+        crate::watch::Watched::acquire(self, self.limit, self.statements.clone()).await
     }
 
     /// The pool, for reads.
@@ -228,7 +234,7 @@ impl Db {
         };
         metrics::histogram!("cairn_db_write_queue_wait_seconds")
             .record(waiting.elapsed().as_secs_f64());
-        let tx = self.begin_write().await?;
+        let (tx, sqlite) = self.begin_write().await?;
         let (out, named) = crate::events::naming(f(&tx)).await;
         match out {
             Ok(v) => {
@@ -246,6 +252,9 @@ impl Db {
                     .await?;
                 }
                 tx.commit().await?;
+                if let Some(t) = sqlite {
+                    t.committed()?;
+                }
                 Ok(v)
             }
             Err(e) => {
@@ -259,19 +268,22 @@ impl Db {
 
     /// Begins a write transaction. On SQLite it takes the write lock at once (BEGIN
     /// IMMEDIATE), so a transaction that reads before it writes cannot fail to upgrade; other
-    /// writers wait for the busy timeout.
-    async fn begin_write(&self) -> Result<DatabaseTransaction, DbErr> {
-        match self.backend() {
-            DbBackend::Sqlite => {
-                self.conn
-                    .begin_with_options(TransactionOptions {
-                        sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
-                        ..Default::default()
-                    })
-                    .await
+    /// processes' writers wait for the busy timeout. SQLite's transaction reports its commit.
+    async fn begin_write(
+        &self,
+    ) -> Result<(DatabaseTransaction, Option<Arc<crate::sqlite::Transaction>>), DbErr> {
+        match &self.sqlite {
+            Some(pool) => {
+                let (tx, t) = crate::sqlite::Transaction::begin(pool, true).await?;
+                Ok((tx, Some(t)))
             }
-            _ => self.conn.begin().await,
+            None => Ok((self.conn.begin().await?, None)),
         }
+    }
+
+    /// SQLite: the connections (searches take one of their own, `watch.rs`).
+    pub(crate) fn sqlite_pool(&self) -> Option<&Arc<crate::sqlite::Pool>> {
+        self.sqlite.as_ref()
     }
 }
 
@@ -283,7 +295,7 @@ impl Db {
             .execute_unprepared("SELECT 1")
             .await
             .map_err(|e| format!("the database does not answer: {e}"))?;
-        let pending = crate::migration::Migrator::get_pending_migrations(&self.conn)
+        let pending = crate::migration::pending(&self.conn)
             .await
             .map_err(|e| format!("cannot read the applied migrations: {e}"))?;
         if !pending.is_empty() {
@@ -291,20 +303,4 @@ impl Db {
         }
         Ok(())
     }
-}
-
-/// The file of a SQLite connection's main database; none in memory.
-async fn main_file(conn: &DatabaseConnection) -> Result<Option<String>, DbErr> {
-    use sea_orm::ConnectionTrait;
-    let row = conn
-        .query_one_raw(crate::sql::stmt(
-            DbBackend::Sqlite,
-            "SELECT file FROM pragma_database_list WHERE name = 'main'",
-            [],
-        ))
-        .await?;
-    Ok(row
-        .map(|r| r.try_get_by_index::<String>(0))
-        .transpose()?
-        .filter(|f| !f.is_empty()))
 }

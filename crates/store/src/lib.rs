@@ -16,6 +16,7 @@ pub mod password;
 #[cfg(feature = "testing")]
 pub mod scratch;
 pub mod sql;
+pub mod sqlite;
 pub mod watch;
 
 pub use db::{Db, DbOptions, count_statements};

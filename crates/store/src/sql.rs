@@ -87,3 +87,12 @@ mod tests {
         assert_eq!(s.sql, "UPDATE t SET a = ?");
     }
 }
+
+/// Whether `e` is a unique constraint's violation: PostgreSQL's error code, SQLite's message
+/// (its errors arrive as text, `sqlite.rs`).
+pub fn unique_violation(e: &sea_orm::DbErr) -> bool {
+    matches!(
+        e.sql_err(),
+        Some(sea_orm::SqlErr::UniqueConstraintViolation(_))
+    ) || e.to_string().contains("UNIQUE constraint failed")
+}

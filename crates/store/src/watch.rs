@@ -2,19 +2,20 @@
 //!
 //! - **Time limit.** PostgreSQL has `statement_timeout` on every statement. On SQLite the
 //!   statements whose cost the caller decides, those of searches, run on a connection of
-//!   their own ([`Watched`]) whose progress handler interrupts one past the limit; the caller
-//!   gets an "interrupted" error. (Other statements are bounded by paging and indexes; a
+//!   their own ([`Watched`]), on the blocking pool (not the thread of other requests), whose
+//!   progress handler interrupts one past the limit; the caller gets an "interrupted" error. (Other statements are bounded by paging and indexes; a
 //!   handler on every connection would also stop the long writes of large subtrees.)
 //! - **Clients that go.** When the request of a watched connection is dropped before the
 //!   search ends (the client disconnected), the connection is closed instead of going back to
-//!   the pool. On SQLite the handler sees the request gone and interrupts the statement.
+//!   the pool. On SQLite the handler sees the request gone and interrupts the statement, and
+//!   the connection goes back.
 //!   PostgreSQL notices the closed socket within a second (`client_connection_check_interval`)
 //!   and cancels the query.
 
 use crate::sql::placeholders;
 use sea_orm::sqlx::pool::PoolConnection;
-use sea_orm::sqlx::{self, Postgres, Row, Sqlite};
-use sea_orm::{DatabaseConnection, DbBackend, DbErr, Value};
+use sea_orm::sqlx::{self, Postgres, Row};
+use sea_orm::{DbBackend, DbErr, Value};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -57,18 +58,19 @@ fn handler(
     progress: Arc<Progress>,
     limit: Option<Duration>,
 ) -> impl FnMut() -> bool + Send + 'static {
-    // sqlx: `true` lets the statement go on, `false` interrupts it.
+    // `true` interrupts the statement.
     move || {
         let started = progress.started.load(Ordering::Relaxed);
         let late = limit.is_some_and(|l| {
             progress.base.elapsed().as_micros() as u64 > started + l.as_micros() as u64
         });
-        !(late || progress.gone.load(Ordering::Relaxed))
+        late || progress.gone.load(Ordering::Relaxed)
     }
 }
 
 enum Conn {
-    Sqlite(PoolConnection<Sqlite>),
+    /// None while a statement runs on the blocking pool.
+    Sqlite(Option<crate::sqlite::Lease>),
     Postgres(PoolConnection<Postgres>),
 }
 
@@ -82,7 +84,7 @@ pub struct Watched {
 
 impl Watched {
     pub(crate) async fn acquire(
-        db: &DatabaseConnection,
+        db: &crate::Db,
         limit: Option<Duration>,
         statements: Arc<AtomicU64>,
     ) -> Result<Watched, DbErr> {
@@ -91,24 +93,14 @@ impl Watched {
             started: AtomicU64::new(0),
             gone: AtomicBool::new(false),
         });
-        let conn = match db.get_database_backend() {
-            DbBackend::Postgres => Conn::Postgres(
-                db.get_postgres_connection_pool()
-                    .acquire()
-                    .await
-                    .map_err(err)?,
+        let conn = match db.sqlite_pool() {
+            None => Conn::Postgres(
+                (db.conn().get_postgres_connection_pool().acquire().await).map_err(err)?,
             ),
-            _ => {
-                let mut c = db
-                    .get_sqlite_connection_pool()
-                    .acquire()
-                    .await
-                    .map_err(err)?;
-                c.lock_handle()
-                    .await
-                    .map_err(err)?
-                    .set_progress_handler(EVERY, handler(progress.clone(), limit));
-                Conn::Sqlite(c)
+            Some(pool) => {
+                let mut lease = pool.get().await?;
+                lease.watch(EVERY, handler(progress.clone(), limit))?;
+                Conn::Sqlite(Some(lease))
             }
         };
         Ok(Watched {
@@ -150,7 +142,20 @@ impl Watched {
             }};
         }
         match &mut self.conn {
-            Conn::Sqlite(c) => fetch!(Sqlite, c, sql),
+            Conn::Sqlite(slot) => {
+                let lease = slot
+                    .take()
+                    .ok_or_else(|| DbErr::Custom("a search is running".into()))?;
+                let sql = sql.to_owned();
+                let (lease, rows) = tokio::task::spawn_blocking(move || {
+                    let rows = lease.numbers(&sql, &values);
+                    (lease, rows)
+                })
+                .await
+                .map_err(|e| DbErr::Custom(format!("a search failed: {e}")))?;
+                *slot = Some(lease);
+                rows
+            }
             Conn::Postgres(c) => fetch!(Postgres, c, placeholders(DbBackend::Postgres, sql)),
         }
     }
@@ -187,12 +192,7 @@ impl Watched {
 
     /// Gives the connection back to the pool, without its handler.
     pub async fn release(mut self) -> Result<(), DbErr> {
-        if let Conn::Sqlite(c) = &mut self.conn {
-            c.lock_handle()
-                .await
-                .map_err(err)?
-                .remove_progress_handler();
-        }
+        // A SQLite lease drops its handler when it goes back.
         self.done = true;
         Ok(())
     }
@@ -202,9 +202,8 @@ impl Drop for Watched {
     fn drop(&mut self) {
         if !self.done {
             self.progress.gone.store(true, Ordering::Relaxed);
-            match &mut self.conn {
-                Conn::Sqlite(c) => c.close_on_drop(),
-                Conn::Postgres(c) => c.close_on_drop(),
+            if let Conn::Postgres(c) = &mut self.conn {
+                c.close_on_drop();
             }
         }
     }

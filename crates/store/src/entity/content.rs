@@ -3,10 +3,10 @@
 use sea_orm::entity::prelude::*;
 
 /// Never published: only drafts exist.
-pub const DRAFT: i32 = 0;
-pub const PUBLISHED: i32 = 1;
+pub const DRAFT: i64 = 0;
+pub const PUBLISHED: i64 = 1;
 /// Its last Location went to the Trash.
-pub const TRASHED: i32 = 2;
+pub const TRASHED: i64 = 2;
 
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
 #[sea_orm(table_name = "contents")]
@@ -22,7 +22,7 @@ pub struct Model {
     pub always_available: bool,
     /// The published version's number (1 while only the first draft exists).
     pub current_version: i64,
-    pub status: i32,
+    pub status: i64,
     /// First publication (0 before).
     pub published: i64,
     pub modified: i64,

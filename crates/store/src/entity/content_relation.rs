@@ -2,11 +2,11 @@
 
 use sea_orm::entity::prelude::*;
 
-pub const COMMON: i32 = 1;
-pub const EMBED: i32 = 2;
-pub const LINK: i32 = 4;
-pub const ATTRIBUTE: i32 = 8;
-pub const ASSET: i32 = 16;
+pub const COMMON: i64 = 1;
+pub const EMBED: i64 = 2;
+pub const LINK: i64 = 4;
+pub const ATTRIBUTE: i64 = 8;
+pub const ASSET: i64 = 16;
 
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
 #[sea_orm(table_name = "content_relations")]
@@ -16,7 +16,7 @@ pub struct Model {
     pub source_content_id: i64,
     pub source_version_no: i64,
     pub destination_content_id: i64,
-    pub relation_type: i32,
+    pub relation_type: i64,
     /// The Field definition of an ATTRIBUTE or ASSET relation.
     pub source_field_definition_id: Option<i64>,
 }

@@ -3,8 +3,8 @@
 
 use sea_orm::entity::prelude::*;
 
-pub const DEFINED: i32 = 0;
-pub const DRAFT: i32 = 1;
+pub const DEFINED: i64 = 0;
+pub const DRAFT: i64 = 1;
 
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
 #[sea_orm(table_name = "content_types")]
@@ -12,7 +12,7 @@ pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
     pub id: i64,
     #[sea_orm(primary_key, auto_increment = false)]
-    pub status: i32,
+    pub status: i64,
     pub identifier: String,
     pub remote_id: String,
     /// JSON object: language code → name.

@@ -8,7 +8,7 @@ pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
     pub content_type_id: i64,
     #[sea_orm(primary_key, auto_increment = false)]
-    pub status: i32,
+    pub status: i64,
     #[sea_orm(primary_key, auto_increment = false)]
     pub group_id: i64,
 }

@@ -2,9 +2,9 @@
 
 use sea_orm::entity::prelude::*;
 
-pub const DRAFT: i32 = 0;
-pub const PUBLISHED: i32 = 1;
-pub const ARCHIVED: i32 = 3;
+pub const DRAFT: i64 = 0;
+pub const PUBLISHED: i64 = 1;
+pub const ARCHIVED: i64 = 3;
 
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
 #[sea_orm(table_name = "content_versions")]
@@ -14,7 +14,7 @@ pub struct Model {
     pub id: i64,
     pub content_id: i64,
     pub version_no: i64,
-    pub status: i32,
+    pub status: i64,
     pub creator_id: i64,
     pub created: i64,
     pub modified: i64,

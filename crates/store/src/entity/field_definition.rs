@@ -9,7 +9,7 @@ pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
     pub id: i64,
     #[sea_orm(primary_key, auto_increment = false)]
-    pub status: i32,
+    pub status: i64,
     pub content_type_id: i64,
     pub identifier: String,
     /// The field type's bare name (`string` for `ezstring`): the prefix is configuration.

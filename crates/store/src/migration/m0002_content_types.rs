@@ -31,7 +31,7 @@ impl MigrationTrait for Migration {
             );
             CREATE TABLE content_types (
                 id BIGINT NOT NULL,
-                status INTEGER NOT NULL,
+                status BIGINT NOT NULL,
                 identifier TEXT NOT NULL,
                 remote_id TEXT NOT NULL,
                 names TEXT NOT NULL,
@@ -53,14 +53,14 @@ impl MigrationTrait for Migration {
             CREATE INDEX content_types_remote_id ON content_types (remote_id);
             CREATE TABLE content_type_group_links (
                 content_type_id BIGINT NOT NULL,
-                status INTEGER NOT NULL,
+                status BIGINT NOT NULL,
                 group_id BIGINT NOT NULL REFERENCES content_type_groups (id),
                 PRIMARY KEY (content_type_id, status, group_id)
             );
             CREATE INDEX content_type_group_links_group ON content_type_group_links (group_id);
             CREATE TABLE field_definitions (
                 id BIGINT NOT NULL,
-                status INTEGER NOT NULL,
+                status BIGINT NOT NULL,
                 content_type_id BIGINT NOT NULL,
                 identifier TEXT NOT NULL,
                 field_type TEXT NOT NULL,

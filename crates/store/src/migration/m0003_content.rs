@@ -25,7 +25,7 @@ impl MigrationTrait for Migration {
                 main_language_code TEXT NOT NULL,
                 always_available BOOLEAN NOT NULL,
                 current_version BIGINT NOT NULL,
-                status INTEGER NOT NULL,
+                status BIGINT NOT NULL,
                 published BIGINT NOT NULL,
                 modified BIGINT NOT NULL,
                 is_hidden BOOLEAN NOT NULL,
@@ -39,7 +39,7 @@ impl MigrationTrait for Migration {
                 id {pk},
                 content_id BIGINT NOT NULL REFERENCES contents (id) ON DELETE CASCADE,
                 version_no BIGINT NOT NULL,
-                status INTEGER NOT NULL,
+                status BIGINT NOT NULL,
                 creator_id BIGINT NOT NULL,
                 created BIGINT NOT NULL,
                 modified BIGINT NOT NULL,
@@ -67,7 +67,7 @@ impl MigrationTrait for Migration {
                 source_content_id BIGINT NOT NULL REFERENCES contents (id) ON DELETE CASCADE,
                 source_version_no BIGINT NOT NULL,
                 destination_content_id BIGINT NOT NULL,
-                relation_type INTEGER NOT NULL,
+                relation_type BIGINT NOT NULL,
                 source_field_definition_id BIGINT
             );
             CREATE INDEX content_relations_source ON content_relations (source_content_id, source_version_no);

@@ -20,33 +20,78 @@ mod m0012_full_text;
 mod m0013_full_text_fastupdate;
 mod m0014_events;
 mod m0015_event_touched;
+mod m0016_wide_integers;
 
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
 use sea_orm_migration::prelude::*;
 
-pub struct Migrator;
+/// The migrations, in the order they apply.
+fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+    vec![
+        Box::new(m0001_foundation::Migration),
+        Box::new(m0002_content_types::Migration),
+        Box::new(m0003_content::Migration),
+        Box::new(m0004_trash::Migration),
+        Box::new(m0005_bookmarks::Migration),
+        Box::new(m0006_url_aliases::Migration),
+        Box::new(m0007_child_order::Migration),
+        Box::new(m0008_search::Migration),
+        Box::new(m0009_roles::Migration),
+        Box::new(m0010_case_insensitive::Migration),
+        Box::new(m0011_role_drafts::Migration),
+        Box::new(m0012_full_text::Migration),
+        Box::new(m0013_full_text_fastupdate::Migration),
+        Box::new(m0014_events::Migration),
+        Box::new(m0015_event_touched::Migration),
+        Box::new(m0016_wide_integers::Migration),
+    ]
+}
 
-#[async_trait::async_trait]
-impl MigratorTrait for Migrator {
-    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![
-            Box::new(m0001_foundation::Migration),
-            Box::new(m0002_content_types::Migration),
-            Box::new(m0003_content::Migration),
-            Box::new(m0004_trash::Migration),
-            Box::new(m0005_bookmarks::Migration),
-            Box::new(m0006_url_aliases::Migration),
-            Box::new(m0007_child_order::Migration),
-            Box::new(m0008_search::Migration),
-            Box::new(m0009_roles::Migration),
-            Box::new(m0010_case_insensitive::Migration),
-            Box::new(m0011_role_drafts::Migration),
-            Box::new(m0012_full_text::Migration),
-            Box::new(m0013_full_text_fastupdate::Migration),
-            Box::new(m0014_events::Migration),
-            Box::new(m0015_event_touched::Migration),
-        ]
+/// The table of applied migrations, by name (sea-orm-migration's, so databases it migrated
+/// carry on).
+const APPLIED: &str = "CREATE TABLE IF NOT EXISTS seaql_migrations (version TEXT NOT NULL PRIMARY KEY, applied_at BIGINT NOT NULL)";
+
+/// The names of the migrations not applied yet.
+pub async fn pending(conn: &impl ConnectionTrait) -> Result<Vec<String>, DbErr> {
+    conn.execute_unprepared(APPLIED).await?;
+    let rows = conn
+        .query_all_raw(sea_orm::Statement::from_string(
+            conn.get_database_backend(),
+            "SELECT version FROM seaql_migrations",
+        ))
+        .await?;
+    let applied = (rows.iter())
+        .map(|r| r.try_get_by_index::<String>(0))
+        .collect::<Result<std::collections::HashSet<_>, _>>()?;
+    Ok((migrations().iter())
+        .map(|m| m.name().to_owned())
+        .filter(|n| !applied.contains(n))
+        .collect())
+}
+
+/// Applies the pending migrations, each in one transaction with its record.
+pub(crate) async fn run(db: &crate::Db) -> Result<(), DbErr> {
+    let pending = pending(db.conn()).await?;
+    for m in migrations()
+        .into_iter()
+        .filter(|m| pending.iter().any(|p| p == m.name()))
+    {
+        db.write_untracked(async |tx| {
+            m.up(&SchemaManager::new(tx)).await?;
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs() as i64);
+            tx.execute_raw(crate::sql::stmt(
+                tx.get_database_backend(),
+                "INSERT INTO seaql_migrations (version, applied_at) VALUES (?, ?)",
+                [m.name().into(), now.into()],
+            ))
+            .await
+            .map(|_| ())
+        })
+        .await?;
     }
+    Ok(())
 }
 
 /// Runs DDL statements, separated by `;`, after replacing the placeholders:

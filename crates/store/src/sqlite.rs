@@ -1,0 +1,390 @@
+//! SQLite, run on the calling thread. sqlx runs each SQLite connection on a thread of its own
+//! and crosses to it and back for every statement, which cost about 100 µs here against 3 µs
+//! for the statement itself (`crates/bench/README.md`). This is a pool of rusqlite
+//! connections whose statements run where they are called, behind sea-orm's proxy connection,
+//! so that the services keep one code path for both databases.
+//!
+//! - [`shared`]: the pool as one connection, for reads; each statement takes an idle
+//!   connection and gives it back.
+//! - [`Transaction`]: one connection held from `BEGIN` to `COMMIT`, for writes (`Db::write`)
+//!   and migrations; its commit's failure is reported (the proxy's own commit cannot be).
+//! - Rows: every integer is `i64` (the entities declare no narrower one; migration 16),
+//!   `BOOLEAN` columns are `bool`, text is `String`, blobs are bytes. Each value is keyed by
+//!   its column's name and by its position, since sea-orm reads models by name and tuples by
+//!   position (its proxy row finds the n-th value in key order).
+//! - Statements are prepared once per connection (an LRU of 256).
+//! - A statement blocks the thread that runs it: those whose cost the caller decides
+//!   (searches, `watch.rs`) run on the blocking pool instead.
+
+use rusqlite::types::{ToSqlOutput, ValueRef};
+use rusqlite::{Connection, OpenFlags, ToSql};
+use sea_orm::{
+    DatabaseConnection, DbBackend, DbErr, ProxyDatabaseTrait, ProxyExecResult, ProxyRow,
+    RuntimeErr, Statement, Value,
+};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// How long a connection waits for another process's writer.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Connections to one SQLite file, opened as needed up to a size.
+pub struct Pool {
+    path: String,
+    idle: Mutex<Vec<Connection>>,
+    permits: Arc<Semaphore>,
+    opened: AtomicU32,
+    statements: Arc<AtomicU64>,
+}
+
+impl std::fmt::Debug for Pool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "sqlite::Pool({})", self.path)
+    }
+}
+
+impl Pool {
+    /// Opens the file `path` (created when missing) in WAL mode; at most `size` connections.
+    pub fn open(path: &str, size: u32, statements: Arc<AtomicU64>) -> Result<Arc<Pool>, DbErr> {
+        let pool = Arc::new(Pool {
+            path: path.to_owned(),
+            idle: Mutex::new(Vec::new()),
+            permits: Arc::new(Semaphore::new(size.max(1) as usize)),
+            opened: AtomicU32::new(0),
+            statements,
+        });
+        let first = pool.connect()?;
+        first
+            .pragma_update(None, "journal_mode", "WAL")
+            .map_err(err)?;
+        pool.idle.lock().expect("pool lock").push(first);
+        Ok(pool)
+    }
+
+    fn connect(&self) -> Result<Connection, DbErr> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI;
+        let c = Connection::open_with_flags(&self.path, flags).map_err(err)?;
+        c.busy_timeout(BUSY_TIMEOUT).map_err(err)?;
+        c.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(err)?;
+        c.pragma_update(None, "foreign_keys", "ON").map_err(err)?;
+        c.set_prepared_statement_cache_capacity(256);
+        self.opened.fetch_add(1, Ordering::Relaxed);
+        Ok(c)
+    }
+
+    /// A connection, once one is free.
+    pub async fn get(self: &Arc<Self>) -> Result<Lease, DbErr> {
+        let permit = (self.permits.clone().acquire_owned().await)
+            .map_err(|_| DbErr::ConnectionAcquire(sea_orm::ConnAcquireErr::ConnectionClosed))?;
+        let idle = self.idle.lock().expect("pool lock").pop();
+        let conn = match idle {
+            Some(c) => c,
+            None => self.connect()?,
+        };
+        Ok(Lease {
+            conn: Some(conn),
+            pool: self.clone(),
+            watched: false,
+            _permit: permit,
+        })
+    }
+
+    /// Connections: (open, idle).
+    pub fn size(&self) -> (u32, usize) {
+        let idle = self.idle.lock().expect("pool lock").len();
+        (self.opened.load(Ordering::Relaxed), idle)
+    }
+}
+
+/// A connection taken from the pool; given back when dropped (rolled back first if a
+/// transaction is still open, closed if even that fails).
+pub struct Lease {
+    conn: Option<Connection>,
+    pool: Arc<Pool>,
+    /// A progress handler is set (`watch.rs`).
+    watched: bool,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl std::ops::Deref for Lease {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        self.conn.as_ref().expect("a lease holds its connection")
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        let Some(c) = self.conn.take() else { return };
+        if self.watched {
+            let _ = c.progress_handler(0, None::<fn() -> bool>);
+        }
+        if !c.is_autocommit() && c.execute_batch("ROLLBACK").is_err() {
+            self.pool.opened.fetch_sub(1, Ordering::Relaxed);
+            return;
+        }
+        self.pool.idle.lock().expect("pool lock").push(c);
+    }
+}
+
+impl Lease {
+    /// Runs a statement that reads, and returns its rows.
+    pub fn query(&self, s: &Statement) -> Result<Vec<ProxyRow>, DbErr> {
+        crate::db::counted(&self.pool.statements);
+        let mut stmt = self.prepare_cached(&s.sql).map_err(err)?;
+        let columns = stmt.columns();
+        let n = columns.len();
+        let bools: Vec<bool> = (columns.iter())
+            .map(|c| {
+                c.decl_type()
+                    .is_some_and(|t| t.eq_ignore_ascii_case("BOOLEAN"))
+            })
+            .collect();
+        // Positions sort before every name: "\0" is below any character of a name.
+        let keys: Vec<(String, String)> = (columns.iter().enumerate())
+            .map(|(i, c)| (format!("\0{i:04}"), c.name().to_owned()))
+            .collect();
+        drop(columns);
+        let mut rows = stmt.query(params(s)).map_err(err)?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next().map_err(err)? {
+            let mut values = BTreeMap::new();
+            for i in 0..n {
+                let v = value(row.get_ref(i).map_err(err)?, bools[i]);
+                values.insert(keys[i].0.clone(), v.clone());
+                values.insert(keys[i].1.clone(), v);
+            }
+            out.push(ProxyRow { values });
+        }
+        Ok(out)
+    }
+
+    /// Sets a progress handler, called every `every` instructions, that interrupts the
+    /// statement when it returns `true`; dropped when the connection goes back.
+    pub fn watch(
+        &mut self,
+        every: i32,
+        handler: impl FnMut() -> bool + Send + 'static,
+    ) -> Result<(), DbErr> {
+        self.progress_handler(every, Some(handler)).map_err(err)?;
+        self.watched = true;
+        Ok(())
+    }
+
+    /// Runs a statement and returns each row's first column as an integer and its second,
+    /// when there is one, as a float (`watch.rs`).
+    pub fn numbers(&self, sql: &str, values: &[Value]) -> Result<Vec<(i64, f64)>, DbErr> {
+        crate::db::counted(&self.pool.statements);
+        let mut stmt = self.prepare_cached(sql).map_err(err)?;
+        let two = stmt.column_count() > 1;
+        let rows = stmt.query_map(rusqlite::params_from_iter(values.iter().map(Param)), |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                if two { r.get::<_, f64>(1)? } else { 0.0 },
+            ))
+        });
+        rows.and_then(|rows| rows.collect()).map_err(err)
+    }
+
+    /// Runs a statement that writes (several, without values, as the migrations do).
+    pub fn execute(&self, s: &Statement) -> Result<ProxyExecResult, DbErr> {
+        crate::db::counted(&self.pool.statements);
+        match &s.values {
+            None => self.execute_batch(&s.sql).map_err(err)?,
+            Some(_) => {
+                let mut stmt = self.prepare_cached(&s.sql).map_err(err)?;
+                let mut rows = stmt.query(params(s)).map_err(err)?;
+                while rows.next().map_err(err)?.is_some() {}
+            }
+        }
+        Ok(ProxyExecResult {
+            last_insert_id: self.last_insert_rowid() as u64,
+            rows_affected: self.changes(),
+        })
+    }
+}
+
+fn params(s: &Statement) -> rusqlite::ParamsFromIter<impl Iterator<Item = Param<'_>>> {
+    rusqlite::params_from_iter(s.values.iter().flat_map(|v| v.0.iter()).map(Param))
+}
+
+/// A value of a row, typed as the entities read it.
+fn value(v: ValueRef<'_>, boolean: bool) -> Value {
+    match v {
+        ValueRef::Null => Value::BigInt(None),
+        ValueRef::Integer(i) if boolean => Value::Bool(Some(i != 0)),
+        ValueRef::Integer(i) => Value::BigInt(Some(i)),
+        ValueRef::Real(f) => Value::Double(Some(f)),
+        ValueRef::Text(t) => Value::String(Some(String::from_utf8_lossy(t).into_owned())),
+        ValueRef::Blob(b) => Value::Bytes(Some(b.to_vec())),
+    }
+}
+
+/// A sea-query value bound to a statement.
+struct Param<'a>(&'a Value);
+
+impl ToSql for Param<'_> {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        use rusqlite::types::Value as V;
+        let int = |i: Option<i64>| i.map_or(V::Null, V::Integer);
+        let owned = match self.0 {
+            Value::String(Some(s)) => {
+                return Ok(ToSqlOutput::Borrowed(ValueRef::Text(s.as_bytes())));
+            }
+            Value::Bytes(Some(b)) => return Ok(ToSqlOutput::Borrowed(ValueRef::Blob(b))),
+            Value::Bool(b) => int(b.map(i64::from)),
+            Value::TinyInt(i) => int(i.map(i64::from)),
+            Value::SmallInt(i) => int(i.map(i64::from)),
+            Value::Int(i) => int(i.map(i64::from)),
+            Value::BigInt(i) => int(*i),
+            Value::TinyUnsigned(i) => int(i.map(i64::from)),
+            Value::SmallUnsigned(i) => int(i.map(i64::from)),
+            Value::Unsigned(i) => int(i.map(i64::from)),
+            Value::BigUnsigned(i) => int(i.map(|i| i as i64)),
+            Value::Float(f) => f.map_or(V::Null, |f| V::Real(f.into())),
+            Value::Double(f) => f.map_or(V::Null, V::Real),
+            Value::Char(c) => c.map_or(V::Null, |c| V::Text(c.to_string())),
+            Value::Json(j) => j.as_ref().map_or(V::Null, |j| V::Text(j.to_string())),
+            Value::String(None) | Value::Bytes(None) => V::Null,
+            other => {
+                return Err(rusqlite::Error::ToSqlConversionFailure(
+                    format!("cannot bind {other:?}").into(),
+                ));
+            }
+        };
+        Ok(ToSqlOutput::Owned(owned))
+    }
+}
+
+/// A rusqlite error as sea-orm's (the text keeps SQLite's message, e.g. "UNIQUE constraint
+/// failed", which `sql::unique_violation` looks for).
+pub(crate) fn err(e: rusqlite::Error) -> DbErr {
+    DbErr::Query(RuntimeErr::Internal(e.to_string()))
+}
+
+/// The pool as one connection: each statement on whichever connection is idle. It has no
+/// transactions (they need [`Transaction`]).
+#[derive(Debug)]
+struct Shared(Arc<Pool>);
+
+#[async_trait::async_trait]
+impl ProxyDatabaseTrait for Shared {
+    async fn query(&self, s: Statement) -> Result<Vec<ProxyRow>, DbErr> {
+        self.0.get().await?.query(&s)
+    }
+
+    async fn execute(&self, s: Statement) -> Result<ProxyExecResult, DbErr> {
+        self.0.get().await?.execute(&s)
+    }
+
+    async fn begin(&self) {
+        tracing::error!("a transaction was begun on the shared SQLite pool; use Db::write");
+    }
+}
+
+/// The pool as a sea-orm connection, for reads.
+pub async fn shared(pool: &Arc<Pool>) -> Result<DatabaseConnection, DbErr> {
+    sea_orm::Database::connect_proxy(DbBackend::Sqlite, Arc::new(Box::new(Shared(pool.clone()))))
+        .await
+}
+
+/// One connection held for a transaction: begun (`BEGIN IMMEDIATE` for writes) before sea-orm
+/// sees it, committed by sea-orm's commit, which records the outcome here.
+#[derive(Debug)]
+pub struct Transaction {
+    lease: Mutex<Option<Lease>>,
+    committed: Mutex<Option<Result<(), DbErr>>>,
+}
+
+impl std::fmt::Debug for Lease {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "sqlite::Lease({})", self.pool.path)
+    }
+}
+
+impl Transaction {
+    /// Begins a transaction on a connection of `pool` and returns it as sea-orm's.
+    pub async fn begin(
+        pool: &Arc<Pool>,
+        immediate: bool,
+    ) -> Result<(sea_orm::DatabaseTransaction, Arc<Transaction>), DbErr> {
+        use sea_orm::TransactionTrait;
+        let lease = pool.get().await?;
+        let sql = if immediate {
+            "BEGIN IMMEDIATE"
+        } else {
+            "BEGIN"
+        };
+        // Waits (blocking) only for another process's writer, up to the busy timeout.
+        lease.execute_batch(sql).map_err(err)?;
+        let t = Arc::new(Transaction {
+            lease: Mutex::new(Some(lease)),
+            committed: Mutex::new(None),
+        });
+        let conn = sea_orm::Database::connect_proxy(
+            DbBackend::Sqlite,
+            Arc::new(Box::new(Held(t.clone()))),
+        )
+        .await?;
+        Ok((conn.begin().await?, t))
+    }
+
+    /// What the commit gave; an error if sea-orm never committed.
+    pub fn committed(&self) -> Result<(), DbErr> {
+        (self.committed.lock().expect("commit lock").take())
+            .unwrap_or_else(|| Err(DbErr::Custom("the transaction was not committed".into())))
+    }
+
+    fn with<T>(&self, f: impl FnOnce(&Lease) -> Result<T, DbErr>) -> Result<T, DbErr> {
+        match self.lease.lock().expect("lease lock").as_ref() {
+            Some(l) => f(l),
+            None => Err(DbErr::Custom("the transaction has ended".into())),
+        }
+    }
+
+    /// Ends the transaction: `COMMIT` or `ROLLBACK`, and gives the connection back.
+    fn end(&self, sql: &str) -> Result<(), DbErr> {
+        let lease = self.lease.lock().expect("lease lock").take();
+        match lease {
+            Some(l) => l.execute_batch(sql).map_err(err),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A [`Transaction`] as sea-orm's proxy sees it.
+#[derive(Debug)]
+struct Held(Arc<Transaction>);
+
+#[async_trait::async_trait]
+impl ProxyDatabaseTrait for Held {
+    async fn query(&self, s: Statement) -> Result<Vec<ProxyRow>, DbErr> {
+        self.0.with(|l| l.query(&s))
+    }
+
+    async fn execute(&self, s: Statement) -> Result<ProxyExecResult, DbErr> {
+        self.0.with(|l| l.execute(&s))
+    }
+
+    async fn commit(&self) {
+        let outcome = self.0.end("COMMIT");
+        *self.0.committed.lock().expect("commit lock") = Some(outcome);
+    }
+
+    async fn rollback(&self) {
+        if let Err(e) = self.0.end("ROLLBACK") {
+            tracing::warn!(error = %e, "rollback failed");
+        }
+    }
+
+    fn start_rollback(&self) {
+        let _ = self.0.end("ROLLBACK");
+    }
+}
