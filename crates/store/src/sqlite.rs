@@ -388,3 +388,83 @@ impl ProxyDatabaseTrait for Held {
         let _ = self.0.end("ROLLBACK");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sea_orm::ConnectionTrait;
+
+    async fn pool(dir: &tempfile::TempDir) -> (Arc<Pool>, DatabaseConnection) {
+        let path = dir.path().join("t.db");
+        let pool = Pool::open(path.to_str().unwrap(), 4, Default::default()).unwrap();
+        let conn = shared(&pool).await.unwrap();
+        conn.execute_unprepared(
+            "CREATE TABLE t (id INTEGER PRIMARY KEY, n BIGINT, b BOOLEAN, s TEXT, f REAL)",
+        )
+        .await
+        .unwrap();
+        (pool, conn)
+    }
+
+    /// Values come back as the entities read them, by name and by position.
+    #[tokio::test]
+    async fn rows_are_typed_and_keyed_by_name_and_position() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_pool, conn) = pool(&dir).await;
+        let insert = Statement::from_sql_and_values(
+            DbBackend::Sqlite,
+            "INSERT INTO t (n, b, s, f) VALUES (?, ?, ?, ?)",
+            [5i64.into(), true.into(), "x".into(), 1.5f64.into()],
+        );
+        let done = conn.execute_raw(insert).await.unwrap();
+        assert_eq!((done.last_insert_id(), done.rows_affected()), (1, 1));
+        let row = conn
+            .query_one_raw(Statement::from_string(
+                DbBackend::Sqlite,
+                "SELECT s, n, b, f, id, NULL AS z FROM t",
+            ))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(row.try_get::<String>("", "s").unwrap(), "x");
+        assert_eq!(row.try_get::<i64>("", "n").unwrap(), 5);
+        assert!(row.try_get::<bool>("", "b").unwrap());
+        assert_eq!(row.try_get::<f64>("", "f").unwrap(), 1.5);
+        assert_eq!(row.try_get::<Option<String>>("", "z").unwrap(), None);
+        assert_eq!(row.try_get_by_index::<String>(0).unwrap(), "x");
+        assert_eq!(row.try_get_by_index::<i64>(4).unwrap(), 1);
+    }
+
+    /// A transaction dropped before its commit (a request that went away) leaves nothing
+    /// behind, and its connection serves again; a committed one reports its commit.
+    #[tokio::test]
+    async fn a_dropped_transaction_rolls_back_and_gives_its_connection_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let (pool, conn) = pool(&dir).await;
+        let insert = || Statement::from_string(DbBackend::Sqlite, "INSERT INTO t (n) VALUES (1)");
+        let (tx, t) = Transaction::begin(&pool, true).await.unwrap();
+        tx.execute_raw(insert()).await.unwrap();
+        drop(tx);
+        drop(t);
+        let count = "SELECT COUNT(*) AS c FROM t";
+        let n = |conn: &DatabaseConnection| {
+            let conn = conn.clone();
+            async move {
+                let row = conn
+                    .query_one_raw(Statement::from_string(DbBackend::Sqlite, count))
+                    .await
+                    .unwrap()
+                    .unwrap();
+                row.try_get::<i64>("", "c").unwrap()
+            }
+        };
+        assert_eq!(n(&conn).await, 0);
+        let (open, idle) = pool.size();
+        assert_eq!(open as usize, idle);
+        let (tx, t) = Transaction::begin(&pool, true).await.unwrap();
+        tx.execute_raw(insert()).await.unwrap();
+        tx.commit().await.unwrap();
+        t.committed().unwrap();
+        assert_eq!(n(&conn).await, 1);
+    }
+}
