@@ -71,6 +71,15 @@ pub async fn lock(db: &impl ConnectionTrait, key: &str) -> Result<(), DbErr> {
     Ok(())
 }
 
+/// Whether `e` is a unique constraint's violation: PostgreSQL's error code, SQLite's message
+/// (its errors arrive as text, `sqlite.rs`).
+pub fn unique_violation(e: &sea_orm::DbErr) -> bool {
+    matches!(
+        e.sql_err(),
+        Some(sea_orm::SqlErr::UniqueConstraintViolation(_))
+    ) || e.to_string().contains("UNIQUE constraint failed")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,13 +95,4 @@ mod tests {
         let s = stmt(DbBackend::Sqlite, "UPDATE t SET a = ?", [1i64.into()]);
         assert_eq!(s.sql, "UPDATE t SET a = ?");
     }
-}
-
-/// Whether `e` is a unique constraint's violation: PostgreSQL's error code, SQLite's message
-/// (its errors arrive as text, `sqlite.rs`).
-pub fn unique_violation(e: &sea_orm::DbErr) -> bool {
-    matches!(
-        e.sql_err(),
-        Some(sea_orm::SqlErr::UniqueConstraintViolation(_))
-    ) || e.to_string().contains("UNIQUE constraint failed")
 }

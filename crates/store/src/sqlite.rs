@@ -138,7 +138,8 @@ impl Lease {
     /// Runs a statement that reads, and returns its rows.
     pub fn query(&self, s: &Statement) -> Result<Vec<ProxyRow>, DbErr> {
         crate::db::counted(&self.pool.statements);
-        let mut stmt = self.prepare_cached(&s.sql).map_err(err)?;
+        let (sql, values) = limit_written(s);
+        let mut stmt = self.prepare_cached(&sql).map_err(err)?;
         let columns = stmt.columns();
         let n = columns.len();
         let bools: Vec<bool> = (columns.iter())
@@ -152,7 +153,7 @@ impl Lease {
             .map(|(i, c)| (format!("\0{i:04}"), c.name().to_owned()))
             .collect();
         drop(columns);
-        let mut rows = stmt.query(params(s)).map_err(err)?;
+        let mut rows = stmt.query(params(values)).map_err(err)?;
         let mut out = Vec::new();
         while let Some(row) = rows.next().map_err(err)? {
             let mut values = BTreeMap::new();
@@ -199,8 +200,9 @@ impl Lease {
         match &s.values {
             None => self.execute_batch(&s.sql).map_err(err)?,
             Some(_) => {
-                let mut stmt = self.prepare_cached(&s.sql).map_err(err)?;
-                let mut rows = stmt.query(params(s)).map_err(err)?;
+                let (sql, values) = limit_written(s);
+                let mut stmt = self.prepare_cached(&sql).map_err(err)?;
+                let mut rows = stmt.query(params(values)).map_err(err)?;
                 while rows.next().map_err(err)?.is_some() {}
             }
         }
@@ -211,8 +213,49 @@ impl Lease {
     }
 }
 
-fn params(s: &Statement) -> rusqlite::ParamsFromIter<impl Iterator<Item = Param<'_>>> {
-    rusqlite::params_from_iter(s.values.iter().flat_map(|v| v.0.iter()).map(Param))
+fn params<'a>(
+    (values, written): (&'a [Value], Vec<usize>),
+) -> rusqlite::ParamsFromIter<impl Iterator<Item = Param<'a>>> {
+    let bound = (values.iter().enumerate()).filter(move |(i, _)| !written.contains(i));
+    rusqlite::params_from_iter(bound.map(|(_, v)| Param(v)))
+}
+
+/// The statement's text with every bound `LIMIT ?` written into it as the integer it is
+/// bound to, and its values with the positions of those written, which are then not bound:
+/// SQLite's planner reads a bound limit's value, so a statement whose limit is bound is
+/// compiled again every time it runs (`sqlite3Reprepare`), which costs more than running it.
+/// (sea-orm ends its statements with `LIMIT ?`, and pages have one.) Offsets stay bound.
+fn limit_written(s: &Statement) -> (std::borrow::Cow<'_, str>, (&[Value], Vec<usize>)) {
+    let values = s.values.as_ref().map_or(&[][..], |v| &v.0[..]);
+    if !s.sql.contains("LIMIT ?") {
+        return (s.sql.as_str().into(), (values, Vec::new()));
+    }
+    let mut sql = String::with_capacity(s.sql.len() + 8);
+    let mut written = Vec::new();
+    let (mut n, mut quoted) = (0, false);
+    for c in s.sql.chars() {
+        match c {
+            '\'' => quoted = !quoted,
+            '?' if !quoted => {
+                let limit = match values.get(n) {
+                    Some(Value::BigInt(Some(v))) => Some(*v),
+                    Some(Value::BigUnsigned(Some(v))) => i64::try_from(*v).ok(),
+                    Some(Value::Int(Some(v))) => Some(i64::from(*v)),
+                    Some(Value::Unsigned(Some(v))) => Some(i64::from(*v)),
+                    _ => None,
+                };
+                n += 1;
+                if let Some(limit) = limit.filter(|_| sql.ends_with("LIMIT ")) {
+                    sql.push_str(&limit.to_string());
+                    written.push(n - 1);
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        sql.push(c);
+    }
+    (sql.into(), (values, written))
 }
 
 /// A value of a row, typed as the entities read it.
@@ -466,5 +509,40 @@ mod tests {
         tx.commit().await.unwrap();
         t.committed().unwrap();
         assert_eq!(n(&conn).await, 1);
+    }
+
+    /// A statement with a bound limit is compiled once, not every time it runs; its other
+    /// values stay bound in their places.
+    #[tokio::test]
+    async fn a_bound_limit_is_written_into_the_statement() {
+        let dir = tempfile::tempdir().unwrap();
+        let (pool, conn) = pool(&dir).await;
+        for n in 1..=5i64 {
+            let s = format!("INSERT INTO t (n, s) VALUES ({n}, 'a?')");
+            conn.execute_unprepared(&s).await.unwrap();
+        }
+        let sql = "SELECT n FROM t WHERE s = 'a?' AND n > ? ORDER BY n LIMIT ? OFFSET ?";
+        let page = |after: i64, limit: i64, offset: i64| {
+            Statement::from_sql_and_values(
+                DbBackend::Sqlite,
+                sql,
+                [after.into(), limit.into(), offset.into()],
+            )
+        };
+        let lease = pool.get().await.unwrap();
+        let first = lease.query(&page(1, 2, 1)).unwrap();
+        let ns: Vec<i64> = (first.iter())
+            .map(|r| match r.values.get("n") {
+                Some(Value::BigInt(Some(n))) => *n,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(ns, [3, 4]);
+        lease.query(&page(0, 2, 0)).unwrap();
+        let again = page(0, 2, 0);
+        let (text, (_, written)) = limit_written(&again);
+        assert_eq!(written, [1]);
+        let stmt = lease.prepare_cached(&text).unwrap();
+        assert_eq!(stmt.get_status(rusqlite::StatementStatus::RePrepare), 0);
     }
 }
