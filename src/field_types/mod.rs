@@ -279,7 +279,7 @@ fn all() -> Vec<Box<dyn FieldType>> {
     vec![
         Box::new(string::StringType),
         Box::new(text::TextType),
-        Box::new(richtext::RichTextType),
+        Box::new(richtext::RichTextType::default()),
         Box::new(integer::IntegerType),
         Box::new(float::FloatType),
         Box::new(boolean::BooleanType),

@@ -11,8 +11,51 @@
 
 use super::xml::{self, Element, Node, escape_attr, escape_text, local};
 use super::*;
+use std::sync::Arc;
 
-pub(crate) struct RichTextType;
+pub(crate) struct RichTextType {
+    /// Each document's `xhtml5edit`, by the document (its 128-bit hash): a stored version's
+    /// document never changes, so it is converted once, not on every read of the version.
+    edits: quick_cache::sync::Cache<u128, Arc<str>, EditWeight>,
+}
+
+/// Bytes of converted documents kept.
+const EDITS_KEPT: u64 = 8 << 20;
+
+#[derive(Clone)]
+struct EditWeight;
+
+impl quick_cache::Weighter<u128, Arc<str>> for EditWeight {
+    fn weight(&self, _key: &u128, edit: &Arc<str>) -> u64 {
+        edit.len() as u64 + 48
+    }
+}
+
+impl Default for RichTextType {
+    fn default() -> Self {
+        RichTextType {
+            edits: quick_cache::sync::Cache::with_weighter(4096, EDITS_KEPT, EditWeight),
+        }
+    }
+}
+
+impl RichTextType {
+    /// The document's `xhtml5edit`, converted once.
+    fn edit(&self, value: &HashValue) -> Arc<str> {
+        let xml = xml_of(value);
+        let key = xxhash_rust::xxh3::xxh3_128(xml.as_bytes());
+        if let Some(edit) = self.edits.get(&key) {
+            return edit;
+        }
+        let edit: Arc<str> = match root(value) {
+            Some(r) => to_edit(&r),
+            None => to_edit(&Element::default()),
+        }
+        .into();
+        self.edits.insert(key, edit.clone());
+        edit
+    }
+}
 
 const DOCBOOK: &str = "http://docbook.org/ns/docbook";
 const EDIT: &str = "http://ibexa.co/namespaces/ezpublish5/xhtml5/edit";
@@ -87,10 +130,12 @@ impl FieldType for RichTextType {
     }
 
     fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
-        let edit = root(value).map_or_else(|| to_edit(&Element::default()), |r| to_edit(&r));
         map([
             ("xml", HashValue::String(xml_of(value).to_string())),
-            ("xhtml5edit", HashValue::String(edit)),
+            (
+                "xhtml5edit",
+                HashValue::String(self.edit(value).to_string()),
+            ),
         ])
     }
 
@@ -429,35 +474,40 @@ mod tests {
     #[test]
     fn reads_and_writes_docbook() {
         let c = cx();
-        let v = RichTextType
+        let v = RichTextType::default()
             .from_hash(&map([("xml", DOC.into())]), &c.cx())
             .unwrap();
         let xml = xml_of(&v);
         assert!(xml.starts_with(DECLARATION) && xml.ends_with("</section>\n"));
-        assert_eq!(RichTextType.name_text(&v), "Hello world");
+        assert_eq!(RichTextType::default().name_text(&v), "Hello world");
         assert_eq!(
-            RichTextType.sort_key(&v),
+            RichTextType::default().sort_key(&v),
             SortKey::Text("Hello   world".into())
         );
         assert_eq!(
-            RichTextType.relations(&v),
+            RichTextType::default().relations(&v),
             [(RelationKind::Link, 57), (RelationKind::Embed, 12)]
         );
-        let out = RichTextType.to_hash(&v, &c.cx());
+        let t = RichTextType::default();
+        let out = t.to_hash(&v, &c.cx());
+        // Converted once: the second reading is the kept conversion.
+        assert_eq!(t.edits.len(), 1);
+        assert_eq!(t.to_hash(&v, &c.cx()), out);
+        assert_eq!(t.edits.len(), 1);
         assert_eq!(
             field(&out, "xhtml5edit").as_str().unwrap(),
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<section xmlns=\"http://ibexa.co/namespaces/ezpublish5/xhtml5/edit\"><h2>Hello   world</h2><p>See <a href=\"ezcontent://57#top\">this</a>, <a href=\"ezlocation://2\">that</a> and <strong>x &amp; y</strong>.</p><div data-ezelement=\"ezembed\" data-href=\"ezcontent://12\" data-ezview=\"embed\"></div></section>\n"
         );
-        assert!(!RichTextType.is_empty(&v));
+        assert!(!RichTextType::default().is_empty(&v));
     }
 
     #[test]
     fn empty_and_invalid_documents() {
         let c = cx();
-        let empty = RichTextType.empty_value();
-        assert!(RichTextType.is_empty(&empty));
+        let empty = RichTextType::default().empty_value();
+        assert!(RichTextType::default().is_empty(&empty));
         assert_eq!(
-            RichTextType.to_hash(&empty, &c.cx()),
+            RichTextType::default().to_hash(&empty, &c.cx()),
             map([
                 ("xml", EMPTY_XML.into()),
                 (
@@ -466,7 +516,12 @@ mod tests {
                 )
             ])
         );
-        let err = |h: HashValue| RichTextType.from_hash(&h, &c.cx()).unwrap_err().message;
+        let err = |h: HashValue| {
+            RichTextType::default()
+                .from_hash(&h, &c.cx())
+                .unwrap_err()
+                .message
+        };
         assert_eq!(
             err(map([("x", 1.into())])),
             "'xml' index is missing in hash."
