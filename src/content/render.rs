@@ -3,7 +3,7 @@
 use super::rows::{self, TypeInfo};
 use crate::api::hrefs;
 use crate::api::model::*;
-use crate::field_types::{FieldIds, RelationKind};
+use crate::field_types::FieldIds;
 use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{LangMap, Timestamp};
@@ -166,12 +166,9 @@ impl Shared {
                 let Some(ft) = self.field_type(&def.field_type) else {
                     continue;
                 };
-                let value = stored::hash(&f.value);
-                targets.extend(
-                    (ft.relations(&value).into_iter())
-                        .filter(|(kind, _)| *kind == RelationKind::Asset)
-                        .map(|(_, id)| id),
-                );
+                if ft.holds_assets() {
+                    targets.extend(ft.asset(&stored::hash(&f.value)));
+                }
             }
         }
         if targets.is_empty() {
@@ -199,9 +196,7 @@ impl Shared {
                     field_id: f.id,
                     version_no: f.version_no,
                 }));
-                cx.asset = (ft.relations(&value).into_iter())
-                    .find(|(kind, _)| *kind == RelationKind::Asset)
-                    .and_then(|(_, id)| assets.get(&id).copied());
+                cx.asset = ft.asset(&value).and_then(|id| assets.get(&id).copied());
                 ft.to_hash(&value, &cx)
             }
             _ => value,

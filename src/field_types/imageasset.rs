@@ -104,4 +104,12 @@ impl FieldType for ImageAssetType {
             .into_iter()
             .collect()
     }
+
+    fn holds_assets(&self) -> bool {
+        true
+    }
+
+    fn asset(&self, value: &HashValue) -> Option<i64> {
+        target(value)
+    }
 }

@@ -229,6 +229,17 @@ pub trait FieldType: Send + Sync {
     fn relations(&self, _value: &HashValue) -> Vec<(RelationKind, i64)> {
         Vec::new()
     }
+
+    /// Whether a value may name an asset (an image item its rendering shows): then reading a
+    /// value looks its image up ([`FieldType::asset`]).
+    fn holds_assets(&self) -> bool {
+        false
+    }
+
+    /// The asset this value names.
+    fn asset(&self, _value: &HashValue) -> Option<i64> {
+        None
+    }
 }
 
 /// The image variation aliases every image value offers.

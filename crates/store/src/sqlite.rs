@@ -34,7 +34,7 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// Connections to one SQLite file, opened as needed up to a size.
 pub struct Pool {
     path: String,
-    idle: Mutex<Vec<Connection>>,
+    idle: Mutex<Vec<Conn>>,
     permits: Arc<Semaphore>,
     opened: AtomicU32,
     statements: Arc<AtomicU64>,
@@ -57,14 +57,14 @@ impl Pool {
             statements,
         });
         let first = pool.connect()?;
-        first
+        (first.db)
             .pragma_update(None, "journal_mode", "WAL")
             .map_err(err)?;
         pool.idle.lock().expect("pool lock").push(first);
         Ok(pool)
     }
 
-    fn connect(&self) -> Result<Connection, DbErr> {
+    fn connect(&self) -> Result<Conn, DbErr> {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX
@@ -76,7 +76,10 @@ impl Pool {
         c.pragma_update(None, "foreign_keys", "ON").map_err(err)?;
         c.set_prepared_statement_cache_capacity(256);
         self.opened.fetch_add(1, Ordering::Relaxed);
-        Ok(c)
+        Ok(Conn {
+            db: c,
+            shapes: Default::default(),
+        })
     }
 
     /// A connection, once one is free.
@@ -103,10 +106,41 @@ impl Pool {
     }
 }
 
+/// A connection, and the shapes of the rows of the statements it ran, by their text.
+struct Conn {
+    db: Connection,
+    shapes: std::cell::RefCell<std::collections::HashMap<String, Arc<Shape>>>,
+}
+
+/// Statements whose row shapes a connection keeps (past it, it forgets them all).
+const SHAPES_KEPT: usize = 512;
+
+/// What a statement's rows are made of: each column's keys (its position, sorting before
+/// every name, and its name) and whether it is `BOOLEAN`.
+struct Shape {
+    keys: Vec<(String, String)>,
+    bools: Vec<bool>,
+}
+
+impl Shape {
+    fn of(stmt: &rusqlite::Statement<'_>) -> Shape {
+        let columns = stmt.columns();
+        Shape {
+            // "\0" is below any character of a name.
+            keys: (columns.iter().enumerate())
+                .map(|(i, c)| (format!("\0{i:04}"), c.name().to_owned()))
+                .collect(),
+            bools: (columns.iter())
+                .map(|c| (c.decl_type()).is_some_and(|t| t.eq_ignore_ascii_case("BOOLEAN")))
+                .collect(),
+        }
+    }
+}
+
 /// A connection taken from the pool; given back when dropped (rolled back first if a
 /// transaction is still open, closed if even that fails).
 pub struct Lease {
-    conn: Option<Connection>,
+    conn: Option<Conn>,
     pool: Arc<Pool>,
     /// A progress handler is set (`watch.rs`).
     watched: bool,
@@ -116,7 +150,7 @@ pub struct Lease {
 impl std::ops::Deref for Lease {
     type Target = Connection;
     fn deref(&self) -> &Connection {
-        self.conn.as_ref().expect("a lease holds its connection")
+        &self.conn.as_ref().expect("a lease holds its connection").db
     }
 }
 
@@ -124,9 +158,9 @@ impl Drop for Lease {
     fn drop(&mut self) {
         let Some(c) = self.conn.take() else { return };
         if self.watched {
-            let _ = c.progress_handler(0, None::<fn() -> bool>);
+            let _ = c.db.progress_handler(0, None::<fn() -> bool>);
         }
-        if !c.is_autocommit() && c.execute_batch("ROLLBACK").is_err() {
+        if !c.db.is_autocommit() && c.db.execute_batch("ROLLBACK").is_err() {
             self.pool.opened.fetch_sub(1, Ordering::Relaxed);
             return;
         }
@@ -140,31 +174,35 @@ impl Lease {
         crate::db::counted(&self.pool.statements);
         let (sql, values) = limit_written(s);
         let mut stmt = self.prepare_cached(&sql).map_err(err)?;
-        let columns = stmt.columns();
-        let n = columns.len();
-        let bools: Vec<bool> = (columns.iter())
-            .map(|c| {
-                c.decl_type()
-                    .is_some_and(|t| t.eq_ignore_ascii_case("BOOLEAN"))
-            })
-            .collect();
-        // Positions sort before every name: "\0" is below any character of a name.
-        let keys: Vec<(String, String)> = (columns.iter().enumerate())
-            .map(|(i, c)| (format!("\0{i:04}"), c.name().to_owned()))
-            .collect();
-        drop(columns);
+        let shape = self.shape(&sql, &stmt);
         let mut rows = stmt.query(params(values)).map_err(err)?;
         let mut out = Vec::new();
         while let Some(row) = rows.next().map_err(err)? {
             let mut values = BTreeMap::new();
-            for i in 0..n {
-                let v = value(row.get_ref(i).map_err(err)?, bools[i]);
-                values.insert(keys[i].0.clone(), v.clone());
-                values.insert(keys[i].1.clone(), v);
+            for (i, ((position, name), boolean)) in shape.keys.iter().zip(&shape.bools).enumerate()
+            {
+                let v = value(row.get_ref(i).map_err(err)?, *boolean);
+                values.insert(position.clone(), v.clone());
+                values.insert(name.clone(), v);
             }
             out.push(ProxyRow { values });
         }
         Ok(out)
+    }
+
+    /// The shape of the rows of the statement `sql`, read from it once.
+    fn shape(&self, sql: &str, stmt: &rusqlite::Statement<'_>) -> Arc<Shape> {
+        let conn = self.conn.as_ref().expect("a lease holds its connection");
+        let mut shapes = conn.shapes.borrow_mut();
+        if let Some(s) = shapes.get(sql) {
+            return s.clone();
+        }
+        if shapes.len() >= SHAPES_KEPT {
+            shapes.clear();
+        }
+        let s = Arc::new(Shape::of(stmt));
+        shapes.insert(sql.to_owned(), s.clone());
+        s
     }
 
     /// Sets a progress handler, called every `every` instructions, that interrupts the

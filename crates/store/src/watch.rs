@@ -70,7 +70,7 @@ fn handler(
 
 enum Conn {
     /// None while a statement runs on the blocking pool.
-    Sqlite(Option<crate::sqlite::Lease>),
+    Sqlite(Option<Box<crate::sqlite::Lease>>),
     Postgres(PoolConnection<Postgres>),
 }
 
@@ -100,7 +100,7 @@ impl Watched {
             Some(pool) => {
                 let mut lease = pool.get().await?;
                 lease.watch(EVERY, handler(progress.clone(), limit))?;
-                Conn::Sqlite(Some(lease))
+                Conn::Sqlite(Some(Box::new(lease)))
             }
         };
         Ok(Watched {
