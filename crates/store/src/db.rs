@@ -69,6 +69,7 @@ impl Db {
     /// Opens the database and applies pending migrations.
     pub async fn open(options: &DbOptions) -> Result<Db, DbErr> {
         let statements = Arc::new(AtomicU64::new(0));
+        let writers = Arc::new(tokio::sync::Mutex::new(()));
         let (conn, sqlite, marks) = match options.url.strip_prefix("sqlite:") {
             Some(path) => {
                 // `sqlite://file` or `sqlite:file`; options after `?` are sqlx's, not taken.
@@ -77,8 +78,12 @@ impl Db {
                     .split('?')
                     .next()
                     .unwrap_or_default();
-                let pool =
-                    crate::sqlite::Pool::open(path, options.max_connections, statements.clone())?;
+                let pool = crate::sqlite::Pool::open(
+                    path,
+                    options.max_connections,
+                    statements.clone(),
+                    writers.clone(),
+                )?;
                 let conn = crate::sqlite::shared(&pool).await?;
                 let marks = crate::commits::CommitMarks::open(path).map(Arc::new);
                 (conn, Some(pool), marks)

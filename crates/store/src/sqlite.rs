@@ -34,21 +34,49 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// How often the WAL is copied back into the database.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
 
+/// WAL frames (pages) past which a checkpoint also waits for the writers, so that the next
+/// one starts the WAL over: 16 MiB of 4 KiB pages.
+const WAL_RESTART_FRAMES: i64 = 4096;
+
+/// The size the WAL's file is cut back to when it starts over (`journal_size_limit`).
+const WAL_KEPT_BYTES: i64 = 64 << 20;
+
 /// Copies the WAL back into the database every [`CHECKPOINT_EVERY`], on a thread and a
 /// connection of its own, while the pool lives. SQLite's default does it in the commit that
 /// takes the WAL past 1,000 pages, so one write in a dozen paid for copying (and syncing) the
-/// pages of the others; here no writer waits for it, and a page written by many commits in
-/// between is copied once. A passive checkpoint never blocks readers or writers.
-fn checkpoints(pool: std::sync::Weak<Pool>) -> Result<(), DbErr> {
+/// pages of the others; here the copying does not hold up the writers, and a page written by
+/// many commits in between is copied once. A passive checkpoint blocks no one, but while
+/// writers keep appending it never catches up, and the WAL only starts over after one that
+/// did: past [`WAL_RESTART_FRAMES`] the checkpoint waits for the writers (RESTART), so that the
+/// next writer starts the WAL over, and cut back to [`WAL_KEPT_BYTES`] then. It takes its turn
+/// in the writers' queue for that, since SQLite's busy handler would rarely find a moment
+/// between this process's writers.
+fn checkpoints(
+    pool: std::sync::Weak<Pool>,
+    writers: Arc<tokio::sync::Mutex<()>>,
+) -> Result<(), DbErr> {
     let path = pool.upgrade().map(|p| p.path.clone()).unwrap_or_default();
     let c = Connection::open(&path).map_err(err)?;
     c.busy_timeout(BUSY_TIMEOUT).map_err(err)?;
+    let checkpoint = move |mode: &str| {
+        // (busy, frames in the WAL, frames copied back)
+        c.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |r| {
+            r.get::<_, i64>(1)
+        })
+    };
     std::thread::Builder::new()
         .name("sqlite-checkpoint".into())
         .spawn(move || {
             while pool.strong_count() > 0 {
                 std::thread::sleep(CHECKPOINT_EVERY);
-                if let Err(e) = c.execute_batch("PRAGMA wal_checkpoint(PASSIVE)") {
+                let done = match checkpoint("PASSIVE") {
+                    Ok(frames) if frames > WAL_RESTART_FRAMES => {
+                        let _turn = writers.blocking_lock();
+                        checkpoint("RESTART")
+                    }
+                    other => other,
+                };
+                if let Err(e) = done {
                     tracing::warn!(error = %e, "the WAL checkpoint failed");
                 }
             }
@@ -74,7 +102,14 @@ impl std::fmt::Debug for Pool {
 
 impl Pool {
     /// Opens the file `path` (created when missing) in WAL mode; at most `size` connections.
-    pub fn open(path: &str, size: u32, statements: Arc<AtomicU64>) -> Result<Arc<Pool>, DbErr> {
+    /// `writers`: the queue this process's writers take their turn in, which a checkpoint that
+    /// must wait for the writers joins.
+    pub fn open(
+        path: &str,
+        size: u32,
+        statements: Arc<AtomicU64>,
+        writers: Arc<tokio::sync::Mutex<()>>,
+    ) -> Result<Arc<Pool>, DbErr> {
         let pool = Arc::new(Pool {
             path: path.to_owned(),
             idle: Mutex::new(Vec::new()),
@@ -87,7 +122,7 @@ impl Pool {
             .pragma_update(None, "journal_mode", "WAL")
             .map_err(err)?;
         pool.idle.lock().expect("pool lock").push(first);
-        checkpoints(Arc::downgrade(&pool))?;
+        checkpoints(Arc::downgrade(&pool), writers)?;
         Ok(pool)
     }
 
@@ -106,6 +141,8 @@ impl Pool {
         c.pragma_update(None, "temp_store", "MEMORY").map_err(err)?;
         // The WAL is copied back by `checkpoints`, not by the commit that crosses 1,000 pages.
         c.pragma_update(None, "wal_autocheckpoint", 0)
+            .map_err(err)?;
+        c.pragma_update(None, "journal_size_limit", WAL_KEPT_BYTES)
             .map_err(err)?;
         c.set_prepared_statement_cache_capacity(256);
         self.opened.fetch_add(1, Ordering::Relaxed);
@@ -510,7 +547,13 @@ mod tests {
 
     async fn pool(dir: &tempfile::TempDir) -> (Arc<Pool>, DatabaseConnection) {
         let path = dir.path().join("t.db");
-        let pool = Pool::open(path.to_str().unwrap(), 4, Default::default()).unwrap();
+        let pool = Pool::open(
+            path.to_str().unwrap(),
+            4,
+            Default::default(),
+            Default::default(),
+        )
+        .unwrap();
         let conn = shared(&pool).await.unwrap();
         conn.execute_unprepared(
             "CREATE TABLE t (id INTEGER PRIMARY KEY, n BIGINT, b BOOLEAN, s TEXT, f REAL)",
