@@ -578,3 +578,104 @@ async fn sigterm_ends_a_server_on_postgresql() {
     };
     assert!(status.success(), "{status}");
 }
+
+/// One HTTP/1.1 request on a connection of its own, as admin (HTTP Basic); `None` when the
+/// server does not answer (it was killed).
+fn basic_request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    json: Option<(&str, &str)>,
+) -> Option<(u16, String)> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).ok()?;
+    let (content_type, body) = json.unwrap_or(("", ""));
+    let mut head = format!(
+        "{method} /api/ibexa/v2{path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Authorization: Basic YWRtaW46cHVibGlzaA==\r\nAccept: application/vnd.ibexa.api.Content+json\r\n\
+         Content-Length: {}\r\n",
+        body.len()
+    );
+    if !content_type.is_empty() {
+        head.push_str(&format!(
+            "Content-Type: application/vnd.ibexa.api.{content_type}+json\r\n"
+        ));
+    }
+    s.write_all(format!("{head}\r\n{body}").as_bytes()).ok()?;
+    let mut out = String::new();
+    s.read_to_string(&mut out).ok()?;
+    let status = out.get(9..12)?.parse().ok()?;
+    Some((status, out.split_once("\r\n\r\n")?.1.to_string()))
+}
+
+/// `kill -9` under a load of creates and publications: after a restart every item whose
+/// publication was acknowledged is there, published (a commit is durable once answered).
+#[test]
+fn kill_9_under_writes_loses_no_acknowledged_item() {
+    use std::process::Command;
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let db = rt.block_on(cairn_store::scratch::ScratchDb::new());
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, addr) = start_server(&db.url, dir.path(), 7307);
+    let create = serde_json::json!({"ContentCreate": {
+        "ContentType": {"_href": "/api/ibexa/v2/content/types/1"},
+        "mainLanguageCode": "eng-GB",
+        "LocationCreate": {"ParentLocation": {"_href": "/api/ibexa/v2/content/locations/1/2"}},
+        "Section": {"_href": "/api/ibexa/v2/content/sections/1"},
+        "fields": {"field": [{"fieldDefinitionIdentifier": "name", "languageCode": "eng-GB",
+            "fieldValue": "Durable"}]}
+    }})
+    .to_string();
+    let acknowledged = Arc::new(Mutex::new(Vec::new()));
+    let workers: Vec<_> = (0..4)
+        .map(|_| {
+            let (addr, create, acknowledged) = (addr.clone(), create.clone(), acknowledged.clone());
+            std::thread::spawn(move || {
+                loop {
+                    let Some((201, body)) = basic_request(
+                        &addr,
+                        "POST",
+                        "/content/objects",
+                        Some(("ContentCreate", &create)),
+                    ) else {
+                        return;
+                    };
+                    let body: serde_json::Value = serde_json::from_str(&body).unwrap();
+                    let id = body["Content"]["_id"].as_i64().unwrap();
+                    let path = format!("/content/objects/{id}/versions/1");
+                    match basic_request(&addr, "PUBLISH", &path, None) {
+                        Some((204, _)) => acknowledged.lock().unwrap().push(id),
+                        _ => return,
+                    }
+                }
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(1500));
+    Command::new("kill")
+        .args(["-KILL", &server.id().to_string()])
+        .status()
+        .unwrap();
+    server.wait().unwrap();
+    for w in workers {
+        w.join().unwrap();
+    }
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    assert!(
+        acknowledged.len() > 20,
+        "only {} items written",
+        acknowledged.len()
+    );
+    let (mut server, addr) = start_server(&db.url, dir.path(), 7311);
+    for id in &acknowledged {
+        let (status, body) = basic_request(&addr, "GET", &format!("/content/objects/{id}"), None)
+            .expect("the restarted server answers");
+        assert_eq!(status, 200, "item {id} acknowledged, then lost: {body}");
+        let body: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(body["Content"]["status"], "PUBLISHED", "item {id}");
+    }
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
