@@ -291,9 +291,10 @@ impl Lease {
     /// when there is one, as a float (`watch.rs`).
     pub fn numbers(&self, sql: &str, values: &[Value]) -> Result<Vec<(i64, f64)>, DbErr> {
         crate::db::counted(&self.pool.statements);
-        let mut stmt = self.prepare_cached(sql).map_err(err)?;
+        let (sql, values) = limits_written(sql, values);
+        let mut stmt = self.prepare_cached(&sql).map_err(err)?;
         let two = stmt.column_count() > 1;
-        let rows = stmt.query_map(rusqlite::params_from_iter(values.iter().map(Param)), |r| {
+        let rows = stmt.query_map(params(values), |r| {
             Ok((
                 r.get::<_, i64>(0)?,
                 if two { r.get::<_, f64>(1)? } else { 0.0 },
@@ -335,13 +336,21 @@ fn params<'a>(
 /// (sea-orm ends its statements with `LIMIT ?`, and pages have one.) Offsets stay bound.
 fn limit_written(s: &Statement) -> (std::borrow::Cow<'_, str>, (&[Value], Vec<usize>)) {
     let values = s.values.as_ref().map_or(&[][..], |v| &v.0[..]);
-    if !s.sql.contains("LIMIT ?") {
-        return (s.sql.as_str().into(), (values, Vec::new()));
+    limits_written(&s.sql, values)
+}
+
+/// [`limit_written`] of a statement's text and values.
+fn limits_written<'a>(
+    text: &'a str,
+    values: &'a [Value],
+) -> (std::borrow::Cow<'a, str>, (&'a [Value], Vec<usize>)) {
+    if !text.contains("LIMIT ?") {
+        return (text.into(), (values, Vec::new()));
     }
-    let mut sql = String::with_capacity(s.sql.len() + 8);
+    let mut sql = String::with_capacity(text.len() + 8);
     let mut written = Vec::new();
     let (mut n, mut quoted) = (0, false);
-    for c in s.sql.chars() {
+    for c in text.chars() {
         match c {
             '\'' => quoted = !quoted,
             '?' if !quoted => {

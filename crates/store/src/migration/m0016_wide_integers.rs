@@ -3,7 +3,7 @@
 //! PostgreSQL in databases made before this migration, become `BIGINT` there (migrations 2
 //! and 3 now make them so). SQLite's `INTEGER` already holds 64 bits.
 
-use sea_orm::{ConnectionTrait, DbBackend};
+use super::postgres_only;
 use sea_orm_migration::prelude::*;
 
 #[derive(DeriveMigrationName)]
@@ -12,19 +12,15 @@ pub struct Migration;
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        if manager.get_database_backend() != DbBackend::Postgres {
-            return Ok(());
-        }
-        (manager.get_connection())
-            .execute_unprepared(
-                "ALTER TABLE contents ALTER COLUMN status TYPE BIGINT;
-                ALTER TABLE content_versions ALTER COLUMN status TYPE BIGINT;
-                ALTER TABLE content_types ALTER COLUMN status TYPE BIGINT;
-                ALTER TABLE content_type_group_links ALTER COLUMN status TYPE BIGINT;
-                ALTER TABLE field_definitions ALTER COLUMN status TYPE BIGINT;
-                ALTER TABLE content_relations ALTER COLUMN relation_type TYPE BIGINT",
-            )
-            .await
-            .map(|_| ())
+        postgres_only(
+            manager,
+            "ALTER TABLE contents ALTER COLUMN status TYPE BIGINT;
+            ALTER TABLE content_versions ALTER COLUMN status TYPE BIGINT;
+            ALTER TABLE content_types ALTER COLUMN status TYPE BIGINT;
+            ALTER TABLE content_type_group_links ALTER COLUMN status TYPE BIGINT;
+            ALTER TABLE field_definitions ALTER COLUMN status TYPE BIGINT;
+            ALTER TABLE content_relations ALTER COLUMN relation_type TYPE BIGINT",
+        )
+        .await
     }
 }

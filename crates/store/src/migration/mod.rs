@@ -115,6 +115,14 @@ pub(crate) async fn ddl(manager: &SchemaManager<'_>, sql: &str) -> Result<(), Db
 }
 
 /// After inserting rows with explicit ids: PostgreSQL's identity continues after the highest.
+/// Runs `sql` (statements separated by `;`) on PostgreSQL; nothing on SQLite.
+pub(crate) async fn postgres_only(manager: &SchemaManager<'_>, sql: &str) -> Result<(), DbErr> {
+    if manager.get_database_backend() == DbBackend::Postgres {
+        manager.get_connection().execute_unprepared(sql).await?;
+    }
+    Ok(())
+}
+
 pub(crate) async fn bump_sequences(
     manager: &SchemaManager<'_>,
     tables: &[&str],
