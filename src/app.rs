@@ -33,22 +33,20 @@ pub fn app(
     dialects: Vec<Arc<Settings>>,
 ) -> impl Endpoint<Output = Response> {
     let files = crate::storage::endpoint(service.files.store());
+    // One route table for every dialect (each under its own prefix) and the operator's paths.
     let mut app = Route::new();
     for settings in &dialects {
         let openapi = Arc::new(openapi_document(&settings.wire));
-        let api = routes(service.clone(), settings.clone()).at(
-            "/openapi.json",
-            poem::endpoint::make_sync(move |_| {
-                Response::builder()
-                    .content_type("application/json")
-                    .body(openapi.as_str().to_string())
-            }),
-        );
-        let prefix = match settings.wire.prefix.as_str() {
-            "" => "/",
-            p => p,
-        };
-        app = app.nest(prefix, api);
+        app = routes(app, service.clone(), settings.clone())
+            .endpoint(
+                "/openapi.json",
+                poem::endpoint::make_sync(move |_| {
+                    Response::builder()
+                        .content_type("application/json")
+                        .body(openapi.as_str().to_string())
+                }),
+            )
+            .route();
     }
     let mut app = app
         .nest(service.settings.storage_uri.clone(), files)
@@ -139,16 +137,21 @@ async fn serve<E: Endpoint>(ep: Arc<E>, req: Request, wire: &Wire, id: u64) -> R
     let start = Instant::now();
     let method = req.method().clone();
     let path = req.uri().path().to_string();
-    let format = Negotiation::from_accept(req.header("accept"), &wire.vendor).format;
+    // Only an error written here needs the format: most requests never negotiate it twice.
+    let accept = req.headers().get("accept").cloned();
+    let format = || {
+        let accept = accept.as_ref().and_then(|a| a.to_str().ok());
+        Negotiation::from_accept(accept, &wire.vendor).format
+    };
     let (outcome, statements) =
         cairn_store::count_statements(AssertUnwindSafe(Box::pin(ep.call(req))).catch_unwind())
             .await;
     let mut resp = match outcome {
         Ok(Ok(r)) => r.into_response(),
         Ok(Err(e)) if e.status() == poem::http::StatusCode::NOT_FOUND => {
-            render_error(&HttpError::not_found("No such route"), format, wire)
+            render_error(&HttpError::not_found("No such route"), format(), wire)
         }
-        Ok(Err(e)) => render_error(&HttpError::new(e.status(), e.to_string()), format, wire),
+        Ok(Err(e)) => render_error(&HttpError::new(e.status(), e.to_string()), format(), wire),
         Err(panic) => {
             let msg = panic
                 .downcast_ref::<&str>()
@@ -156,7 +159,7 @@ async fn serve<E: Endpoint>(ep: Arc<E>, req: Request, wire: &Wire, id: u64) -> R
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_default();
             tracing::error!(request_id = id, %method, %path, panic = %msg, "handler panicked");
-            render_error(&HttpError::internal(), format, wire)
+            render_error(&HttpError::internal(), format(), wire)
         }
     };
     if let Ok(v) = HeaderValue::from_str(&id.to_string()) {

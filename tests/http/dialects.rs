@@ -292,3 +292,49 @@ async fn a_session_opened_in_one_dialect_is_valid_in_the_other() {
         );
     }
 }
+
+/// The response cache keeps each dialect's answer apart: the same request in both dialects
+/// (same `Accept`, same caller) gets its own hrefs and media type, cached or not.
+#[tokio::test]
+async fn a_cached_answer_of_one_dialect_never_answers_the_other() {
+    let app = TestApp::new().await;
+    for _ in 0..2 {
+        for (vendor, prefix) in [IBEXA, EZ] {
+            for accept in ["application/json", "application/xml"] {
+                let r = app
+                    .abs("GET", &format!("{prefix}/content/sections/1"))
+                    .header("accept", accept)
+                    .admin()
+                    .send()
+                    .await;
+                r.assert(200);
+                assert!(
+                    r.content_type()
+                        .starts_with(&format!("application/vnd.{vendor}.api.Section")),
+                    "{prefix} {accept}: {}",
+                    r.content_type()
+                );
+                assert!(
+                    r.body.contains(&format!("{prefix}/content/sections/1")),
+                    "{prefix} {accept}: {}",
+                    r.body
+                );
+            }
+        }
+    }
+    // The root of each dialect answers with and without its trailing slash.
+    for (_, prefix) in [IBEXA, EZ] {
+        for path in [prefix.to_string(), format!("{prefix}/")] {
+            let r = app
+                .abs("GET", &path)
+                .header("accept", "application/json")
+                .send()
+                .await;
+            r.assert(200);
+            assert!(
+                r.body.contains(&format!("{prefix}/content/objects")),
+                "{path}"
+            );
+        }
+    }
+}

@@ -11,9 +11,14 @@
 
 use crate::http::Rq;
 use crate::reply::Rendered;
+use poem::http::header::{self, HeaderName};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
+
+/// Request headers an answer may depend on besides the standard ones.
+const X_SITEACCESS: HeaderName = HeaderName::from_static("x-siteaccess");
+const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 
 /// Most tags whose last change is remembered; past it, a change counts as touching anything.
 const MAX_TOUCHED: usize = 100_000;
@@ -136,14 +141,20 @@ impl ResponseCache {
     pub fn slot(rq: &Rq, scope: &str, generation: u64, tags: Option<Vec<u64>>) -> Slot {
         let mut h = xxhash_rust::xxh3::Xxh3::new();
         let uri = &rq.http.uri();
+        let headers = rq.http.headers();
+        let header = |name: &HeaderName| {
+            (headers.get(name))
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("")
+        };
         for part in [
             uri.path(),
             uri.query().unwrap_or(""),
-            rq.header("accept").unwrap_or(""),
-            rq.header("accept-language").unwrap_or(""),
-            rq.header("x-siteaccess").unwrap_or(""),
-            rq.header("content-type").unwrap_or(""),
-            rq.header("last-event-id").unwrap_or(""),
+            header(&header::ACCEPT),
+            header(&header::ACCEPT_LANGUAGE),
+            header(&X_SITEACCESS),
+            header(&header::CONTENT_TYPE),
+            header(&LAST_EVENT_ID),
             scope,
         ] {
             h.update(part.as_bytes());

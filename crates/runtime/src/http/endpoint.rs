@@ -181,3 +181,47 @@ pub async fn method_override(mut req: Request) -> poem::Result<Request> {
     }
     Ok(req)
 }
+
+/// A dialect's route-table paths, each added to one route table under the dialect's prefix
+/// (one table for every dialect and the operator's paths: a request is matched once).
+pub struct Mount {
+    route: poem::Route,
+    prefix: String,
+}
+
+impl Mount {
+    pub fn new(route: poem::Route, prefix: &str) -> Mount {
+        Mount {
+            route,
+            prefix: prefix.trim_end_matches('/').to_string(),
+        }
+    }
+
+    /// Adds `path` (under the prefix); the root answers with and without its slash.
+    pub fn at(self, path: &str, ep: PathEndpoint) -> Mount {
+        let Mount { route, prefix } = self;
+        let route = match path {
+            "/" if !prefix.is_empty() => {
+                let ep = Arc::new(ep);
+                route.at(&prefix, ep.clone()).at(format!("{prefix}/"), ep)
+            }
+            _ => route.at(format!("{prefix}{path}"), ep),
+        };
+        Mount { route, prefix }
+    }
+
+    /// Adds any other endpoint at `path` under the prefix.
+    pub fn endpoint<E>(self, path: &str, ep: E) -> Mount
+    where
+        E: poem::IntoEndpoint,
+        E::Endpoint: 'static,
+    {
+        let Mount { route, prefix } = self;
+        let route = route.at(format!("{prefix}{path}"), ep);
+        Mount { route, prefix }
+    }
+
+    pub fn route(self) -> poem::Route {
+        self.route
+    }
+}

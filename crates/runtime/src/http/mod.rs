@@ -10,7 +10,7 @@
 mod endpoint;
 mod request;
 
-pub use endpoint::{ErrorRenderer, Handler, HandlerFuture, PathEndpoint, method_override};
+pub use endpoint::{ErrorRenderer, Handler, HandlerFuture, Mount, PathEndpoint, method_override};
 pub use request::{Rq, decode_json, parse_query, storable};
 
 use crate::json::JsonWriter;

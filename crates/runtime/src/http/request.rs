@@ -80,7 +80,9 @@ impl Rq {
             .http
             .raw_path_param(name)
             .ok_or_else(|| HttpError::not_found("No such route"))?;
-        storable(v, &format!("The path parameter '{name}'"))?;
+        if v.contains('\0') {
+            return Err(nul_in(&format!("The path parameter '{name}'")));
+        }
         T::from_scalar(&Scalar::Str(v)).ok_or_else(|| HttpError::not_found("No such route"))
     }
 
@@ -88,12 +90,10 @@ impl Rq {
     pub fn query<T: FromScalar>(&self, name: &str) -> Result<Option<T>, HttpError> {
         match self.query.iter().find(|(k, _)| k == name) {
             None => Ok(None),
-            Some((_, v)) => T::from_scalar(&Scalar::Str(storable(
-                v,
-                &format!("The query parameter '{name}'"),
-            )?))
-            .map(Some)
-            .ok_or_else(|| {
+            Some((_, v)) if v.contains('\0') => {
+                Err(nul_in(&format!("The query parameter '{name}'")))
+            }
+            Some((_, v)) => T::from_scalar(&Scalar::Str(v)).map(Some).ok_or_else(|| {
                 HttpError::bad_request(format!(
                     "Query parameter '{name}' is '{v}', expected {}",
                     T::EXPECTED
