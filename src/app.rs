@@ -131,8 +131,8 @@ fn dialect_of<'a>(wires: &'a [Wire], path: &str) -> &'a Wire {
         .unwrap_or(&wires[0])
 }
 
-/// Runs one request: logs and measures it, turns unknown routes and panics into
-/// `ErrorMessage` bodies.
+/// Runs one request, its reads in one SQLite snapshot: logs and measures it, turns unknown
+/// routes and panics into `ErrorMessage` bodies.
 async fn serve<E: Endpoint>(ep: Arc<E>, req: Request, wire: &Wire, id: u64) -> Response {
     let start = Instant::now();
     let method = req.method().clone();
@@ -143,9 +143,10 @@ async fn serve<E: Endpoint>(ep: Arc<E>, req: Request, wire: &Wire, id: u64) -> R
         let accept = accept.as_ref().and_then(|a| a.to_str().ok());
         Negotiation::from_accept(accept, &wire.vendor).format
     };
-    let (outcome, statements) =
-        cairn_store::count_statements(AssertUnwindSafe(Box::pin(ep.call(req))).catch_unwind())
-            .await;
+    let (outcome, statements) = cairn_store::count_statements(cairn_store::reading(
+        AssertUnwindSafe(Box::pin(ep.call(req))).catch_unwind(),
+    ))
+    .await;
     let mut resp = match outcome {
         Ok(Ok(r)) => r.into_response(),
         Ok(Err(e)) if e.status() == poem::http::StatusCode::NOT_FOUND => {

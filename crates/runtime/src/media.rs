@@ -40,44 +40,37 @@ impl Negotiation {
             type_name: None,
         };
         let Some(accept) = accept else { return xml };
-        let mut ranges: Vec<(f32, usize, &str)> = accept
-            .split(',')
-            .enumerate()
-            .filter_map(|(i, r)| {
-                let mut parts = r.split(';');
-                let media = parts.next()?.trim();
-                if media.is_empty() {
-                    return None;
-                }
-                let q = parts
-                    .filter_map(|p| p.trim().strip_prefix("q="))
-                    .find_map(|q| q.trim().parse::<f32>().ok())
-                    .unwrap_or(1.0);
-                Some((q, i, media))
-            })
-            .collect();
-        ranges.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        for (_, _, media) in ranges {
-            if media.eq_ignore_ascii_case("application/json") {
-                return Negotiation {
-                    format: Format::Json,
-                    type_name: None,
-                };
+        // The range with the highest `q` (the first of equals) among those naming a media
+        // type decides; ranges without one are passed over.
+        let mut best: Option<(f32, &str)> = None;
+        for r in accept.split(',') {
+            let mut parts = r.split(';');
+            let media = parts.next().unwrap_or("").trim();
+            if !media.contains('/') {
+                continue;
             }
-            if media.eq_ignore_ascii_case("application/xml") {
-                return xml;
-            }
-            if let Some((name, format)) = vendor_type(media, vendor) {
-                return Negotiation {
-                    format,
-                    type_name: Some(name.to_string()),
-                };
-            }
-            if media.contains('/') {
-                return xml;
+            let q = parts
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .find_map(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            if best.is_none_or(|(b, _)| q > b) {
+                best = Some((q, media));
             }
         }
-        xml
+        let Some((_, media)) = best else { return xml };
+        if media.eq_ignore_ascii_case("application/json") {
+            return Negotiation {
+                format: Format::Json,
+                type_name: None,
+            };
+        }
+        match vendor_type(media, vendor) {
+            Some((name, format)) => Negotiation {
+                format,
+                type_name: Some(name.to_string()),
+            },
+            None => xml,
+        }
     }
 
     /// Whether the Accept named `name` (case-insensitively), for variant selection.

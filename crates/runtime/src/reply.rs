@@ -109,8 +109,8 @@ impl Rendered {
             b = b.header(header::ETAG, etag.as_str());
             let method = rq.http.method();
             if (method == Method::GET || method == Method::HEAD)
-                && rq
-                    .header("if-none-match")
+                && (rq.http.headers().get(header::IF_NONE_MATCH))
+                    .and_then(|v| v.to_str().ok())
                     .is_some_and(|v| v.split(',').any(|t| etag.matches(t)))
             {
                 return b.status(StatusCode::NOT_MODIFIED).finish();

@@ -232,6 +232,18 @@ impl Db {
         F: AsyncFnOnce(&DatabaseTransaction) -> Result<T, E>,
         E: From<DbErr>,
     {
+        // The request's reads after this write must see it; none is held while it waits.
+        crate::snapshot::end();
+        let out = self.transaction_in_turn(change, f).await;
+        crate::snapshot::end();
+        out
+    }
+
+    async fn transaction_in_turn<T, E, F>(&self, change: Option<Change<'_>>, f: F) -> Result<T, E>
+    where
+        F: AsyncFnOnce(&DatabaseTransaction) -> Result<T, E>,
+        E: From<DbErr>,
+    {
         let waiting = std::time::Instant::now();
         let _turn = match &self.write_queue {
             Some(q) => Some(q.lock().await),

@@ -15,8 +15,10 @@ pub mod notify;
 pub mod password;
 #[cfg(feature = "testing")]
 pub mod scratch;
+pub mod snapshot;
 pub mod sql;
 pub mod sqlite;
 pub mod watch;
 
 pub use db::{Db, DbOptions, count_statements};
+pub use snapshot::reading;

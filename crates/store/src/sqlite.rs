@@ -5,7 +5,8 @@
 //! so that the services keep one code path for both databases.
 //!
 //! - [`shared`]: the pool as one connection, for reads; each statement takes an idle
-//!   connection and gives it back.
+//!   connection and gives it back, or, in a request, runs in the request's read transaction
+//!   (`snapshot.rs`).
 //! - [`Transaction`]: one connection held from `BEGIN` to `COMMIT`, for writes (`Db::write`)
 //!   and migrations; its commit's failure is reported (the proxy's own commit cannot be).
 //! - Rows: every integer is `i64` (the entities declare no narrower one; migration 16),
@@ -90,6 +91,9 @@ pub struct Pool {
     path: String,
     idle: Mutex<Vec<Conn>>,
     permits: Arc<Semaphore>,
+    /// Connections held by requests' read snapshots (`snapshot.rs`), counted apart: a request
+    /// holding one never keeps a statement waiting for a connection.
+    snapshots: Arc<Semaphore>,
     opened: AtomicU32,
     statements: Arc<AtomicU64>,
 }
@@ -114,6 +118,7 @@ impl Pool {
             path: path.to_owned(),
             idle: Mutex::new(Vec::new()),
             permits: Arc::new(Semaphore::new(size.max(1) as usize)),
+            snapshots: Arc::new(Semaphore::new(size.max(1) as usize)),
             opened: AtomicU32::new(0),
             statements,
         });
@@ -167,6 +172,25 @@ impl Pool {
             watched: false,
             _permit: permit,
         })
+    }
+
+    /// A connection in a read transaction (`BEGIN`; SQLite takes the snapshot at its first
+    /// read), if one can be had without waiting.
+    pub(crate) fn try_snapshot(self: &Arc<Self>) -> Option<Lease> {
+        let permit = self.snapshots.clone().try_acquire_owned().ok()?;
+        let idle = self.idle.lock().expect("pool lock").pop();
+        let conn = match idle {
+            Some(c) => c,
+            None => self.connect().ok()?,
+        };
+        let lease = Lease {
+            conn: Some(conn),
+            pool: self.clone(),
+            watched: false,
+            _permit: permit,
+        };
+        lease.run_cached("BEGIN").ok()?;
+        Some(lease)
     }
 
     /// Connections: (open, idle).
@@ -230,7 +254,8 @@ impl Drop for Lease {
         if self.watched {
             let _ = c.db.progress_handler(0, None::<fn() -> bool>);
         }
-        if !c.db.is_autocommit() && c.db.execute_batch("ROLLBACK").is_err() {
+        let rollback = || (c.db.prepare_cached("ROLLBACK")).and_then(|mut s| s.execute([]));
+        if !c.db.is_autocommit() && rollback().is_err() {
             self.pool.opened.fetch_sub(1, Ordering::Relaxed);
             return;
         }
@@ -239,6 +264,16 @@ impl Drop for Lease {
 }
 
 impl Lease {
+    /// Whether it is a connection of `pool`.
+    pub(crate) fn of(&self, pool: &Arc<Pool>) -> bool {
+        Arc::ptr_eq(&self.pool, pool)
+    }
+
+    /// Runs a statement without values or rows (`BEGIN`), prepared once.
+    fn run_cached(&self, sql: &str) -> rusqlite::Result<usize> {
+        self.prepare_cached(sql)?.execute([])
+    }
+
     /// Runs a statement that reads, and returns its rows.
     pub fn query(&self, s: &Statement) -> Result<Vec<ProxyRow>, DbErr> {
         crate::db::counted(&self.pool.statements);
@@ -437,11 +472,18 @@ struct Shared(Arc<Pool>);
 #[async_trait::async_trait]
 impl ProxyDatabaseTrait for Shared {
     async fn query(&self, s: Statement) -> Result<Vec<ProxyRow>, DbErr> {
+        if let Some(rows) = crate::snapshot::with(&self.0, |l| l.query(&s)) {
+            return rows;
+        }
         self.0.get().await?.query(&s)
     }
 
     async fn execute(&self, s: Statement) -> Result<ProxyExecResult, DbErr> {
-        self.0.get().await?.execute(&s)
+        // A write outside a transaction: the request's later reads must see it.
+        crate::snapshot::end();
+        let done = self.0.get().await?.execute(&s);
+        crate::snapshot::end();
+        done
     }
 
     async fn begin(&self) {
