@@ -131,6 +131,8 @@ fn dialect_of<'a>(wires: &'a [Wire], path: &str) -> &'a Wire {
         .unwrap_or(&wires[0])
 }
 
+const X_REQUEST_ID: poem::http::HeaderName = poem::http::HeaderName::from_static("x-request-id");
+
 /// Runs one request, its reads in one SQLite snapshot: logs and measures it, turns unknown
 /// routes and panics into `ErrorMessage` bodies.
 async fn serve<E: Endpoint>(ep: Arc<E>, req: Request, wire: &Wire, id: u64) -> Response {
@@ -163,9 +165,8 @@ async fn serve<E: Endpoint>(ep: Arc<E>, req: Request, wire: &Wire, id: u64) -> R
             render_error(&HttpError::internal(), format(), wire)
         }
     };
-    if let Ok(v) = HeaderValue::from_str(&id.to_string()) {
-        resp.headers_mut().insert("x-request-id", v);
-    }
+    resp.headers_mut()
+        .insert(X_REQUEST_ID, HeaderValue::from(id));
     let operation = resp.extensions().get::<Called>().map_or("-", |c| c.0.id);
     let elapsed = start.elapsed();
     crate::metrics::request(

@@ -287,8 +287,7 @@ impl Shared {
     ) -> Result<()> {
         let login = match login {
             Some(l) => l.to_string(),
-            None => user::Entity::find_by_id(user_id)
-                .one(self.db.conn())
+            None => cairn_store::sql::by_id::<user::Entity>(self.db.conn(), user_id)
                 .await?
                 .map(|u| u.login)
                 .unwrap_or_default(),

@@ -24,8 +24,7 @@ fn to_model(s: section::Model) -> Section {
 }
 
 async fn find(db: &impl ConnectionTrait, id: i64) -> Result<section::Model> {
-    section::Entity::find_by_id(id)
-        .one(db)
+    cairn_store::sql::by_id::<section::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("Section", id))
 }

@@ -24,8 +24,7 @@ use sea_orm::{
 use std::collections::HashMap;
 
 async fn find(db: &impl ConnectionTrait, id: i64) -> Result<trash::Model> {
-    trash::Entity::find_by_id(id)
-        .one(db)
+    cairn_store::sql::by_id::<trash::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("TrashItem", id))
 }
@@ -102,7 +101,7 @@ impl Shared {
                     vec![],
                 )
                 .await?;
-                Ok(trash::Entity::find_by_id(l.id).one(tx).await?)
+                Ok(cairn_store::sql::by_id::<trash::Entity>(tx, l.id).await?)
             })
             .await?;
         Ok(match trashed {

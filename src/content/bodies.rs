@@ -83,8 +83,7 @@ impl ContentService {
     ) -> Result<Option<String>> {
         match c.main_location_id {
             None => Ok(None),
-            Some(id) => Ok(location::Entity::find_by_id(id)
-                .one(db)
+            Some(id) => Ok(cairn_store::sql::by_id::<location::Entity>(db, id)
                 .await?
                 .map(|l| tree::href_path(&l.path_string))),
         }

@@ -97,8 +97,7 @@ impl Shared {
                 .map(|c| c.section_id)
                 .unwrap_or(1),
         };
-        if section::Entity::find_by_id(section)
-            .one(db)
+        if cairn_store::sql::by_id::<section::Entity>(db, section)
             .await?
             .is_none()
         {

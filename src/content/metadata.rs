@@ -53,7 +53,10 @@ impl Shared {
             ca.main_language_code = Set(l.clone());
         }
         if let Some(s) = b.section {
-            if section::Entity::find_by_id(s).one(tx).await?.is_none() {
+            if cairn_store::sql::by_id::<section::Entity>(tx, s)
+                .await?
+                .is_none()
+            {
                 return Err(Error::BadRequest(format!("Section {s} does not exist")));
             }
             ca.section_id = Set(s);

@@ -67,7 +67,10 @@ pub(super) async fn create(
                 ));
             }
             let dest = req.body.destination;
-            if content::Entity::find_by_id(dest).one(tx).await?.is_none() {
+            if cairn_store::sql::by_id::<content::Entity>(tx, dest)
+                .await?
+                .is_none()
+            {
                 return Err(Error::Forbidden(format!(
                     "Destination content {dest} does not exist"
                 )));

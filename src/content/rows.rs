@@ -11,8 +11,7 @@ use sea_orm::{ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter,
 use std::collections::HashMap;
 
 pub async fn content(db: &impl ConnectionTrait, id: i64) -> Result<content::Model> {
-    content::Entity::find_by_id(id)
-        .one(db)
+    cairn_store::sql::by_id::<content::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("Content", id))
 }

@@ -42,8 +42,7 @@ const DEFINED: i64 = content_type::DEFINED;
 const DRAFT: i64 = content_type::DRAFT;
 
 async fn find_group(db: &impl ConnectionTrait, id: i64) -> Result<content_type_group::Model> {
-    content_type_group::Entity::find_by_id(id)
-        .one(db)
+    cairn_store::sql::by_id::<content_type_group::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("ContentTypeGroup", id))
 }

@@ -30,8 +30,7 @@ pub fn subtree_end(path_string: &str) -> String {
 }
 
 pub async fn find(db: &impl ConnectionTrait, id: i64) -> Result<location::Model> {
-    location::Entity::find_by_id(id)
-        .one(db)
+    cairn_store::sql::by_id::<location::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("Location", id))
 }
@@ -56,8 +55,7 @@ pub async fn find_by_path(db: &impl ConnectionTrait, path: &str) -> Result<locat
         .next()
         .and_then(|s| s.parse().ok())
         .ok_or_else(missing)?;
-    location::Entity::find_by_id(id)
-        .one(db)
+    cairn_store::sql::by_id::<location::Entity>(db, id)
         .await?
         .ok_or_else(missing)
 }

@@ -45,8 +45,7 @@ pub(super) async fn find_group(
     db: &impl ConnectionTrait,
     id: i64,
 ) -> Result<object_state_group::Model> {
-    object_state_group::Entity::find_by_id(id)
-        .one(db)
+    cairn_store::sql::by_id::<object_state_group::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("ObjectStateGroup", id))
 }
@@ -58,7 +57,7 @@ pub(super) async fn find_state(
     group_id: i64,
     id: i64,
 ) -> Result<object_state::Model> {
-    match object_state::Entity::find_by_id(id).one(db).await? {
+    match cairn_store::sql::by_id::<object_state::Entity>(db, id).await? {
         Some(s) if s.group_id == group_id => Ok(s),
         _ => {
             find_group(db, group_id).await?;

@@ -183,8 +183,7 @@ async fn of_assignment(db: &impl ConnectionTrait, wire: &Wire, l: Limitation) ->
         let value = match lim.identifier.as_str() {
             "Section" => {
                 let id = hrefs::read::load_section(path).ok_or_else(|| bad(href))?;
-                section::Entity::find_by_id(id)
-                    .one(db)
+                cairn_store::sql::by_id::<section::Entity>(db, id)
                     .await?
                     .ok_or_else(|| bad(href))?;
                 id.to_string()

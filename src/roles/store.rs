@@ -35,8 +35,7 @@ pub(crate) async fn find_role(db: &impl ConnectionTrait, id: i64) -> Result<role
 
 /// A Role or Role draft by its own id.
 pub(crate) async fn find_any(db: &impl ConnectionTrait, id: i64) -> Result<role::Model> {
-    role::Entity::find_by_id(id)
-        .one(db)
+    cairn_store::sql::by_id::<role::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("Role", id))
 }
@@ -279,7 +278,13 @@ pub(crate) async fn draft_of(tx: &impl ConnectionTrait, r: &role::Model) -> Resu
 pub(crate) async fn publish(tx: &impl ConnectionTrait, draft: role::Model) -> Result<role::Model> {
     // The draft of a Role deleted since is published as a Role of its own.
     let original = match draft.original_id {
-        Some(id) if role::Entity::find_by_id(id).one(tx).await?.is_some() => Some(id),
+        Some(id)
+            if cairn_store::sql::by_id::<role::Entity>(tx, id)
+                .await?
+                .is_some() =>
+        {
+            Some(id)
+        }
         _ => None,
     };
     ensure_free(tx, &draft.identifier, original).await?;

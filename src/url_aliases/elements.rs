@@ -294,7 +294,7 @@ pub async fn content_names(
     db: &impl ConnectionTrait,
     content_id: i64,
 ) -> Result<Option<(LangMap, bool)>> {
-    let Some(c) = content::Entity::find_by_id(content_id).one(db).await? else {
+    let Some(c) = cairn_store::sql::by_id::<content::Entity>(db, content_id).await? else {
         return Ok(None);
     };
     if c.status != content::PUBLISHED {

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use cairn_runtime::LangMap;
 use cairn_store::entity::location;
 use cairn_store::sql::exec;
-use sea_orm::{ConnectionTrait, EntityTrait};
+use sea_orm::ConnectionTrait;
 
 /// Creates or updates the system aliases of Location `l` in every language of `names` (the
 /// content's names): the element text is the slug of the name, made unique among its
@@ -31,7 +31,7 @@ pub(crate) async fn location_republished(
     tx: &impl ConnectionTrait,
     location_id: i64,
 ) -> Result<()> {
-    let Some(l) = location::Entity::find_by_id(location_id).one(tx).await? else {
+    let Some(l) = cairn_store::sql::by_id::<location::Entity>(tx, location_id).await? else {
         return Err(Error::not_found("Location", location_id));
     };
     if let Some((names, aa)) = content_names(tx, l.content_id).await? {
@@ -138,7 +138,7 @@ pub(crate) async fn locations_swapped(tx: &impl ConnectionTrait, a: i64, b: i64)
     lock_tree(tx).await?;
     let mut plan = Vec::new();
     for id in [a, b] {
-        let Some(l) = location::Entity::find_by_id(id).one(tx).await? else {
+        let Some(l) = cairn_store::sql::by_id::<location::Entity>(tx, id).await? else {
             return Err(Error::not_found("Location", id));
         };
         let element = system_rows(tx, id).await?.first().map(|r| r.id);

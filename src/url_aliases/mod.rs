@@ -62,8 +62,7 @@ async fn alias_body(
 ) -> Result<UrlAlias> {
     let (kind, location, resource) = if let Some(l) = r.action.strip_prefix("eznode:") {
         let path = match l.parse::<i64>() {
-            Ok(id) => location::Entity::find_by_id(id)
-                .one(db)
+            Ok(id) => cairn_store::sql::by_id::<location::Entity>(db, id)
                 .await?
                 .map(|l| tree::href_path(&l.path_string))
                 .unwrap_or_else(|| id.to_string()),
@@ -240,8 +239,7 @@ fn wildcard_body(w: url_wildcard::Model) -> UrlWildcard {
 }
 
 async fn find_wildcard(db: &impl ConnectionTrait, id: i64) -> Result<url_wildcard::Model> {
-    url_wildcard::Entity::find_by_id(id)
-        .one(db)
+    cairn_store::sql::by_id::<url_wildcard::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("URLWildcard", id))
 }

@@ -50,7 +50,7 @@ pub(crate) async fn store(
     let (Some(login), Some(email)) = (text(value, "login"), text(value, "email")) else {
         return Ok(());
     };
-    let existing = user::Entity::find_by_id(content_id).one(tx).await?;
+    let existing = cairn_store::sql::by_id::<user::Entity>(tx, content_id).await?;
     if let Some(u) = &existing
         && u.login != login
     {

@@ -70,12 +70,10 @@ impl Shared {
         id: i64,
     ) -> Result<(content::Model, user::Model)> {
         let missing = || Error::not_found("User", id);
-        let u = user::Entity::find_by_id(id)
-            .one(db)
+        let u = cairn_store::sql::by_id::<user::Entity>(db, id)
             .await?
             .ok_or_else(missing)?;
-        let c = content::Entity::find_by_id(id)
-            .one(db)
+        let c = cairn_store::sql::by_id::<content::Entity>(db, id)
             .await?
             .filter(|c| c.status == content::PUBLISHED)
             .ok_or_else(missing)?;
@@ -94,8 +92,7 @@ impl Shared {
     ) -> Result<(content::Model, location::Model)> {
         let missing = || Error::not_found("UserGroup", path);
         let l = tree::find_by_path(db, path).await.map_err(|_| missing())?;
-        let c = content::Entity::find_by_id(l.content_id)
-            .one(db)
+        let c = cairn_store::sql::by_id::<content::Entity>(db, l.content_id)
             .await?
             .filter(|c| c.status == content::PUBLISHED)
             .ok_or_else(missing)?;

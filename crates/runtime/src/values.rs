@@ -12,11 +12,25 @@ impl Timestamp {
     }
 
     /// `2018-09-17T06:48:13+00:00`.
+    /// Written by hand: chrono's format string is parsed again on every call, and every
+    /// answer holds several of these.
     pub fn to_iso8601(self) -> String {
-        chrono::DateTime::from_timestamp(self.0, 0)
-            .unwrap_or_default()
-            .format("%Y-%m-%dT%H:%M:%S+00:00")
-            .to_string()
+        use chrono::{Datelike, Timelike};
+        use std::fmt::Write;
+        let t = chrono::DateTime::from_timestamp(self.0, 0).unwrap_or_default();
+        let (date, time) = (t.date_naive(), t.time());
+        let mut out = String::with_capacity(25);
+        let _ = write!(
+            out,
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}+00:00",
+            date.year(),
+            date.month(),
+            date.day(),
+            time.hour(),
+            time.minute(),
+            time.second()
+        );
+        out
     }
 
     /// Reads ISO 8601 (with or without offset, date only) or Unix seconds.

@@ -80,9 +80,51 @@ pub fn unique_violation(e: &sea_orm::DbErr) -> bool {
     ) || e.to_string().contains("UNIQUE constraint failed")
 }
 
+/// The row of `E` whose primary key is `id`: what `E::find_by_id(id).one(db)` reads, by a
+/// statement whose text is built once per entity and backend. Loading one row by its key is
+/// the commonest statement of every request; building it anew each time (every column named,
+/// the text written) cost as much as running it.
+pub async fn by_id<E>(db: &impl ConnectionTrait, id: i64) -> Result<Option<E::Model>, DbErr>
+where
+    E: sea_orm::EntityTrait,
+    <E::PrimaryKey as sea_orm::PrimaryKeyTrait>::ValueType: From<i64>,
+{
+    use sea_orm::{FromQueryResult, QuerySelect, QueryTrait};
+    let backend = db.get_database_backend();
+    let key = (std::any::TypeId::of::<E>(), backend as u8);
+    let kept = KEPT.read().ok().and_then(|k| k.get(&key).cloned());
+    let mut s = match kept {
+        Some(s) => Statement::clone(&s),
+        None => {
+            let built = E::find_by_id(0i64).limit(1).build(backend);
+            if let Ok(mut k) = KEPT.write() {
+                k.insert(key, std::sync::Arc::new(built.clone()));
+            }
+            built
+        }
+    };
+    // The key is the first value bound (before the limit).
+    if let Some(first) = s.values.as_mut().and_then(|v| v.0.first_mut()) {
+        *first = id.into();
+    }
+    db.query_one_raw(s)
+        .await?
+        .map(|row| E::Model::from_query_result(&row, ""))
+        .transpose()
+}
+
+type KeptStatements = std::collections::HashMap<(std::any::TypeId, u8), std::sync::Arc<Statement>>;
+
+/// The statements of [`by_id`], by entity and backend.
+static KEPT: std::sync::LazyLock<std::sync::RwLock<KeptStatements>> =
+    std::sync::LazyLock::new(Default::default);
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::entity::{location, section};
+    use crate::{Db, DbOptions};
+    use sea_orm::EntityTrait;
 
     #[test]
     fn placeholders_are_numbered_for_postgres() {
@@ -94,5 +136,32 @@ mod tests {
         assert_eq!(s.sql, "UPDATE t SET a = $1 WHERE b = $2");
         let s = stmt(DbBackend::Sqlite, "UPDATE t SET a = ?", [1i64.into()]);
         assert_eq!(s.sql, "UPDATE t SET a = ?");
+    }
+
+    /// `by_id` reads what `find_by_id(..).one(..)` reads, for each entity its own statement,
+    /// whichever key it is asked for after the first.
+    #[tokio::test]
+    async fn by_id_reads_what_find_by_id_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&DbOptions {
+            url: format!("sqlite://{}", dir.path().join("t.db").display()),
+            max_connections: 2,
+            statement_timeout: None,
+        })
+        .await
+        .unwrap();
+        let c = db.conn();
+        for id in [2, 5, 43, 999_999] {
+            let kept = by_id::<location::Entity>(c, id).await.unwrap();
+            let built = location::Entity::find_by_id(id).one(c).await.unwrap();
+            assert_eq!(kept, built, "Location {id}");
+        }
+        assert!(by_id::<location::Entity>(c, 2).await.unwrap().is_some());
+        for id in [1, 3, 999] {
+            let kept = by_id::<section::Entity>(c, id).await.unwrap();
+            let built = section::Entity::find_by_id(id).one(c).await.unwrap();
+            assert_eq!(kept, built, "Section {id}");
+        }
+        assert!(by_id::<section::Entity>(c, 1).await.unwrap().is_some());
     }
 }
