@@ -6,8 +6,10 @@ use crate::field_types::FieldIds;
 use cairn_store::entity::{
     content, content_field, content_relation, content_type, content_version, field_definition,
 };
-use cairn_store::sql::stmt;
-use sea_orm::{ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
+use cairn_store::sql::{Kept, stmt};
+use sea_orm::{
+    ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+};
 use std::collections::HashMap;
 
 pub async fn content(db: &impl ConnectionTrait, id: i64) -> Result<content::Model> {
@@ -21,11 +23,14 @@ pub async fn version(
     content_id: i64,
     no: i64,
 ) -> Result<content_version::Model> {
-    content_version::Entity::find()
-        .filter(content_version::Column::ContentId.eq(content_id))
-        .filter(content_version::Column::VersionNo.eq(no))
-        .one(db)
-        .await?
+    static KEPT: Kept = Kept::new();
+    let build = || {
+        (content_version::Entity::find())
+            .filter(content_version::Column::ContentId.eq(0))
+            .filter(content_version::Column::VersionNo.eq(0))
+            .limit(1)
+    };
+    (KEPT.one(db, build, [content_id.into(), no.into()]).await?)
         .ok_or_else(|| Error::not_found("Version", format!("{content_id}/{no}")))
 }
 
@@ -33,11 +38,13 @@ pub async fn versions(
     db: &impl ConnectionTrait,
     content_id: i64,
 ) -> Result<Vec<content_version::Model>> {
-    Ok(content_version::Entity::find()
-        .filter(content_version::Column::ContentId.eq(content_id))
-        .order_by_asc(content_version::Column::VersionNo)
-        .all(db)
-        .await?)
+    static KEPT: Kept = Kept::new();
+    let build = || {
+        (content_version::Entity::find())
+            .filter(content_version::Column::ContentId.eq(0))
+            .order_by_asc(content_version::Column::VersionNo)
+    };
+    Ok(KEPT.all(db, build, [content_id.into()]).await?)
 }
 
 /// A version's fields in definition order, then language.
@@ -46,12 +53,14 @@ pub async fn fields(
     content_id: i64,
     no: i64,
 ) -> Result<Vec<content_field::Model>> {
-    Ok(content_field::Entity::find()
-        .filter(content_field::Column::ContentId.eq(content_id))
-        .filter(content_field::Column::VersionNo.eq(no))
-        .order_by_asc(content_field::Column::Id)
-        .all(db)
-        .await?)
+    static KEPT: Kept = Kept::new();
+    let build = || {
+        (content_field::Entity::find())
+            .filter(content_field::Column::ContentId.eq(0))
+            .filter(content_field::Column::VersionNo.eq(0))
+            .order_by_asc(content_field::Column::Id)
+    };
+    Ok(KEPT.all(db, build, [content_id.into(), no.into()]).await?)
 }
 
 /// Inserts Field rows, a hundred per statement (under every database's limit of bound
@@ -73,11 +82,14 @@ pub async fn relations(
     content_id: i64,
     no: i64,
 ) -> Result<Vec<content_relation::Model>> {
-    let mut rs = content_relation::Entity::find()
-        .filter(content_relation::Column::SourceContentId.eq(content_id))
-        .filter(content_relation::Column::SourceVersionNo.eq(no))
-        .all(db)
-        .await?;
+    static KEPT: Kept = Kept::new();
+    let build = || {
+        (content_relation::Entity::find())
+            .filter(content_relation::Column::SourceContentId.eq(0))
+            .filter(content_relation::Column::SourceVersionNo.eq(0))
+    };
+    let mut rs: Vec<content_relation::Model> =
+        KEPT.all(db, build, [content_id.into(), no.into()]).await?;
     in_reference_order(&mut rs);
     Ok(rs)
 }

@@ -6,7 +6,7 @@
 use crate::api::hrefs;
 use crate::error::{Error, Result};
 use cairn_store::entity::{content, location};
-use cairn_store::sql::{exec, stmt};
+use cairn_store::sql::{Kept, exec, stmt};
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait,
     QueryFilter, QueryOrder,
@@ -65,11 +65,13 @@ pub async fn of_content(
     db: &impl ConnectionTrait,
     c: &content::Model,
 ) -> Result<Vec<location::Model>> {
-    let mut ls = location::Entity::find()
-        .filter(location::Column::ContentId.eq(c.id))
-        .order_by_asc(location::Column::Id)
-        .all(db)
-        .await?;
+    static KEPT: Kept = Kept::new();
+    let build = || {
+        (location::Entity::find())
+            .filter(location::Column::ContentId.eq(0))
+            .order_by_asc(location::Column::Id)
+    };
+    let mut ls: Vec<location::Model> = KEPT.all(db, build, [c.id.into()]).await?;
     if let Some(main) = c.main_location_id {
         ls.sort_by_key(|l| l.id != main);
     }

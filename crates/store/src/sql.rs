@@ -80,6 +80,76 @@ pub fn unique_violation(e: &sea_orm::DbErr) -> bool {
     ) || e.to_string().contains("UNIQUE constraint failed")
 }
 
+/// A statement whose text is built once per backend, kept in a `static` at its call site:
+/// the hot reads' statements (building one names every column and writes the text, which
+/// cost as much as running it). `build` makes the query with any values of the right types;
+/// each run binds its own values in their place, in the order the query binds them. Only
+/// for queries whose text does not depend on their values (no `IN` lists).
+pub struct Kept {
+    built: [std::sync::OnceLock<Statement>; 2],
+}
+
+impl Default for Kept {
+    fn default() -> Kept {
+        Kept::new()
+    }
+}
+
+impl Kept {
+    pub const fn new() -> Kept {
+        Kept {
+            built: [const { std::sync::OnceLock::new() }; 2],
+        }
+    }
+
+    /// The statement for `backend` with `values` bound (the rest, a limit, as built).
+    pub fn statement<Q: sea_orm::QueryTrait>(
+        &self,
+        backend: DbBackend,
+        build: impl FnOnce() -> Q,
+        values: impl IntoIterator<Item = Value>,
+    ) -> Statement {
+        let slot = match backend {
+            DbBackend::Postgres => 0,
+            _ => 1,
+        };
+        let mut s = self.built[slot]
+            .get_or_init(|| build().build(backend))
+            .clone();
+        if let Some(bound) = s.values.as_mut() {
+            for (place, value) in bound.0.iter_mut().zip(values) {
+                *place = value;
+            }
+        }
+        s
+    }
+
+    /// Every row, as `M`.
+    pub async fn all<M: sea_orm::FromQueryResult, Q: sea_orm::QueryTrait>(
+        &self,
+        db: &impl ConnectionTrait,
+        build: impl FnOnce() -> Q,
+        values: impl IntoIterator<Item = Value>,
+    ) -> Result<Vec<M>, DbErr> {
+        let s = self.statement(db.get_database_backend(), build, values);
+        let rows = db.query_all_raw(s).await?;
+        rows.iter().map(|r| M::from_query_result(r, "")).collect()
+    }
+
+    /// The first row, as `M` (`build` says `.limit(1)`).
+    pub async fn one<M: sea_orm::FromQueryResult, Q: sea_orm::QueryTrait>(
+        &self,
+        db: &impl ConnectionTrait,
+        build: impl FnOnce() -> Q,
+        values: impl IntoIterator<Item = Value>,
+    ) -> Result<Option<M>, DbErr> {
+        let s = self.statement(db.get_database_backend(), build, values);
+        (db.query_one_raw(s).await?)
+            .map(|r| M::from_query_result(&r, ""))
+            .transpose()
+    }
+}
+
 /// The row of `E` whose primary key is `id`: what `E::find_by_id(id).one(db)` reads, by a
 /// statement whose text is built once per entity and backend. Loading one row by its key is
 /// the commonest statement of every request; building it anew each time (every column named,
@@ -163,5 +233,44 @@ mod tests {
             assert_eq!(kept, built, "Section {id}");
         }
         assert!(by_id::<section::Entity>(c, 1).await.unwrap().is_some());
+    }
+
+    /// A kept statement binds each run's own values: what the query built with them reads.
+    #[tokio::test]
+    async fn a_kept_statement_reads_what_the_built_query_reads() {
+        use sea_orm::{ColumnTrait, QueryFilter, QueryOrder, QuerySelect};
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&DbOptions {
+            url: format!("sqlite://{}", dir.path().join("t.db").display()),
+            max_connections: 2,
+            statement_timeout: None,
+        })
+        .await
+        .unwrap();
+        let c = db.conn();
+        let query = |parent: i64, depth: i64| {
+            (location::Entity::find())
+                .filter(location::Column::ParentId.eq(parent))
+                .filter(location::Column::Depth.gte(depth))
+                .order_by_asc(location::Column::Id)
+        };
+        static ALL: Kept = Kept::new();
+        static ONE: Kept = Kept::new();
+        for (parent, depth) in [(1, 0), (2, 0), (1, 2), (43, 2), (5, 9)] {
+            let values = [parent.into(), depth.into()];
+            let kept: Vec<location::Model> =
+                ALL.all(c, || query(-1, -1), values.clone()).await.unwrap();
+            let built = query(parent, depth).all(c).await.unwrap();
+            assert_eq!(kept, built, "{parent} {depth}");
+            let kept: Option<location::Model> =
+                ONE.one(c, || query(-1, -1).limit(1), values).await.unwrap();
+            assert_eq!(kept, built.into_iter().next(), "{parent} {depth}");
+        }
+        assert!(
+            !ALL.all::<location::Model, _>(c, || query(-1, -1), [1.into(), 0.into()])
+                .await
+                .unwrap()
+                .is_empty()
+        );
     }
 }
