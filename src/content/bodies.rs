@@ -23,11 +23,18 @@ impl Shared {
         let pairs: Vec<(i64, i64)> = cs.iter().map(|c| (c.id, c.current_version)).collect();
         let rows = rows::version_rows(db, &pairs).await?;
         let mains: Vec<i64> = cs.iter().filter_map(|c| c.main_location_id).collect();
-        let paths: std::collections::HashMap<i64, String> = location::Entity::find()
-            .filter(location::Column::Id.is_in(mains))
-            .all(db)
-            .await?
-            .into_iter()
+        let mains = match mains[..] {
+            [id] => (cairn_store::sql::by_id::<location::Entity>(db, id).await?)
+                .into_iter()
+                .collect(),
+            _ => {
+                (location::Entity::find())
+                    .filter(location::Column::Id.is_in(mains))
+                    .all(db)
+                    .await?
+            }
+        };
+        let paths: std::collections::HashMap<i64, String> = (mains.into_iter())
             .map(|l| (l.id, tree::href_path(&l.path_string)))
             .collect();
         let mut types: std::collections::HashMap<i64, std::sync::Arc<TypeInfo>> =

@@ -23,6 +23,15 @@ pub async fn version(
     content_id: i64,
     no: i64,
 ) -> Result<content_version::Model> {
+    (version_row(db, content_id, no).await?)
+        .ok_or_else(|| Error::not_found("Version", format!("{content_id}/{no}")))
+}
+
+async fn version_row(
+    db: &impl ConnectionTrait,
+    content_id: i64,
+    no: i64,
+) -> Result<Option<content_version::Model>> {
     static KEPT: Kept = Kept::new();
     let build = || {
         (content_version::Entity::find())
@@ -30,8 +39,7 @@ pub async fn version(
             .filter(content_version::Column::VersionNo.eq(0))
             .limit(1)
     };
-    (KEPT.one(db, build, [content_id.into(), no.into()]).await?)
-        .ok_or_else(|| Error::not_found("Version", format!("{content_id}/{no}")))
+    Ok(KEPT.one(db, build, [content_id.into(), no.into()]).await?)
 }
 
 pub async fn versions(
@@ -165,6 +173,20 @@ pub struct VersionRows {
 
 pub async fn version_rows(db: &impl ConnectionTrait, pairs: &[(i64, i64)]) -> Result<VersionRows> {
     let mut out = VersionRows::default();
+    if let [(c, no)] = pairs[..] {
+        // One version (the commonest read): the statements kept built.
+        let key = (c, no);
+        out.versions.extend(version_row(db, c, no).await?.map(|v| (key, v)));
+        let fields = fields(db, c, no).await?;
+        if !fields.is_empty() {
+            out.fields.insert(key, fields);
+        }
+        let relations = relations(db, c, no).await?;
+        if !relations.is_empty() {
+            out.relations.insert(key, relations);
+        }
+        return Ok(out);
+    }
     for chunk in pairs.chunks(200) {
         use content_field::Column as F;
         use content_relation::Column as R;
