@@ -176,7 +176,8 @@ pub async fn version_rows(db: &impl ConnectionTrait, pairs: &[(i64, i64)]) -> Re
     if let [(c, no)] = pairs[..] {
         // One version (the commonest read): the statements kept built.
         let key = (c, no);
-        out.versions.extend(version_row(db, c, no).await?.map(|v| (key, v)));
+        out.versions
+            .extend(version_row(db, c, no).await?.map(|v| (key, v)));
         let fields = fields(db, c, no).await?;
         if !fields.is_empty() {
             out.fields.insert(key, fields);

@@ -210,20 +210,24 @@ struct Conn {
 const SHAPES_KEPT: usize = 512;
 
 /// What a statement's rows are made of: each column's keys (its position, sorting before
-/// every name, and its name) and whether it is `BOOLEAN`.
+/// every name, and its name) in key order, with the column each is of; and whether each
+/// column is `BOOLEAN`.
 struct Shape {
-    keys: Vec<(String, String)>,
+    keys: Vec<(String, usize)>,
     bools: Vec<bool>,
 }
 
 impl Shape {
     fn of(stmt: &rusqlite::Statement<'_>) -> Shape {
         let columns = stmt.columns();
+        // "\0" is below any character of a name. Of columns with one name, the last counts
+        // (a stable sort keeps them in order, and a map built from sorted keys keeps the last).
+        let mut keys: Vec<(String, usize)> = (columns.iter().enumerate())
+            .flat_map(|(i, c)| [(format!("\0{i:04}"), i), (c.name().to_owned(), i)])
+            .collect();
+        keys.sort_by(|a, b| a.0.cmp(&b.0));
         Shape {
-            // "\0" is below any character of a name.
-            keys: (columns.iter().enumerate())
-                .map(|(i, c)| (format!("\0{i:04}"), c.name().to_owned()))
-                .collect(),
+            keys,
             bools: (columns.iter())
                 .map(|c| (c.decl_type()).is_some_and(|t| t.eq_ignore_ascii_case("BOOLEAN")))
                 .collect(),
@@ -282,14 +286,16 @@ impl Lease {
         let shape = self.shape(&sql, &stmt);
         let mut rows = stmt.query(params(values)).map_err(err)?;
         let mut out = Vec::new();
+        let mut columns = Vec::with_capacity(shape.bools.len());
         while let Some(row) = rows.next().map_err(err)? {
-            let mut values = BTreeMap::new();
-            for (i, ((position, name), boolean)) in shape.keys.iter().zip(&shape.bools).enumerate()
-            {
-                let v = value(row.get_ref(i).map_err(err)?, *boolean);
-                values.insert(position.clone(), v.clone());
-                values.insert(name.clone(), v);
+            columns.clear();
+            for (i, boolean) in shape.bools.iter().enumerate() {
+                columns.push(value(row.get_ref(i).map_err(err)?, *boolean));
             }
+            // Built from keys in order: no search per key.
+            let values: BTreeMap<String, Value> = (shape.keys.iter())
+                .map(|(key, i)| (key.clone(), columns[*i].clone()))
+                .collect();
             out.push(ProxyRow { values });
         }
         Ok(out)
