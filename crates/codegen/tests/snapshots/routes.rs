@@ -3,7 +3,8 @@
 use super::traits::*;
 use super::model::*;
 use cairn_runtime::http::{
-    Access, Handler, Operation, PathEndpoint, PolicyMap, Rq, Settings, encode_document,
+    Access, Handler, Mount, Operation, PathEndpoint, PolicyMap, Rq, Settings,
+    encode_document,
 };
 use cairn_runtime::media::{MediaTypeInfo, Wire};
 use cairn_runtime::responses::Lookup;
@@ -117,9 +118,14 @@ pub static MEDIA_TYPES: &[MediaTypeInfo] = &[
         output: false,
     },
 ];
-/// The API's routes under the prefix, each path answering its methods, OPTIONS and 405.
-pub fn routes<A: Api>(api: Arc<A>, settings: Arc<Settings>) -> poem::Route {
-    poem::Route::new()
+/// The API's routes under the dialect's prefix, added to `route`: each path answering its
+/// methods, OPTIONS and 405.
+pub fn routes<A: Api>(
+    route: poem::Route,
+    api: Arc<A>,
+    settings: Arc<Settings>,
+) -> Mount {
+    Mount::new(route, &settings.wire.prefix)
         .at(
             r"/things",
             PathEndpoint::new(
