@@ -113,15 +113,10 @@ impl Kept {
             DbBackend::Postgres => 0,
             _ => 1,
         };
-        let mut s = self.built[slot]
-            .get_or_init(|| build().build(backend))
-            .clone();
-        if let Some(bound) = s.values.as_mut() {
-            for (place, value) in bound.0.iter_mut().zip(values) {
-                *place = value;
-            }
-        }
-        s
+        bound(
+            self.built[slot].get_or_init(|| build().build(backend)),
+            values,
+        )
     }
 
     /// Every row, as `M`.
@@ -150,6 +145,17 @@ impl Kept {
     }
 }
 
+/// `built` with `values` in place of its first values, in order (the rest as built).
+fn bound(built: &Statement, values: impl IntoIterator<Item = Value>) -> Statement {
+    let mut s = built.clone();
+    if let Some(bound) = s.values.as_mut() {
+        for (place, value) in bound.0.iter_mut().zip(values) {
+            *place = value;
+        }
+    }
+    s
+}
+
 /// The row of `E` whose primary key is `id`: what `E::find_by_id(id).one(db)` reads, by a
 /// statement whose text is built once per entity and backend. Loading one row by its key is
 /// the commonest statement of every request; building it anew each time (every column named,
@@ -163,21 +169,18 @@ where
     let backend = db.get_database_backend();
     let key = (std::any::TypeId::of::<E>(), backend as u8);
     let kept = KEPT.read().ok().and_then(|k| k.get(&key).cloned());
-    let mut s = match kept {
-        Some(s) => Statement::clone(&s),
+    let built = match kept {
+        Some(s) => s,
         None => {
-            let built = E::find_by_id(0i64).limit(1).build(backend);
+            let built = std::sync::Arc::new(E::find_by_id(0i64).limit(1).build(backend));
             if let Ok(mut k) = KEPT.write() {
-                k.insert(key, std::sync::Arc::new(built.clone()));
+                k.insert(key, built.clone());
             }
             built
         }
     };
     // The key is the first value bound (before the limit).
-    if let Some(first) = s.values.as_mut().and_then(|v| v.0.first_mut()) {
-        *first = id.into();
-    }
-    db.query_one_raw(s)
+    db.query_one_raw(bound(&built, [id.into()]))
         .await?
         .map(|row| E::Model::from_query_result(&row, ""))
         .transpose()
@@ -208,18 +211,22 @@ mod tests {
         assert_eq!(s.sql, "UPDATE t SET a = ?");
     }
 
-    /// `by_id` reads what `find_by_id(..).one(..)` reads, for each entity its own statement,
-    /// whichever key it is asked for after the first.
-    #[tokio::test]
-    async fn by_id_reads_what_find_by_id_reads() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = Db::open(&DbOptions {
+    async fn sqlite_db(dir: &tempfile::TempDir) -> Db {
+        Db::open(&DbOptions {
             url: format!("sqlite://{}", dir.path().join("t.db").display()),
             max_connections: 2,
             statement_timeout: None,
         })
         .await
-        .unwrap();
+        .unwrap()
+    }
+
+    /// `by_id` reads what `find_by_id(..).one(..)` reads, for each entity its own statement,
+    /// whichever key it is asked for after the first.
+    #[tokio::test]
+    async fn by_id_reads_what_find_by_id_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = sqlite_db(&dir).await;
         let c = db.conn();
         for id in [2, 5, 43, 999_999] {
             let kept = by_id::<location::Entity>(c, id).await.unwrap();
@@ -240,13 +247,7 @@ mod tests {
     async fn a_kept_statement_reads_what_the_built_query_reads() {
         use sea_orm::{ColumnTrait, QueryFilter, QueryOrder, QuerySelect};
         let dir = tempfile::tempdir().unwrap();
-        let db = Db::open(&DbOptions {
-            url: format!("sqlite://{}", dir.path().join("t.db").display()),
-            max_connections: 2,
-            statement_timeout: None,
-        })
-        .await
-        .unwrap();
+        let db = sqlite_db(&dir).await;
         let c = db.conn();
         let query = |parent: i64, depth: i64| {
             (location::Entity::find())
