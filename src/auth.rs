@@ -312,11 +312,10 @@ impl Shared {
         ) == Vote::Granted
     }
 
-    /// The enabled user with this login and password, or 401; 429 while failed logins for
-    /// this login or address make the caller wait.
-    /// The user `login` if `password` is its password (429 while failed attempts slow it
-    /// down). Within a `generation` (a cached read), an account found before is not looked up
-    /// again: any change to it is a change of generation.
+    /// The enabled user `login` if `password` is its password, or 401; 429 while failed logins
+    /// for this login or address make the caller wait. Within a `generation` (a cached read),
+    /// an account found before is not looked up again: any change to it is a change of
+    /// generation.
     pub async fn verify_password(
         &self,
         login: &str,
