@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::locations::tree;
 use crate::shared::Shared;
 use cairn_store::entity::{content, content_version, location};
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+use sea_orm::ConnectionTrait;
 
 impl Shared {
     /// ContentInfo and the current version of each content item, in a fixed number of
@@ -23,17 +23,7 @@ impl Shared {
         let pairs: Vec<(i64, i64)> = cs.iter().map(|c| (c.id, c.current_version)).collect();
         let rows = rows::version_rows(db, &pairs).await?;
         let mains: Vec<i64> = cs.iter().filter_map(|c| c.main_location_id).collect();
-        let mains = match mains[..] {
-            [id] => (cairn_store::sql::by_id::<location::Entity>(db, id).await?)
-                .into_iter()
-                .collect(),
-            _ => {
-                (location::Entity::find())
-                    .filter(location::Column::Id.is_in(mains))
-                    .all(db)
-                    .await?
-            }
-        };
+        let mains = cairn_store::sql::by_ids::<location::Entity>(db, &mains).await?;
         let paths: std::collections::HashMap<i64, String> = (mains.into_iter())
             .map(|l| (l.id, tree::href_path(&l.path_string)))
             .collect();

@@ -35,34 +35,21 @@ impl Shared {
             return Ok((Vec::new(), HashMap::new()));
         }
         let ids: Vec<i64> = ls.iter().map(|l| l.id).collect();
-        let counts: HashMap<i64, i64> = match &ids[..] {
-            // One Location (the commonest read): a statement kept built.
+        let counts: Vec<ChildCount> = match &ids[..] {
+            // One Location (the commonest read): the statement kept built.
             [id] => {
                 static KEPT: Kept = Kept::new();
-                let build = || {
-                    (location::Entity::find().select_only())
-                        .column(location::Column::ParentId)
-                        .column_as(location::Column::Id.count(), "n")
-                        .filter(location::Column::ParentId.eq(0))
-                        .filter(location::Column::Id.ne(tree::ROOT))
-                        .group_by(location::Column::ParentId)
-                };
-                let rows: Vec<ChildCount> = KEPT.all(db, build, [(*id).into()]).await?;
-                rows.into_iter().map(|r| (r.parent_id, r.n)).collect()
+                let build = || child_counts(location::Column::ParentId.eq(0));
+                KEPT.all(db, build, [(*id).into()]).await?
             }
-            _ => location::Entity::find()
-                .select_only()
-                .column(location::Column::ParentId)
-                .column_as(location::Column::Id.count(), "n")
-                .filter(location::Column::ParentId.is_in(ids.clone()))
-                .filter(location::Column::Id.ne(tree::ROOT))
-                .group_by(location::Column::ParentId)
-                .into_tuple::<(i64, i64)>()
-                .all(db)
-                .await?
-                .into_iter()
-                .collect(),
+            _ => {
+                child_counts(location::Column::ParentId.is_in(ids.clone()))
+                    .into_model()
+                    .all(db)
+                    .await?
+            }
         };
+        let counts: HashMap<i64, i64> = counts.into_iter().map(|r| (r.parent_id, r.n)).collect();
         let content_ids: Vec<i64> = ls
             .iter()
             .map(|l| l.content_id)
@@ -70,14 +57,8 @@ impl Shared {
             .collect();
         let contents: HashMap<i64, content::Model> = if content_ids.is_empty() {
             HashMap::new()
-        } else if let [id] = content_ids[..] {
-            let c = cairn_store::sql::by_id::<content::Entity>(db, id).await?;
-            c.into_iter().map(|c| (c.id, c)).collect()
         } else {
-            content::Entity::find()
-                .filter(content::Column::Id.is_in(content_ids))
-                .all(db)
-                .await?
+            (cairn_store::sql::by_ids::<content::Entity>(db, &content_ids).await?)
                 .into_iter()
                 .map(|c| (c.id, c))
                 .collect()
@@ -93,11 +74,7 @@ impl Shared {
             .filter(|id| !paths.contains_key(id))
             .collect();
         if !elsewhere.is_empty() {
-            for m in location::Entity::find()
-                .filter(location::Column::Id.is_in(elsewhere))
-                .all(db)
-                .await?
-            {
+            for m in cairn_store::sql::by_ids::<location::Entity>(db, &elsewhere).await? {
                 paths.insert(m.id, href_path(&m.path_string));
             }
         }
@@ -195,7 +172,20 @@ impl LocationsService {
     }
 }
 
-/// A row of the count of children kept built in `Shared::located`.
+/// The children of the Locations `parents` selects, counted per parent (the root, its own
+/// parent, left out).
+fn child_counts(
+    parents: impl sea_orm::sea_query::IntoCondition,
+) -> sea_orm::Select<location::Entity> {
+    (location::Entity::find().select_only())
+        .column(location::Column::ParentId)
+        .column_as(location::Column::Id.count(), "n")
+        .filter(parents)
+        .filter(location::Column::Id.ne(tree::ROOT))
+        .group_by(location::Column::ParentId)
+}
+
+/// A row of [`child_counts`].
 #[derive(sea_orm::FromQueryResult)]
 struct ChildCount {
     parent_id: i64,

@@ -186,6 +186,26 @@ where
         .transpose()
 }
 
+/// The rows of `E` whose primary keys are `ids`: one by [`by_id`]'s kept statement, several
+/// (or none) by one `IN` query.
+pub async fn by_ids<E>(db: &impl ConnectionTrait, ids: &[i64]) -> Result<Vec<E::Model>, DbErr>
+where
+    E: sea_orm::EntityTrait,
+    <E::PrimaryKey as sea_orm::PrimaryKeyTrait>::ValueType: From<i64>,
+{
+    use sea_orm::{ColumnTrait, Iterable, PrimaryKeyToColumn, QueryFilter};
+    if let [id] = ids {
+        return Ok(by_id::<E>(db, *id).await?.into_iter().collect());
+    }
+    let key = (E::PrimaryKey::iter().next())
+        .ok_or_else(|| DbErr::Custom("an entity without a primary key".into()))?
+        .into_column();
+    E::find()
+        .filter(key.is_in(ids.iter().copied()))
+        .all(db)
+        .await
+}
+
 type KeptStatements = std::collections::HashMap<(std::any::TypeId, u8), std::sync::Arc<Statement>>;
 
 /// The statements of [`by_id`], by entity and backend.
@@ -240,6 +260,16 @@ mod tests {
             assert_eq!(kept, built, "Section {id}");
         }
         assert!(by_id::<section::Entity>(c, 1).await.unwrap().is_some());
+        use sea_orm::{ColumnTrait, QueryFilter};
+        for ids in [vec![], vec![2], vec![2, 5, 999_999]] {
+            let kept = by_ids::<location::Entity>(c, &ids).await.unwrap();
+            let built = (location::Entity::find())
+                .filter(location::Column::Id.is_in(ids.clone()))
+                .all(c)
+                .await
+                .unwrap();
+            assert_eq!(kept, built, "Locations {ids:?}");
+        }
     }
 
     /// A kept statement binds each run's own values: what the query built with them reads.
