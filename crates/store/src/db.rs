@@ -92,9 +92,8 @@ impl Db {
         };
         let schema = crate::notify::schema_of(&conn).await?;
         let db = Db {
-            write_queue: sqlite
-                .is_some()
-                .then(|| Arc::new(tokio::sync::Mutex::new(()))),
+            // The queue the checkpoint thread joins when it must wait for the writers.
+            write_queue: sqlite.is_some().then_some(writers),
             conn,
             sqlite,
             marks,

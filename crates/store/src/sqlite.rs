@@ -39,6 +39,10 @@ const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
 /// one starts the WAL over: 16 MiB of 4 KiB pages.
 const WAL_RESTART_FRAMES: i64 = 4096;
 
+/// How long a checkpoint that waits for the writers (holding their queue) waits for the
+/// readers of older states to finish; past it, it gives up until its next turn.
+const RESTART_PATIENCE: Duration = Duration::from_millis(200);
+
 /// The size the WAL's file is cut back to when it starts over (`journal_size_limit`).
 const WAL_KEPT_BYTES: i64 = 64 << 20;
 
@@ -58,7 +62,7 @@ fn checkpoints(
 ) -> Result<(), DbErr> {
     let path = pool.upgrade().map(|p| p.path.clone()).unwrap_or_default();
     let c = Connection::open(&path).map_err(err)?;
-    c.busy_timeout(BUSY_TIMEOUT).map_err(err)?;
+    c.busy_timeout(RESTART_PATIENCE).map_err(err)?;
     let checkpoint = move |mode: &str| {
         // (busy, frames in the WAL, frames copied back)
         c.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |r| {
