@@ -1,5 +1,5 @@
-//! Writing the index: the document of a version, written with the transaction that publishes,
-//! copies or changes it, and caught up at start-up.
+//! Writing the index: the document of a version, written last in the transaction that
+//! publishes, copies or changes it, and caught up at start-up.
 
 use super::words;
 use crate::content::FieldSet;
@@ -10,7 +10,7 @@ use crate::shared::Shared;
 use crate::stored;
 use cairn_store::entity::content;
 use cairn_store::sql::stmt;
-use sea_orm::{ConnectionTrait, DbBackend, Value};
+use sea_orm::{ConnectionTrait, DbBackend, Statement, Value};
 
 /// The longest document kept, in bytes (PostgreSQL refuses a `tsvector` over 1 MB); the words
 /// past it are not indexed.
@@ -148,7 +148,7 @@ async fn store(tx: &impl ConnectionTrait, docs: &[(i64, String)], replace: bool)
                     let ids = chunk.iter().map(|(id, _)| Value::from(*id));
                     let marks = vec!["?"; chunk.len()].join(", ");
                     let sql = format!("DELETE FROM content_text WHERE rowid IN ({marks})");
-                    tx.execute_raw(stmt(backend, &sql, ids)).await?;
+                    run_last(tx, stmt(backend, &sql, ids)).await?;
                 }
                 format!(
                     "INSERT INTO content_text (rowid, body) VALUES {}",
@@ -156,7 +156,7 @@ async fn store(tx: &impl ConnectionTrait, docs: &[(i64, String)], replace: bool)
                 )
             }
         };
-        tx.execute_raw(stmt(backend, &sql, values)).await?;
+        run_last(tx, stmt(backend, &sql, values)).await?;
     }
     Ok(())
 }
@@ -173,7 +173,15 @@ pub(crate) async fn copy(tx: &impl ConnectionTrait, from: i64, to: i64) -> Resul
             "INSERT INTO content_text (rowid, body) SELECT ?, body FROM content_text WHERE rowid = ?"
         }
     };
-    tx.execute_raw(stmt(backend, sql, [to.into(), from.into()]))
-        .await?;
+    run_last(tx, stmt(backend, sql, [to.into(), from.into()])).await
+}
+
+/// Runs a statement of the index at the end of the write it is part of (at once outside one):
+/// FTS5 keeps a transaction's documents in memory until then (`cairn_store::last`). Every
+/// statement of the index goes last, so they keep their order.
+async fn run_last(tx: &impl ConnectionTrait, s: Statement) -> Result<()> {
+    if let Some(s) = cairn_store::last::last(s) {
+        tx.execute_raw(s).await?;
+    }
     Ok(())
 }

@@ -517,6 +517,16 @@ async fn import_creates_and_publishes_in_batches_and_stops_at_a_bad_line() {
     assert_eq!(n.unwrap(), 3);
     assert_eq!(seen, [2, 3]);
     assert_eq!(children().await, 3);
+    // Every item of a batch is in the full-text index (its documents are written last in the
+    // batch's transaction), and none of a batch rolled back.
+    let found = async |word: &str| {
+        let query = json!({"identifier": "ft", "ContentQuery": {
+            "Query": {"FullTextCriterion": word}}});
+        crate::views::view(&app, query).await["Result"]["count"].clone()
+    };
+    for word in ["One", "Two", "Three"] {
+        assert_eq!(found(word).await, 1, "{word}");
+    }
     let r = app
         .get("/content/locations/1/2/children")
         .accept("LocationList+json")
@@ -538,6 +548,8 @@ async fn import_creates_and_publishes_in_batches_and_stops_at_a_bad_line() {
     assert!(e.starts_with("line 4: "), "{e}");
     assert_eq!(seen, [2]);
     assert_eq!(children().await, 5);
+    assert_eq!(found("Five").await, 1);
+    assert_eq!(found("Six").await, 0);
     let (n, _) = import(&app, "{\"ContentCreate\": 1}\n", "admin").await;
     assert!(n.unwrap_err().to_string().starts_with("line 1: "));
 

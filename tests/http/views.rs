@@ -5,9 +5,9 @@ use crate::content::published_folder;
 use crate::support::*;
 use serde_json::{Value, json};
 
-/// Runs a JSON view (ViewInput 1.1) and returns the View.
-/// Runs a view as admin (the permission tests run them as other users).
-async fn view(app: &TestApp, input: Value) -> Value {
+/// Runs a JSON view (ViewInput 1.1) as admin (the permission tests run them as other users)
+/// and returns the View.
+pub(crate) async fn view(app: &TestApp, input: Value) -> Value {
     let r = app
         .req("POST", "/views")
         .admin()

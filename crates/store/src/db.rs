@@ -4,8 +4,8 @@
 
 use crate::events::Change;
 use sea_orm::{
-    ConnectOptions, Database, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr,
-    TransactionTrait,
+    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DatabaseTransaction, DbBackend,
+    DbErr, TransactionTrait,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -251,9 +251,14 @@ impl Db {
         metrics::histogram!("cairn_db_write_queue_wait_seconds")
             .record(waiting.elapsed().as_secs_f64());
         let (tx, sqlite) = self.begin_write().await?;
-        let (out, named) = crate::events::naming(f(&tx)).await;
+        // On the heap: a write's body can be a large future, and each scope moves it.
+        let body = Box::pin(f(&tx));
+        let ((out, named), last) = crate::last::collecting(crate::events::naming(body)).await;
         match out {
             Ok(v) => {
+                for s in last {
+                    tx.execute_raw(s).await?;
+                }
                 if let Some(change) = &change {
                     let resource = named.created.as_deref().unwrap_or(change.resource);
                     crate::events::record(

@@ -9,6 +9,7 @@ pub mod db;
 pub mod entity;
 pub mod events;
 pub mod ids;
+pub mod last;
 pub mod maintenance;
 pub mod migration;
 pub mod notify;
