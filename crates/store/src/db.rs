@@ -251,12 +251,10 @@ impl Db {
         metrics::histogram!("cairn_db_write_queue_wait_seconds")
             .record(waiting.elapsed().as_secs_f64());
         let (tx, sqlite) = self.begin_write().await?;
-        // On the heap: a write's body can be a large future, and each scope moves it.
-        let body = Box::pin(f(&tx));
-        let ((out, named), last) = crate::last::collecting(crate::events::naming(body)).await;
+        let (out, mut named) = crate::events::naming(f(&tx)).await;
         match out {
             Ok(v) => {
-                for s in last {
+                for s in std::mem::take(&mut named.last) {
                     tx.execute_raw(s).await?;
                 }
                 if let Some(change) = &change {

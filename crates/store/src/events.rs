@@ -79,10 +79,13 @@ pub(crate) struct Named {
     pub touched: Vec<Touched>,
     /// [`touched_everything`] was said: the event is broad whatever else was named.
     pub everything: bool,
+    /// Statements put off until the write ends ([`crate::last::last`]), in order.
+    pub last: Vec<sea_orm::Statement>,
 }
 
 tokio::task_local! {
-    static NAMED: std::cell::RefCell<Named>;
+    /// The running write's: what it named, and what it put off.
+    pub(crate) static NAMED: std::cell::RefCell<Named>;
 }
 
 /// Inside a write ([`crate::Db::write`]): its event names `path` (under the API prefix), the
@@ -104,7 +107,8 @@ pub fn touched_everything() {
     let _ = NAMED.try_with(|n| n.borrow_mut().everything = true);
 }
 
-/// Runs a write's body where [`created`] and [`touched`] are heard; with what they named.
+/// Runs a write's body where [`created`], [`touched`] and [`crate::last::last`] are heard;
+/// with what they named and put off.
 pub(crate) async fn naming<T>(f: impl Future<Output = T>) -> (T, Named) {
     NAMED
         .scope(std::cell::RefCell::new(Named::default()), async {

@@ -5,26 +5,12 @@
 //! make one segment, where a batch of a hundred items written in turn made a hundred.
 
 use sea_orm::Statement;
-use std::cell::RefCell;
-
-tokio::task_local! {
-    static LAST: RefCell<Vec<Statement>>;
-}
-
-/// Runs a write's body where [`last`] is heard; with the statements it put off, in order.
-pub(crate) async fn collecting<T>(f: impl Future<Output = T>) -> (T, Vec<Statement>) {
-    LAST.scope(RefCell::new(Vec::new()), async {
-        let out = f.await;
-        (out, LAST.with(|l| l.take()))
-    })
-    .await
-}
 
 /// Puts `s` off until the write it is part of ends; gives it back when no write of
 /// [`crate::Db::write`] is running (the caller runs it then).
 pub fn last(s: Statement) -> Option<Statement> {
     let mut s = Some(s);
-    let _ = LAST.try_with(|l| l.borrow_mut().extend(s.take()));
+    let _ = crate::events::NAMED.try_with(|n| n.borrow_mut().last.extend(s.take()));
     s
 }
 
@@ -40,12 +26,12 @@ mod tests {
     #[tokio::test]
     async fn statements_are_put_off_in_order_only_inside_a_write() {
         assert!(last(statement("SELECT 0")).is_some());
-        let ((), put_off) = collecting(async {
+        let ((), named) = crate::events::naming(async {
             assert!(last(statement("SELECT 1")).is_none());
             assert!(last(statement("SELECT 2")).is_none());
         })
         .await;
-        let sql: Vec<&str> = put_off.iter().map(|s| s.sql.as_str()).collect();
+        let sql: Vec<&str> = named.last.iter().map(|s| s.sql.as_str()).collect();
         assert_eq!(sql, ["SELECT 1", "SELECT 2"]);
     }
 }
