@@ -4,43 +4,16 @@
 //! follow, so the tree code imports none of them.
 
 use crate::error::Result;
-use cairn_runtime::LangMap;
-use cairn_store::entity::location;
 use sea_orm::{ConnectionTrait, Value};
 
-/// A Location got its first published version: its URL aliases are made.
-pub(crate) async fn location_published(
-    tx: &impl ConnectionTrait,
-    l: &location::Model,
-    names: &LangMap,
-    always_available: bool,
-) -> Result<()> {
-    crate::url_aliases::location_published(tx, l, names, always_available).await
-}
-
-/// A Location's content item was published again (names may have changed), or the Location
-/// was revealed or otherwise changed how it is reached: its URL aliases follow.
-pub(crate) async fn location_republished(
-    tx: &impl ConnectionTrait,
-    location_id: i64,
-) -> Result<()> {
-    crate::url_aliases::location_republished(tx, location_id).await
-}
-
-/// A subtree moved from under `old_parent` (or was restored from the Trash elsewhere): its
-/// URL aliases move along.
-pub(crate) async fn subtree_moved(
-    tx: &impl ConnectionTrait,
-    moved: &location::Model,
-    old_parent: i64,
-) -> Result<()> {
-    crate::url_aliases::subtree_moved(tx, moved, old_parent).await
-}
-
-/// Two Locations exchanged their content items: and their URL aliases.
-pub(crate) async fn locations_swapped(tx: &impl ConnectionTrait, a: i64, b: i64) -> Result<()> {
-    crate::url_aliases::locations_swapped(tx, a, b).await
-}
+/// The changes only URL aliases follow: a Location got its first published version
+/// (`location_published`); its content item was published again, or it was revealed, so how it
+/// is reached changed (`location_republished`); a subtree moved or was restored elsewhere
+/// (`subtree_moved`); two Locations exchanged their content items (`locations_swapped`); Trash
+/// items were deleted for good (`trash_purged`).
+pub(crate) use crate::url_aliases::{
+    location_published, location_republished, locations_swapped, subtree_moved, trash_purged,
+};
 
 /// The Locations of the path range `[start, end)` are about to be deleted: their URL aliases
 /// and bookmarks go with them.
@@ -63,15 +36,6 @@ pub(crate) async fn locations_trashed(
 ) -> Result<()> {
     crate::url_aliases::locations_trashed(tx, start, end, root).await?;
     crate::bookmarks::locations_removed(tx, start, end).await
-}
-
-/// Trash items (all, or those of the range) were deleted for good: the URL aliases kept for
-/// them go.
-pub(crate) async fn trash_purged(
-    tx: &impl ConnectionTrait,
-    range: Option<(&str, &str)>,
-) -> Result<()> {
-    crate::url_aliases::trash_purged(tx, range).await
 }
 
 /// The content items `ids_sql` selects are about to be deleted: the accounts of those that

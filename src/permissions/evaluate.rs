@@ -218,15 +218,8 @@ fn targeted(targets: &[Target], values: &[String], pick: impl Fn(&Target) -> Opt
 /// state of, the content's state is one of the named ones.
 fn states_match(grants: &Grants, values: &[String], states: &[i64]) -> bool {
     let named: Vec<i64> = ids(values).collect();
-    let mut groups: Vec<i64> = named
-        .iter()
-        .filter_map(|s| grants.state_groups.get(s).copied())
-        .collect();
-    groups.sort_unstable();
-    groups.dedup();
-    groups.iter().all(|g| {
-        states
-            .iter()
-            .any(|s| named.contains(s) && grants.state_groups.get(s) == Some(g))
-    })
+    grants
+        .states_by_group(&named)
+        .values()
+        .all(|in_group| states.iter().any(|s| in_group.contains(s)))
 }

@@ -205,22 +205,11 @@ fn limitation(grants: &Grants, l: &Lim, scope: Scope<'_>) -> Sql {
         "Node" => placed(scope, |loc| is_in(&format!("{loc}.id"), ids(&l.values))),
         "Subtree" => subtree(&l.values, scope),
         "State" => {
-            let named = ids(&l.values);
-            let mut groups: Vec<i64> = named
-                .iter()
-                .filter_map(|s| grants.state_groups.get(s).copied())
-                .collect();
-            groups.sort_unstable();
-            groups.dedup();
             Sql::join(
-                groups
-                    .into_iter()
-                    .map(|g| {
-                        let in_group: Vec<i64> = named
-                            .iter()
-                            .copied()
-                            .filter(|s| grants.state_groups.get(s) == Some(&g))
-                            .collect();
+                grants
+                    .states_by_group(&ids(&l.values))
+                    .into_values()
+                    .map(|in_group| {
                         let cond = is_in("cs.state_id", in_group);
                         Sql::new(
                             format!(

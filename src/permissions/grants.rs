@@ -8,7 +8,7 @@ use crate::roles::limitations::{Lim, decode_values};
 use crate::roles::store::{PUBLISHED, policies_of};
 use cairn_store::entity::{object_state, role};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// A Policy as a check sees it.
 #[derive(Debug, Clone)]
@@ -49,6 +49,19 @@ pub(crate) struct Grants {
 }
 
 impl Grants {
+    /// The states a `State` limitation names, by their group (in the order of the groups):
+    /// the limitation holds when, in every one of these groups, the content's state is one of
+    /// the group's named states.
+    pub(crate) fn states_by_group(&self, named: &[i64]) -> BTreeMap<i64, Vec<i64>> {
+        let mut out = BTreeMap::<i64, Vec<i64>>::new();
+        for s in named {
+            if let Some(g) = self.state_groups.get(s) {
+                out.entry(*g).or_default().push(*s);
+            }
+        }
+        out
+    }
+
     /// The reference's `hasAccess`: a `*` module or function, or a Policy without
     /// limitations in an assignment without one, gives everything.
     pub(crate) fn has_access(&self, module: &str, function: &str) -> Access<'_> {

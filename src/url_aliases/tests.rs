@@ -71,14 +71,13 @@ async fn add_content(db: &DatabaseConnection, name: &str) -> content::Model {
     c
 }
 
-/// A Location of a new content item `name` under `parent`, with its aliases published.
-async fn add(db: &DatabaseConnection, parent: i64, name: &str) -> location::Model {
-    let c = add_content(db, name).await;
+/// A new Location of `c` under `parent` (no aliases yet).
+async fn place(db: &DatabaseConnection, parent: i64, c: &content::Model) -> location::Model {
     let parent = tree::find(db, parent).await.expect("parent");
-    let l = tree::create(
+    tree::create(
         db,
         &parent,
-        &c,
+        c,
         tree::NewLocation {
             priority: 0,
             hidden: false,
@@ -88,7 +87,13 @@ async fn add(db: &DatabaseConnection, parent: i64, name: &str) -> location::Mode
         },
     )
     .await
-    .expect("location");
+    .expect("location")
+}
+
+/// A Location of a new content item `name` under `parent`, with its aliases published.
+async fn add(db: &DatabaseConnection, parent: i64, name: &str) -> location::Model {
+    let c = add_content(db, name).await;
+    let l = place(db, parent, &c).await;
     super::location_published(db, &l, &eng(name), true)
         .await
         .expect("published");
@@ -414,21 +419,7 @@ async fn republishing_reads_the_names_of_the_content() {
     assert_eq!(system_texts(db, 5).await, [("Users".to_string(), true)]);
     assert_eq!(lookup(db, "/Users/Editors").await, Some(14));
     let c = add_content(db, "Fresh content").await;
-    let parent = tree::find(db, 43).await.unwrap();
-    let l = tree::create(
-        db,
-        &parent,
-        &c,
-        tree::NewLocation {
-            priority: 0,
-            hidden: false,
-            remote_id: None,
-            sort_field: "PATH".into(),
-            sort_order: "ASC".into(),
-        },
-    )
-    .await
-    .unwrap();
+    let l = place(db, 43, &c).await;
     super::location_republished(db, l.id).await.unwrap();
     assert_eq!(lookup(db, "/Media/Fresh-content").await, Some(l.id));
 }

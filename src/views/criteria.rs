@@ -178,7 +178,7 @@ pub fn like_pattern(s: &str) -> String {
 }
 
 /// A key of a data map, whatever its case (`Target` or `target`).
-fn key<'a>(v: &'a HashValue, k: &str) -> Option<&'a HashValue> {
+pub(super) fn key<'a>(v: &'a HashValue, k: &str) -> Option<&'a HashValue> {
     match v {
         HashValue::Map(entries) => entries
             .iter()

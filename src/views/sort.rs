@@ -2,7 +2,7 @@
 //! `Field`), as an SQL ORDER BY over `contents c` and `locations l` (the main Location in a
 //! content search).
 
-use super::criteria::Sql;
+use super::criteria::{Sql, key};
 use crate::error::{Error, Result};
 use cairn_runtime::HashValue;
 
@@ -17,16 +17,6 @@ fn direction(name: &str, v: Option<&HashValue>) -> Result<&'static str> {
         other => Err(Error::BadRequest(format!(
             "Sort clause {name}: the direction must be 'ascending' or 'descending', not {other:?}"
         ))),
-    }
-}
-
-fn data<'a>(v: &'a HashValue, k: &str) -> Option<&'a HashValue> {
-    match v {
-        HashValue::Map(entries) => entries
-            .iter()
-            .find(|(name, _)| name.eq_ignore_ascii_case(k))
-            .map(|(_, v)| v),
-        _ => None,
     }
 }
 
@@ -76,7 +66,7 @@ pub fn order_by(clauses: Option<&HashValue>, tie: &str, score: Option<&str>) -> 
                 continue;
             }
             "Field" => {
-                let (ty, field) = match data(v, "identifier").and_then(HashValue::to_text) {
+                let (ty, field) = match key(v, "identifier").and_then(HashValue::to_text) {
                     Some(id) => match id.split_once('/') {
                         Some((t, f)) => (t.to_string(), f.to_string()),
                         None => {
@@ -86,15 +76,15 @@ pub fn order_by(clauses: Option<&HashValue>, tie: &str, score: Option<&str>) -> 
                         }
                     },
                     None => (
-                        data(v, "contentTypeIdentifier")
+                        key(v, "contentTypeIdentifier")
                             .and_then(HashValue::to_text)
                             .unwrap_or_default(),
-                        data(v, "fieldDefinitionIdentifier")
+                        key(v, "fieldDefinitionIdentifier")
                             .and_then(HashValue::to_text)
                             .unwrap_or_default(),
                     ),
                 };
-                let dir = direction(name, data(v, "direction").or_else(|| data(v, "#text")))?;
+                let dir = direction(name, key(v, "direction").or_else(|| key(v, "#text")))?;
                 for key in ["sort_key_int", "sort_key_string"] {
                     terms.push(format!(
                         "(SELECT f.{key} FROM content_fields f WHERE f.content_id = c.id AND f.version_no = c.current_version AND f.field_definition_id = (SELECT fd.id FROM field_definitions fd JOIN content_types t ON t.id = fd.content_type_id AND t.status = 0 WHERE fd.status = 0 AND t.identifier = ? AND fd.identifier = ?) ORDER BY f.language_code LIMIT 1) {dir}"
