@@ -11,9 +11,9 @@ use base64::Engine;
 use cairn_runtime::http::{Access, Operation, Settings};
 use cairn_store::entity::{content, user, user_session};
 use cairn_store::events::Change;
-use cairn_store::sql::stmt;
+use cairn_store::sql::{model, stmt};
 use poem::http::HeaderMap;
-use sea_orm::{ActiveModelTrait, ActiveValue::Set, EntityTrait};
+use sea_orm::{ActiveModelTrait, ActiveValue::Set};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -340,15 +340,16 @@ impl Shared {
     /// The enabled account of the published user `login` (not a draft's, not a trashed
     /// one's): one lookup by login and one by primary key, whatever the size of the repository.
     async fn account(&self, login: &str) -> Result<Option<user::Model>> {
-        let user = user::Entity::find()
-            .from_raw_sql(stmt(
+        let user: Option<user::Model> = model(
+            self.db.conn(),
+            stmt(
                 self.db.backend(),
                 "SELECT users.* FROM users JOIN contents ON contents.id = users.id \
                  WHERE users.login = ? AND contents.status = ?",
                 [login.into(), content::PUBLISHED.into()],
-            ))
-            .one(self.db.conn())
-            .await?;
+            ),
+        )
+        .await?;
         Ok(user.filter(|u| u.enabled))
     }
 
@@ -390,16 +391,17 @@ impl Shared {
     /// The session `id` if it exists, its user is enabled, and it has not been idle too
     /// long; refreshes its last use at most once a minute.
     pub async fn live_session(&self, id: &str) -> Result<Option<user_session::Model>> {
-        let Some(s) = user_session::Entity::find()
-            .from_raw_sql(stmt(
+        let Some(s) = model::<user_session::Model>(
+            self.db.conn(),
+            stmt(
                 self.db.backend(),
                 "SELECT user_sessions.* FROM user_sessions \
                  JOIN users ON users.id = user_sessions.user_id \
                  WHERE user_sessions.id = ? AND users.enabled = ?",
                 [id.into(), true.into()],
-            ))
-            .one(self.db.conn())
-            .await?
+            ),
+        )
+        .await?
         else {
             return Ok(None);
         };

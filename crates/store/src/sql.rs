@@ -57,6 +57,36 @@ pub async fn ids(
         .collect())
 }
 
+/// `s` marked as read by column name only (on SQLite: its rows are built with half the keys,
+/// without copying a value; `sqlite::BY_NAME`).
+pub fn by_name(mut s: Statement) -> Statement {
+    if s.db_backend == DbBackend::Sqlite && !s.sql.starts_with(crate::sqlite::BY_NAME) {
+        s.sql.insert_str(0, crate::sqlite::BY_NAME);
+    }
+    s
+}
+
+/// Every row of `s`, as `M` (read by column name).
+pub async fn models<M: sea_orm::FromQueryResult>(
+    db: &impl ConnectionTrait,
+    s: Statement,
+) -> Result<Vec<M>, DbErr> {
+    let rows = db.query_all_raw(by_name(s)).await?;
+    rows.iter().map(|r| M::from_query_result(r, "")).collect()
+}
+
+/// The first row of `s`, as `M` (read by column name; `s` says how many rows it reads).
+pub async fn model<M: sea_orm::FromQueryResult>(
+    db: &impl ConnectionTrait,
+    s: Statement,
+) -> Result<Option<M>, DbErr> {
+    // All rows rather than `query_one_raw`, which copies the first row and drops the rest.
+    let rows = db.query_all_raw(by_name(s)).await?;
+    rows.first()
+        .map(|r| M::from_query_result(r, ""))
+        .transpose()
+}
+
 /// Serialises writers that check-then-insert under the same `key` (a uniqueness rule the
 /// schema cannot express) until the transaction ends. SQLite writers are serialised already.
 pub async fn lock(db: &impl ConnectionTrait, key: &str) -> Result<(), DbErr> {
@@ -114,7 +144,7 @@ impl Kept {
             _ => 1,
         };
         bound(
-            self.built[slot].get_or_init(|| build().build(backend)),
+            self.built[slot].get_or_init(|| by_name(build().build(backend))),
             values,
         )
     }
@@ -126,9 +156,7 @@ impl Kept {
         build: impl FnOnce() -> Q,
         values: impl IntoIterator<Item = Value>,
     ) -> Result<Vec<M>, DbErr> {
-        let s = self.statement(db.get_database_backend(), build, values);
-        let rows = db.query_all_raw(s).await?;
-        rows.iter().map(|r| M::from_query_result(r, "")).collect()
+        models(db, self.statement(db.get_database_backend(), build, values)).await
     }
 
     /// The first row, as `M` (`build` says `.limit(1)`).
@@ -138,10 +166,7 @@ impl Kept {
         build: impl FnOnce() -> Q,
         values: impl IntoIterator<Item = Value>,
     ) -> Result<Option<M>, DbErr> {
-        let s = self.statement(db.get_database_backend(), build, values);
-        (db.query_one_raw(s).await?)
-            .map(|r| M::from_query_result(&r, ""))
-            .transpose()
+        model(db, self.statement(db.get_database_backend(), build, values)).await
     }
 }
 
@@ -165,14 +190,14 @@ where
     E: sea_orm::EntityTrait,
     <E::PrimaryKey as sea_orm::PrimaryKeyTrait>::ValueType: From<i64>,
 {
-    use sea_orm::{FromQueryResult, QuerySelect, QueryTrait};
+    use sea_orm::{QuerySelect, QueryTrait};
     let backend = db.get_database_backend();
     let key = (std::any::TypeId::of::<E>(), backend as u8);
     let kept = KEPT.read().ok().and_then(|k| k.get(&key).cloned());
     let built = match kept {
         Some(s) => s,
         None => {
-            let built = std::sync::Arc::new(E::find_by_id(0i64).limit(1).build(backend));
+            let built = std::sync::Arc::new(by_name(E::find_by_id(0i64).limit(1).build(backend)));
             if let Ok(mut k) = KEPT.write() {
                 k.insert(key, built.clone());
             }
@@ -180,10 +205,7 @@ where
         }
     };
     // The key is the first value bound (before the limit).
-    db.query_one_raw(bound(&built, [id.into()]))
-        .await?
-        .map(|row| E::Model::from_query_result(&row, ""))
-        .transpose()
+    model::<E::Model>(db, bound(&built, [id.into()])).await
 }
 
 /// The rows of `E` whose primary keys are `ids`: one by [`by_id`]'s kept statement, several

@@ -12,7 +12,8 @@
 //! - Rows: every integer is `i64` (the entities declare no narrower one; migration 16),
 //!   `BOOLEAN` columns are `bool`, text is `String`, blobs are bytes. Each value is keyed by
 //!   its column's name and by its position, since sea-orm reads models by name and tuples by
-//!   position (its proxy row finds the n-th value in key order).
+//!   position (its proxy row finds the n-th value in key order); the rows of a statement
+//!   that begins with [`BY_NAME`] (read as models only, `sql::models`) are keyed by name only.
 //! - Statements are prepared once per connection (an LRU of 256).
 //! - A statement blocks the thread that runs it: those whose cost the caller decides
 //!   (searches, `watch.rs`) run on the blocking pool instead.
@@ -213,11 +214,16 @@ struct Conn {
 /// Statements whose row shapes a connection keeps (past it, it forgets them all).
 const SHAPES_KEPT: usize = 512;
 
+/// Marks a statement whose rows are read as models only, by column name: its rows are built
+/// with half the keys and without copying a value (a Content item's rich text is kilobytes).
+pub const BY_NAME: &str = "/* by name */ ";
+
 /// What a statement's rows are made of: each column's keys (its position, sorting before
-/// every name, and its name) in key order, with the column each is of; and whether each
-/// column is `BOOLEAN`.
+/// every name, and its name) in key order, with the column each is of; the names alone in
+/// order, once each, with the column each is of; and whether each column is `BOOLEAN`.
 struct Shape {
     keys: Vec<(String, usize)>,
+    names: Vec<(String, usize)>,
     bools: Vec<bool>,
 }
 
@@ -230,8 +236,17 @@ impl Shape {
             .flat_map(|(i, c)| [(format!("\0{i:04}"), i), (c.name().to_owned(), i)])
             .collect();
         keys.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut names: Vec<(String, usize)> = (keys.iter())
+            .filter(|(k, _)| !k.starts_with('\0'))
+            .cloned()
+            .collect();
+        // Sorted, each name's columns in order: the last of each counts.
+        names.reverse();
+        names.dedup_by(|later, earlier| later.0 == earlier.0);
+        names.reverse();
         Shape {
             keys,
+            names,
             bools: (columns.iter())
                 .map(|c| (c.decl_type()).is_some_and(|t| t.eq_ignore_ascii_case("BOOLEAN")))
                 .collect(),
@@ -290,6 +305,16 @@ impl Lease {
         let shape = self.shape(&sql, &stmt);
         let mut rows = stmt.query(params(values)).map_err(err)?;
         let mut out = Vec::new();
+        if s.sql.starts_with(BY_NAME) {
+            while let Some(row) = rows.next().map_err(err)? {
+                let values = (shape.names.iter())
+                    .map(|(key, i)| Ok((key.clone(), value(row.get_ref(*i)?, shape.bools[*i]))))
+                    .collect::<rusqlite::Result<BTreeMap<String, Value>>>()
+                    .map_err(err)?;
+                out.push(ProxyRow { values });
+            }
+            return Ok(out);
+        }
         let mut columns = Vec::with_capacity(shape.bools.len());
         while let Some(row) = rows.next().map_err(err)? {
             columns.clear();
@@ -394,29 +419,32 @@ fn limits_written<'a>(
     }
     let mut sql = String::with_capacity(text.len() + 8);
     let mut written = Vec::new();
-    let (mut n, mut quoted) = (0, false);
-    for c in text.chars() {
-        match c {
-            '\'' => quoted = !quoted,
-            '?' if !quoted => {
-                let limit = match values.get(n) {
-                    Some(Value::BigInt(Some(v))) => Some(*v),
-                    Some(Value::BigUnsigned(Some(v))) => i64::try_from(*v).ok(),
-                    Some(Value::Int(Some(v))) => Some(i64::from(*v)),
-                    Some(Value::Unsigned(Some(v))) => Some(i64::from(*v)),
-                    _ => None,
-                };
-                n += 1;
-                if let Some(limit) = limit.filter(|_| sql.ends_with("LIMIT ")) {
-                    sql.push_str(&limit.to_string());
-                    written.push(n - 1);
-                    continue;
-                }
-            }
-            _ => {}
+    let (mut n, mut quoted, mut from) = (0, false, 0);
+    // Whole runs of text between quotes and placeholders are copied at once.
+    for (at, c) in text.match_indices(['\'', '?']) {
+        if c == "'" {
+            quoted = !quoted;
+            continue;
         }
-        sql.push(c);
+        if quoted {
+            continue;
+        }
+        let limit = match values.get(n) {
+            Some(Value::BigInt(Some(v))) => Some(*v),
+            Some(Value::BigUnsigned(Some(v))) => i64::try_from(*v).ok(),
+            Some(Value::Int(Some(v))) => Some(i64::from(*v)),
+            Some(Value::Unsigned(Some(v))) => Some(i64::from(*v)),
+            _ => None,
+        };
+        n += 1;
+        if let Some(limit) = limit.filter(|_| text[..at].ends_with("LIMIT ")) {
+            sql.push_str(&text[from..at]);
+            sql.push_str(&limit.to_string());
+            written.push(n - 1);
+            from = at + 1;
+        }
     }
+    sql.push_str(&text[from..]);
     (sql.into(), (values, written))
 }
 
@@ -653,6 +681,34 @@ mod tests {
         assert_eq!(row.try_get_by_index::<i64>(4).unwrap(), 1);
     }
 
+    /// A statement marked [`BY_NAME`] has its rows keyed by name only, the last of two
+    /// columns of one name counting, as in rows keyed both ways.
+    #[tokio::test]
+    async fn rows_read_by_name_are_keyed_by_name_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let (pool, conn) = pool(&dir).await;
+        conn.execute_unprepared("INSERT INTO t (n, b, s) VALUES (5, 0, 'x')")
+            .await
+            .unwrap();
+        let sql = "SELECT s, n, b, f, 7 AS n FROM t";
+        let lease = pool.get().await.unwrap();
+        let both = lease
+            .query(&Statement::from_string(DbBackend::Sqlite, sql))
+            .unwrap();
+        let named = (lease.query(&Statement::from_string(
+            DbBackend::Sqlite,
+            format!("{BY_NAME}{sql}"),
+        )))
+        .unwrap();
+        let by_name: Vec<(&String, &Value)> = (both[0].values.iter())
+            .filter(|(k, _)| !k.starts_with('\0'))
+            .collect();
+        assert_eq!(named[0].values.iter().collect::<Vec<_>>(), by_name);
+        assert_eq!(named[0].values.get("n"), Some(&Value::BigInt(Some(7))));
+        assert_eq!(named[0].values.get("b"), Some(&Value::Bool(Some(false))));
+        assert_eq!(named[0].values.len(), 4);
+    }
+
     /// A transaction dropped before its commit (a request that went away) leaves nothing
     /// behind, and its connection serves again; a committed one reports its commit.
     #[tokio::test]
@@ -742,6 +798,10 @@ mod tests {
         let again = page(0, 2, 0);
         let (text, (_, written)) = limit_written(&again);
         assert_eq!(written, [1]);
+        assert_eq!(
+            text,
+            "SELECT n FROM t WHERE s = 'a?' AND n > ? ORDER BY n LIMIT 2 OFFSET ?"
+        );
         let stmt = lease.prepare_cached(&text).unwrap();
         assert_eq!(stmt.get_status(rusqlite::StatementStatus::RePrepare), 0);
     }
