@@ -185,9 +185,11 @@ fn child_counts(
         .group_by(location::Column::ParentId)
 }
 
-/// A row of [`child_counts`].
-#[derive(sea_orm::FromQueryResult)]
-struct ChildCount {
-    parent_id: i64,
-    n: i64,
+cairn_store::from_row! {
+    /// A row of [`child_counts`].
+    #[derive(sea_orm::FromQueryResult)]
+    struct ChildCount {
+        parent_id: i64,
+        n: i64,
+    }
 }

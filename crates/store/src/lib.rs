@@ -6,6 +6,7 @@
 
 pub mod commits;
 pub mod db;
+pub mod direct;
 pub mod entity;
 pub mod events;
 pub mod ids;

@@ -2,6 +2,7 @@
 //! PostgreSQL. For the statements the query builder cannot say well (set operations on the
 //! tree of Locations, counters).
 
+use crate::direct::FromRow;
 use sea_orm::{ConnectionTrait, DbBackend, DbErr, Statement, Value};
 
 /// A statement for `backend` from SQL with `?` placeholders (none inside string literals).
@@ -57,34 +58,20 @@ pub async fn ids(
         .collect())
 }
 
-/// `s` marked as read by column name only (on SQLite: its rows are built with half the keys,
-/// without copying a value; `sqlite::BY_NAME`).
-pub fn by_name(mut s: Statement) -> Statement {
-    if s.db_backend == DbBackend::Sqlite && !s.sql.starts_with(crate::sqlite::BY_NAME) {
-        s.sql.insert_str(0, crate::sqlite::BY_NAME);
-    }
-    s
-}
-
-/// Every row of `s`, as `M` (read by column name).
-pub async fn models<M: sea_orm::FromQueryResult>(
+/// Every row of `s`, as `M` (on SQLite straight from its rows, `direct.rs`).
+pub async fn models<M: FromRow + sea_orm::FromQueryResult>(
     db: &impl ConnectionTrait,
     s: Statement,
 ) -> Result<Vec<M>, DbErr> {
-    let rows = db.query_all_raw(by_name(s)).await?;
-    rows.iter().map(|r| M::from_query_result(r, "")).collect()
+    crate::direct::query(db, s).await
 }
 
-/// The first row of `s`, as `M` (read by column name; `s` says how many rows it reads).
-pub async fn model<M: sea_orm::FromQueryResult>(
+/// The first row of `s`, as `M` (`s` says how many rows it reads).
+pub async fn model<M: FromRow + sea_orm::FromQueryResult>(
     db: &impl ConnectionTrait,
     s: Statement,
 ) -> Result<Option<M>, DbErr> {
-    // All rows rather than `query_one_raw`, which copies the first row and drops the rest.
-    let rows = db.query_all_raw(by_name(s)).await?;
-    rows.first()
-        .map(|r| M::from_query_result(r, ""))
-        .transpose()
+    Ok(models(db, s).await?.into_iter().next())
 }
 
 /// Serialises writers that check-then-insert under the same `key` (a uniqueness rule the
@@ -144,13 +131,13 @@ impl Kept {
             _ => 1,
         };
         bound(
-            self.built[slot].get_or_init(|| by_name(build().build(backend))),
+            self.built[slot].get_or_init(|| build().build(backend)),
             values,
         )
     }
 
     /// Every row, as `M`.
-    pub async fn all<M: sea_orm::FromQueryResult, Q: sea_orm::QueryTrait>(
+    pub async fn all<M: FromRow + sea_orm::FromQueryResult, Q: sea_orm::QueryTrait>(
         &self,
         db: &impl ConnectionTrait,
         build: impl FnOnce() -> Q,
@@ -160,7 +147,7 @@ impl Kept {
     }
 
     /// The first row, as `M` (`build` says `.limit(1)`).
-    pub async fn one<M: sea_orm::FromQueryResult, Q: sea_orm::QueryTrait>(
+    pub async fn one<M: FromRow + sea_orm::FromQueryResult, Q: sea_orm::QueryTrait>(
         &self,
         db: &impl ConnectionTrait,
         build: impl FnOnce() -> Q,
@@ -188,6 +175,7 @@ fn bound(built: &Statement, values: impl IntoIterator<Item = Value>) -> Statemen
 pub async fn by_id<E>(db: &impl ConnectionTrait, id: i64) -> Result<Option<E::Model>, DbErr>
 where
     E: sea_orm::EntityTrait,
+    E::Model: FromRow,
     <E::PrimaryKey as sea_orm::PrimaryKeyTrait>::ValueType: From<i64>,
 {
     use sea_orm::{QuerySelect, QueryTrait};
@@ -197,7 +185,7 @@ where
     let built = match kept {
         Some(s) => s,
         None => {
-            let built = std::sync::Arc::new(by_name(E::find_by_id(0i64).limit(1).build(backend)));
+            let built = std::sync::Arc::new(E::find_by_id(0i64).limit(1).build(backend));
             if let Ok(mut k) = KEPT.write() {
                 k.insert(key, built.clone());
             }
@@ -213,6 +201,7 @@ where
 pub async fn by_ids<E>(db: &impl ConnectionTrait, ids: &[i64]) -> Result<Vec<E::Model>, DbErr>
 where
     E: sea_orm::EntityTrait,
+    E::Model: FromRow,
     <E::PrimaryKey as sea_orm::PrimaryKeyTrait>::ValueType: From<i64>,
 {
     use sea_orm::{ColumnTrait, Iterable, PrimaryKeyToColumn, QueryFilter};
@@ -325,5 +314,61 @@ mod tests {
                 .unwrap()
                 .is_empty()
         );
+    }
+
+    /// Every entity's rows decoded straight from SQLite's (`direct.rs`) are what sea-orm reads
+    /// from its own rows, in a read and in a write's transaction.
+    #[tokio::test]
+    async fn models_read_straight_from_sqlite_are_what_sea_orm_reads() {
+        use crate::entity::*;
+        use sea_orm::{QueryTrait, TransactionTrait};
+        async fn same<E>(db: &impl ConnectionTrait) -> usize
+        where
+            E: sea_orm::EntityTrait,
+            E::Model: FromRow + PartialEq + std::fmt::Debug,
+        {
+            let direct: Vec<E::Model> = models(db, E::find().build(db.get_database_backend()))
+                .await
+                .unwrap();
+            let read = E::find().all(db).await.unwrap();
+            assert_eq!(direct, read, "{}", std::any::type_name::<E>());
+            direct.len()
+        }
+        async fn all(db: &impl ConnectionTrait) -> usize {
+            same::<bookmark::Entity>(db).await
+                + same::<content::Entity>(db).await
+                + same::<content_field::Entity>(db).await
+                + same::<content_object_state::Entity>(db).await
+                + same::<content_relation::Entity>(db).await
+                + same::<content_type::Entity>(db).await
+                + same::<content_type_group::Entity>(db).await
+                + same::<content_type_group_link::Entity>(db).await
+                + same::<content_version::Entity>(db).await
+                + same::<event::Entity>(db).await
+                + same::<field_definition::Entity>(db).await
+                + same::<id_sequence::Entity>(db).await
+                + same::<language::Entity>(db).await
+                + same::<location::Entity>(db).await
+                + same::<object_state::Entity>(db).await
+                + same::<object_state_group::Entity>(db).await
+                + same::<pending_location::Entity>(db).await
+                + same::<policy::Entity>(db).await
+                + same::<policy_limitation::Entity>(db).await
+                + same::<role::Entity>(db).await
+                + same::<role_assignment::Entity>(db).await
+                + same::<section::Entity>(db).await
+                + same::<trash::Entity>(db).await
+                + same::<url_alias::Entity>(db).await
+                + same::<url_wildcard::Entity>(db).await
+                + same::<user::Entity>(db).await
+                + same::<user_session::Entity>(db).await
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let db = sqlite_db(&dir).await;
+        let n = all(db.conn()).await;
+        assert!(n > 150, "{n} rows");
+        let tx = db.conn().begin().await.unwrap();
+        assert_eq!(all(&tx).await, n);
+        tx.rollback().await.unwrap();
     }
 }

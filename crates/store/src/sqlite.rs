@@ -12,8 +12,8 @@
 //! - Rows: every integer is `i64` (the entities declare no narrower one; migration 16),
 //!   `BOOLEAN` columns are `bool`, text is `String`, blobs are bytes. Each value is keyed by
 //!   its column's name and by its position, since sea-orm reads models by name and tuples by
-//!   position (its proxy row finds the n-th value in key order); the rows of a statement
-//!   that begins with [`BY_NAME`] (read as models only, `sql::models`) are keyed by name only.
+//!   position (its proxy row finds the n-th value in key order). The reads that take whole
+//!   models have their rows decoded straight into them instead (`direct.rs`).
 //! - Statements are prepared once per connection (an LRU of 256).
 //! - A statement blocks the thread that runs it: those whose cost the caller decides
 //!   (searches, `watch.rs`) run on the blocking pool instead.
@@ -214,16 +214,12 @@ struct Conn {
 /// Statements whose row shapes a connection keeps (past it, it forgets them all).
 const SHAPES_KEPT: usize = 512;
 
-/// Marks a statement whose rows are read as models only, by column name: its rows are built
-/// with half the keys and without copying a value (a Content item's rich text is kilobytes).
-pub const BY_NAME: &str = "/* by name */ ";
-
 /// What a statement's rows are made of: each column's keys (its position, sorting before
-/// every name, and its name) in key order, with the column each is of; the names alone in
-/// order, once each, with the column each is of; and whether each column is `BOOLEAN`.
+/// every name, and its name) in key order, with the column each is of; each column's name;
+/// and whether each column is `BOOLEAN`.
 struct Shape {
     keys: Vec<(String, usize)>,
-    names: Vec<(String, usize)>,
+    columns: Vec<String>,
     bools: Vec<bool>,
 }
 
@@ -236,17 +232,9 @@ impl Shape {
             .flat_map(|(i, c)| [(format!("\0{i:04}"), i), (c.name().to_owned(), i)])
             .collect();
         keys.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut names: Vec<(String, usize)> = (keys.iter())
-            .filter(|(k, _)| !k.starts_with('\0'))
-            .cloned()
-            .collect();
-        // Sorted, each name's columns in order: the last of each counts.
-        names.reverse();
-        names.dedup_by(|later, earlier| later.0 == earlier.0);
-        names.reverse();
         Shape {
             keys,
-            names,
+            columns: columns.iter().map(|c| c.name().to_owned()).collect(),
             bools: (columns.iter())
                 .map(|c| (c.decl_type()).is_some_and(|t| t.eq_ignore_ascii_case("BOOLEAN")))
                 .collect(),
@@ -299,35 +287,45 @@ impl Lease {
 
     /// Runs a statement that reads, and returns its rows.
     pub fn query(&self, s: &Statement) -> Result<Vec<ProxyRow>, DbErr> {
+        self.rows(s, |rows, shape| {
+            let mut out = Vec::new();
+            let mut columns = Vec::with_capacity(shape.bools.len());
+            while let Some(row) = rows.next().map_err(err)? {
+                columns.clear();
+                for (i, boolean) in shape.bools.iter().enumerate() {
+                    columns.push(value(row.get_ref(i).map_err(err)?, *boolean));
+                }
+                // Built from keys in order: no search per key.
+                let values: BTreeMap<String, Value> = (shape.keys.iter())
+                    .map(|(key, i)| (key.clone(), columns[*i].clone()))
+                    .collect();
+                out.push(ProxyRow { values });
+            }
+            Ok(out)
+        })
+    }
+
+    /// Runs a statement that reads, its rows decoded by `decode` (`direct.rs`).
+    pub(crate) fn decode(
+        &self,
+        s: &Statement,
+        decode: crate::direct::Decode,
+    ) -> Result<Box<dyn std::any::Any + Send>, DbErr> {
+        self.rows(s, |rows, shape| decode(rows, &shape.columns).map_err(err))
+    }
+
+    /// Runs a statement that reads, and hands its rows to `f`.
+    fn rows<T>(
+        &self,
+        s: &Statement,
+        f: impl FnOnce(&mut rusqlite::Rows<'_>, &Shape) -> Result<T, DbErr>,
+    ) -> Result<T, DbErr> {
         crate::db::counted(&self.pool.statements);
         let (sql, values) = limit_written(s);
         let mut stmt = self.prepare_cached(&sql).map_err(err)?;
         let shape = self.shape(&sql, &stmt);
         let mut rows = stmt.query(params(values)).map_err(err)?;
-        let mut out = Vec::new();
-        if s.sql.starts_with(BY_NAME) {
-            while let Some(row) = rows.next().map_err(err)? {
-                let values = (shape.names.iter())
-                    .map(|(key, i)| Ok((key.clone(), value(row.get_ref(*i)?, shape.bools[*i]))))
-                    .collect::<rusqlite::Result<BTreeMap<String, Value>>>()
-                    .map_err(err)?;
-                out.push(ProxyRow { values });
-            }
-            return Ok(out);
-        }
-        let mut columns = Vec::with_capacity(shape.bools.len());
-        while let Some(row) = rows.next().map_err(err)? {
-            columns.clear();
-            for (i, boolean) in shape.bools.iter().enumerate() {
-                columns.push(value(row.get_ref(i).map_err(err)?, *boolean));
-            }
-            // Built from keys in order: no search per key.
-            let values: BTreeMap<String, Value> = (shape.keys.iter())
-                .map(|(key, i)| (key.clone(), columns[*i].clone()))
-                .collect();
-            out.push(ProxyRow { values });
-        }
-        Ok(out)
+        f(&mut rows, &shape)
     }
 
     /// The shape of the rows of the statement `sql`, read from it once.
@@ -502,6 +500,18 @@ pub(crate) fn err(e: rusqlite::Error) -> DbErr {
     DbErr::Query(RuntimeErr::Internal(e.to_string()))
 }
 
+/// Runs a read for sea-orm: its rows decoded straight into the caller's type when it asked
+/// for that (`direct.rs`; sea-orm then gets no rows), else as proxy rows.
+fn read(lease: &Lease, s: &Statement) -> Result<Vec<ProxyRow>, DbErr> {
+    match crate::direct::take() {
+        Some(decode) => {
+            crate::direct::answer(lease.decode(s, decode)?);
+            Ok(Vec::new())
+        }
+        None => lease.query(s),
+    }
+}
+
 /// The pool as one connection: each statement on whichever connection is idle. It has no
 /// transactions (they need [`Transaction`]).
 #[derive(Debug)]
@@ -510,10 +520,10 @@ struct Shared(Arc<Pool>);
 #[async_trait::async_trait]
 impl ProxyDatabaseTrait for Shared {
     async fn query(&self, s: Statement) -> Result<Vec<ProxyRow>, DbErr> {
-        if let Some(rows) = crate::snapshot::with(&self.0, |l| l.query(&s)) {
+        if let Some(rows) = crate::snapshot::with(&self.0, |l| read(l, &s)) {
             return rows;
         }
-        self.0.get().await?.query(&s)
+        read(&self.0.get().await?, &s)
     }
 
     async fn execute(&self, s: Statement) -> Result<ProxyExecResult, DbErr> {
@@ -606,7 +616,7 @@ struct Held(Arc<Transaction>);
 #[async_trait::async_trait]
 impl ProxyDatabaseTrait for Held {
     async fn query(&self, s: Statement) -> Result<Vec<ProxyRow>, DbErr> {
-        self.0.with(|l| l.query(&s))
+        self.0.with(|l| read(l, &s))
     }
 
     async fn execute(&self, s: Statement) -> Result<ProxyExecResult, DbErr> {
@@ -679,34 +689,6 @@ mod tests {
         assert_eq!(row.try_get::<Option<String>>("", "z").unwrap(), None);
         assert_eq!(row.try_get_by_index::<String>(0).unwrap(), "x");
         assert_eq!(row.try_get_by_index::<i64>(4).unwrap(), 1);
-    }
-
-    /// A statement marked [`BY_NAME`] has its rows keyed by name only, the last of two
-    /// columns of one name counting, as in rows keyed both ways.
-    #[tokio::test]
-    async fn rows_read_by_name_are_keyed_by_name_only() {
-        let dir = tempfile::tempdir().unwrap();
-        let (pool, conn) = pool(&dir).await;
-        conn.execute_unprepared("INSERT INTO t (n, b, s) VALUES (5, 0, 'x')")
-            .await
-            .unwrap();
-        let sql = "SELECT s, n, b, f, 7 AS n FROM t";
-        let lease = pool.get().await.unwrap();
-        let both = lease
-            .query(&Statement::from_string(DbBackend::Sqlite, sql))
-            .unwrap();
-        let named = (lease.query(&Statement::from_string(
-            DbBackend::Sqlite,
-            format!("{BY_NAME}{sql}"),
-        )))
-        .unwrap();
-        let by_name: Vec<(&String, &Value)> = (both[0].values.iter())
-            .filter(|(k, _)| !k.starts_with('\0'))
-            .collect();
-        assert_eq!(named[0].values.iter().collect::<Vec<_>>(), by_name);
-        assert_eq!(named[0].values.get("n"), Some(&Value::BigInt(Some(7))));
-        assert_eq!(named[0].values.get("b"), Some(&Value::Bool(Some(false))));
-        assert_eq!(named[0].values.len(), 4);
     }
 
     /// A transaction dropped before its commit (a request that went away) leaves nothing

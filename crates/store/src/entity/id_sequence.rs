@@ -3,12 +3,14 @@
 
 use sea_orm::entity::prelude::*;
 
-#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
-#[sea_orm(table_name = "id_sequences")]
-pub struct Model {
-    #[sea_orm(primary_key, auto_increment = false)]
-    pub name: String,
-    pub next_id: i64,
+crate::from_row! {
+    #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+    #[sea_orm(table_name = "id_sequences")]
+    pub struct Model {
+        #[sea_orm(primary_key, auto_increment = false)]
+        pub name: String,
+        pub next_id: i64,
+    }
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -3,27 +3,29 @@
 
 use sea_orm::entity::prelude::*;
 
-#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
-#[sea_orm(table_name = "locations")]
-pub struct Model {
-    #[sea_orm(primary_key)]
-    pub id: i64,
-    pub parent_id: i64,
-    pub content_id: i64,
-    /// `/1/2/42/`: ids from the root, with leading and trailing slashes.
-    pub path_string: String,
-    pub depth: i64,
-    pub priority: i64,
-    /// Hidden by itself.
-    pub is_hidden: bool,
-    /// Hidden by itself, its content or an ancestor.
-    pub is_invisible: bool,
-    #[sea_orm(unique)]
-    pub remote_id: String,
-    /// `PATH`, `PUBLISHED`, `NAME`, ...: how its children sort.
-    pub sort_field: String,
-    /// `ASC` or `DESC`.
-    pub sort_order: String,
+crate::from_row! {
+    #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+    #[sea_orm(table_name = "locations")]
+    pub struct Model {
+        #[sea_orm(primary_key)]
+        pub id: i64,
+        pub parent_id: i64,
+        pub content_id: i64,
+        /// `/1/2/42/`: ids from the root, with leading and trailing slashes.
+        pub path_string: String,
+        pub depth: i64,
+        pub priority: i64,
+        /// Hidden by itself.
+        pub is_hidden: bool,
+        /// Hidden by itself, its content or an ancestor.
+        pub is_invisible: bool,
+        #[sea_orm(unique)]
+        pub remote_id: String,
+        /// `PATH`, `PUBLISHED`, `NAME`, ...: how its children sort.
+        pub sort_field: String,
+        /// `ASC` or `DESC`.
+        pub sort_order: String,
+    }
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -3,14 +3,16 @@
 
 use sea_orm::entity::prelude::*;
 
-#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
-#[sea_orm(table_name = "policy_limitations")]
-pub struct Model {
-    #[sea_orm(primary_key)]
-    pub id: i64,
-    pub policy_id: i64,
-    pub identifier: String,
-    pub limitation_values: String,
+crate::from_row! {
+    #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+    #[sea_orm(table_name = "policy_limitations")]
+    pub struct Model {
+        #[sea_orm(primary_key)]
+        pub id: i64,
+        pub policy_id: i64,
+        pub identifier: String,
+        pub limitation_values: String,
+    }
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

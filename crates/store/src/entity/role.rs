@@ -3,15 +3,17 @@
 
 use sea_orm::entity::prelude::*;
 
-#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
-#[sea_orm(table_name = "roles")]
-pub struct Model {
-    #[sea_orm(primary_key)]
-    pub id: i64,
-    /// Unique among published Roles.
-    pub identifier: String,
-    pub status: i64,
-    pub original_id: Option<i64>,
+crate::from_row! {
+    #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+    #[sea_orm(table_name = "roles")]
+    pub struct Model {
+        #[sea_orm(primary_key)]
+        pub id: i64,
+        /// Unique among published Roles.
+        pub identifier: String,
+        pub status: i64,
+        pub original_id: Option<i64>,
+    }
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -3,15 +3,17 @@
 
 use sea_orm::entity::prelude::*;
 
-#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
-#[sea_orm(table_name = "role_assignments")]
-pub struct Model {
-    #[sea_orm(primary_key)]
-    pub id: i64,
-    pub role_id: i64,
-    pub content_id: i64,
-    pub limitation_identifier: Option<String>,
-    pub limitation_values: Option<String>,
+crate::from_row! {
+    #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+    #[sea_orm(table_name = "role_assignments")]
+    pub struct Model {
+        #[sea_orm(primary_key)]
+        pub id: i64,
+        pub role_id: i64,
+        pub content_id: i64,
+        pub limitation_identifier: Option<String>,
+        pub limitation_values: Option<String>,
+    }
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
