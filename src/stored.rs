@@ -32,9 +32,7 @@ pub fn lang_map_json(map: &LangMap) -> String {
 
 /// A JSON value tree; malformed text is null.
 pub fn hash(json: &str) -> HashValue {
-    serde_json::from_str::<serde_json::Value>(json)
-        .map(|v| HashValue::from_json(&v))
-        .unwrap_or(HashValue::Null)
+    HashValue::parse_json(json).unwrap_or(HashValue::Null)
 }
 
 pub fn hash_json(v: &HashValue) -> String {

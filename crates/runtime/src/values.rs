@@ -153,6 +153,13 @@ impl HashValue {
     }
 
     /// Converts from JSON, keeping JSON's types.
+    /// The tree of a JSON text, read straight into it (no `serde_json::Value` between): what
+    /// [`HashValue::from_json`] makes of the parsed text, keys in their order, a repeated
+    /// key's last value in its first place.
+    pub fn parse_json(text: &str) -> serde_json::Result<HashValue> {
+        serde_json::from_str::<JsonTree>(text).map(|t| t.0)
+    }
+
     pub fn from_json(v: &serde_json::Value) -> HashValue {
         match v {
             serde_json::Value::Null => HashValue::Null,
@@ -266,9 +273,89 @@ impl LangMap {
     }
 }
 
+/// A [`HashValue`] read by serde (`HashValue::parse_json`).
+struct JsonTree(HashValue);
+
+impl<'de> serde::Deserialize<'de> for JsonTree {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<JsonTree, D::Error> {
+        d.deserialize_any(TreeVisitor).map(JsonTree)
+    }
+}
+
+struct TreeVisitor;
+
+impl<'de> serde::de::Visitor<'de> for TreeVisitor {
+    type Value = HashValue;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_unit<E>(self) -> Result<HashValue, E> {
+        Ok(HashValue::Null)
+    }
+    fn visit_none<E>(self) -> Result<HashValue, E> {
+        Ok(HashValue::Null)
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<HashValue, E> {
+        Ok(HashValue::Bool(b))
+    }
+    fn visit_i64<E>(self, i: i64) -> Result<HashValue, E> {
+        Ok(HashValue::Int(i))
+    }
+    fn visit_u64<E>(self, u: u64) -> Result<HashValue, E> {
+        Ok(i64::try_from(u).map_or(HashValue::Float(Float(u as f64)), HashValue::Int))
+    }
+    fn visit_f64<E>(self, f: f64) -> Result<HashValue, E> {
+        Ok(HashValue::Float(Float(f)))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<HashValue, E> {
+        Ok(HashValue::String(s.to_owned()))
+    }
+    fn visit_string<E>(self, s: String) -> Result<HashValue, E> {
+        Ok(HashValue::String(s))
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<HashValue, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(JsonTree(v)) = seq.next_element()? {
+            out.push(v);
+        }
+        Ok(HashValue::List(out))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<HashValue, A::Error> {
+        let mut out: Vec<(String, HashValue)> = Vec::new();
+        while let Some((k, JsonTree(v))) = map.next_entry::<String, JsonTree>()? {
+            match out.iter_mut().find(|(name, _)| *name == k) {
+                Some(entry) => entry.1 = v,
+                None => out.push((k, v)),
+            }
+        }
+        Ok(HashValue::Map(out))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Read straight from the text, a tree is what `from_json` makes of the parsed text.
+    #[test]
+    fn json_is_read_as_from_json_reads_it() {
+        for text in [
+            r#"{"xml":"<p>a \"b\" \u00e9\n</p>","n":1,"f":1.5,"big":18446744073709551615}"#,
+            r#"{"b":1,"a":[true,false,null,{"z":[],"y":{}}],"b":2}"#,
+            r#"[-9223372036854775808, 1e3, "", "\ud83d\ude00"]"#,
+            "null",
+            "12",
+        ] {
+            let parsed: serde_json::Value = serde_json::from_str(text).unwrap();
+            assert_eq!(
+                HashValue::parse_json(text).unwrap(),
+                HashValue::from_json(&parsed),
+                "{text}"
+            );
+        }
+        assert!(HashValue::parse_json("{").is_err());
+    }
 
     #[test]
     fn xml_text_is_cast_like_the_reference() {

@@ -131,7 +131,7 @@ impl Kept {
             _ => 1,
         };
         bound(
-            self.built[slot].get_or_init(|| build().build(backend)),
+            self.built[slot].get_or_init(|| once(build().build(backend))),
             values,
         )
     }
@@ -154,6 +154,15 @@ impl Kept {
         values: impl IntoIterator<Item = Value>,
     ) -> Result<Option<M>, DbErr> {
         model(db, self.statement(db.get_database_backend(), build, values)).await
+    }
+}
+
+/// A statement built to be run many times, as it runs best: on SQLite with its limits written
+/// into its text once (`sqlite::limits_fixed`).
+fn once(built: Statement) -> Statement {
+    match built.db_backend {
+        DbBackend::Sqlite => crate::sqlite::limits_fixed(built),
+        _ => built,
     }
 }
 
@@ -185,7 +194,7 @@ where
     let built = match kept {
         Some(s) => s,
         None => {
-            let built = std::sync::Arc::new(E::find_by_id(0i64).limit(1).build(backend));
+            let built = std::sync::Arc::new(once(E::find_by_id(0i64).limit(1).build(backend)));
             if let Ok(mut k) = KEPT.write() {
                 k.insert(key, built.clone());
             }

@@ -407,6 +407,19 @@ fn limit_written(s: &Statement) -> (std::borrow::Cow<'_, str>, (&[Value], Vec<us
     limits_written(&s.sql, values)
 }
 
+/// `s` with its bound limits written into its text and their values dropped: for statements
+/// built once and run many times (`sql::Kept`, `sql::by_id`), so that no run rewrites them.
+pub(crate) fn limits_fixed(s: Statement) -> Statement {
+    let (sql, (values, written)) = limit_written(&s);
+    if written.is_empty() {
+        return s;
+    }
+    let kept = (values.iter().enumerate())
+        .filter(|(i, _)| !written.contains(i))
+        .map(|(_, v)| v.clone());
+    Statement::from_sql_and_values(s.db_backend, sql.into_owned(), kept)
+}
+
 /// [`limit_written`] of a statement's text and values.
 fn limits_written<'a>(
     text: &'a str,
@@ -786,5 +799,12 @@ mod tests {
         );
         let stmt = lease.prepare_cached(&text).unwrap();
         assert_eq!(stmt.get_status(rusqlite::StatementStatus::RePrepare), 0);
+        // Written once into a statement kept built: its runs bind the rest.
+        let fixed = limits_fixed(page(1, 2, 1));
+        assert_eq!(fixed.sql, text);
+        assert_eq!(
+            fixed.values.map(|v| v.0),
+            Some(vec![1i64.into(), 1i64.into()])
+        );
     }
 }
