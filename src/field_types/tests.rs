@@ -58,7 +58,7 @@ pub(crate) fn v(s: &str) -> HashValue {
 }
 
 fn json(s: &str) -> HashValue {
-    HashValue::from_json(&serde_json::from_str(s).unwrap_or_else(|e| panic!("{e}: {s}")))
+    HashValue::parse_json(s).unwrap_or_else(|e| panic!("{e}: {s}"))
 }
 
 fn b64(data: &[u8]) -> String {

@@ -5,7 +5,7 @@
 //! SQLite's own stepping (`crates/bench/README.md`, "Models straight from SQLite's rows").
 //!
 //! The statement still goes through sea-orm's connection, so it runs where it would (the
-//! request's read transaction, or the write's own transaction); [`query`] asks, in a
+//! request's read transaction, or the write's own transaction); [`models`] asks, in a
 //! task-local scope around it, that our proxy (`sqlite.rs`) decode its rows into the caller's
 //! type, and takes them from the scope afterwards. On PostgreSQL nothing answers the request
 //! and the rows are read as sea-orm reads them. A model is declared with [`from_row!`], which
@@ -92,7 +92,7 @@ tokio::task_local! {
 
 /// Every row of `s`, as `M`: decoded by SQLite's proxy straight from its rows, or else (on
 /// PostgreSQL) read from sea-orm's.
-pub async fn query<M: FromRow + FromQueryResult>(
+pub async fn models<M: FromRow + FromQueryResult>(
     db: &impl ConnectionTrait,
     s: Statement,
 ) -> Result<Vec<M>, DbErr> {

@@ -58,13 +58,7 @@ pub async fn ids(
         .collect())
 }
 
-/// Every row of `s`, as `M` (on SQLite straight from its rows, `direct.rs`).
-pub async fn models<M: FromRow + sea_orm::FromQueryResult>(
-    db: &impl ConnectionTrait,
-    s: Statement,
-) -> Result<Vec<M>, DbErr> {
-    crate::direct::query(db, s).await
-}
+pub use crate::direct::models;
 
 /// The first row of `s`, as `M` (`s` says how many rows it reads).
 pub async fn model<M: FromRow + sea_orm::FromQueryResult>(
@@ -131,7 +125,7 @@ impl Kept {
             _ => 1,
         };
         bound(
-            self.built[slot].get_or_init(|| once(build().build(backend))),
+            self.built[slot].get_or_init(|| for_reuse(build().build(backend))),
             values,
         )
     }
@@ -159,7 +153,7 @@ impl Kept {
 
 /// A statement built to be run many times, as it runs best: on SQLite with its limits written
 /// into its text once (`sqlite::limits_fixed`).
-fn once(built: Statement) -> Statement {
+fn for_reuse(built: Statement) -> Statement {
     match built.db_backend {
         DbBackend::Sqlite => crate::sqlite::limits_fixed(built),
         _ => built,
@@ -194,7 +188,7 @@ where
     let built = match kept {
         Some(s) => s,
         None => {
-            let built = std::sync::Arc::new(once(E::find_by_id(0i64).limit(1).build(backend)));
+            let built = std::sync::Arc::new(for_reuse(E::find_by_id(0i64).limit(1).build(backend)));
             if let Ok(mut k) = KEPT.write() {
                 k.insert(key, built.clone());
             }
