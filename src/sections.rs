@@ -10,8 +10,7 @@ use crate::services::Services;
 use cairn_runtime::ETag;
 use cairn_store::entity::section;
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter,
-    QueryOrder,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
 };
 
 fn to_model(s: section::Model) -> Section {
@@ -110,12 +109,14 @@ impl SectionsApi<Services> for SectionsService {
             .db
             .write(cx.change(), async |tx| {
                 ensure_free(tx, &identifier, None).await?;
-                let s = section::ActiveModel {
-                    identifier: Set(identifier),
-                    name: Set(name),
-                    ..Default::default()
-                }
-                .insert(tx)
+                let s = cairn_store::write::insert(
+                    tx,
+                    section::ActiveModel {
+                        identifier: Set(identifier),
+                        name: Set(name),
+                        ..Default::default()
+                    },
+                )
                 .await?;
                 cairn_store::events::created(&hrefs::load_section(s.id));
                 Ok::<_, Error>(s)
@@ -156,7 +157,7 @@ impl SectionsApi<Services> for SectionsService {
                 if let Some(name) = req.body.name {
                     active.name = Set(name);
                 }
-                Ok::<_, Error>(active.update(tx).await?)
+                Ok::<_, Error>(cairn_store::write::update(tx, active).await?)
             })
             .await?;
         let body = to_model(s);

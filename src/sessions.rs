@@ -11,7 +11,7 @@ use base64::Engine;
 use cairn_runtime::ETag;
 use cairn_store::entity::user_session;
 use rand::Rng;
-use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
+use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 
 impl SessionsService {
     fn session_body(&self, s: &user_session::Model) -> Session {
@@ -106,14 +106,16 @@ impl SessionsApi<Services> for SessionsService {
                     .filter(user_session::Column::LastSeenAt.lt(now - idle))
                     .exec(tx)
                     .await?;
-                user_session::ActiveModel {
-                    id: Set(session_id()),
-                    user_id: Set(user.id),
-                    csrf_token: Set(random_token(32)),
-                    created_at: Set(now),
-                    last_seen_at: Set(now),
-                }
-                .insert(tx)
+                cairn_store::write::insert(
+                    tx,
+                    user_session::ActiveModel {
+                        id: Set(session_id()),
+                        user_id: Set(user.id),
+                        csrf_token: Set(random_token(32)),
+                        created_at: Set(now),
+                        last_seen_at: Set(now),
+                    },
+                )
                 .await
             })
             .await?;

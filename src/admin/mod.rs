@@ -12,8 +12,8 @@ use cairn_store::Db;
 use cairn_store::entity::{language, user, user_session};
 use cairn_store::sql::stmt;
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait,
-    IntoActiveModel, QueryFilter, QueryOrder,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, IntoActiveModel,
+    QueryFilter, QueryOrder,
 };
 
 /// Sets the password of the user `login` and ends its sessions.
@@ -35,7 +35,7 @@ pub async fn set_password(db: &Db, login: &str, password: &str) -> anyhow::Resul
         let mut active = u.into_active_model();
         active.password_hash = Set(hash);
         active.password_updated_at = Set(Some(chrono::Utc::now().timestamp()));
-        active.update(tx).await?;
+        cairn_store::write::update(tx, active).await?;
         user_session::Entity::delete_many()
             .filter(user_session::Column::UserId.eq(id))
             .exec(tx)

@@ -14,8 +14,7 @@ use crate::shared::Shared;
 use cairn_runtime::Timestamp;
 use cairn_store::entity::{content, content_field, content_object_state, content_version};
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
-    QueryFilter,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
 };
 
 impl Shared {
@@ -29,27 +28,31 @@ impl Shared {
         let v = rows::version(tx, c.id, c.current_version).await?;
         let now = Timestamp::now().0;
         let bytes: [u8; 16] = rand::random();
-        let copy = content::ActiveModel {
-            content_type_id: Set(c.content_type_id),
-            section_id: Set(c.section_id),
-            owner_id: Set(cx.user_id),
-            remote_id: Set(bytes.iter().map(|b| format!("{b:02x}")).collect()),
-            main_language_code: Set(c.main_language_code.clone()),
-            always_available: Set(c.always_available),
-            current_version: Set(1),
-            status: Set(content::PUBLISHED),
-            published: Set(now),
-            modified: Set(now),
-            is_hidden: Set(c.is_hidden),
-            main_location_id: Set(None),
-            name: Set(c.name.clone()),
-            ..Default::default()
-        }
-        .insert(tx)
+        let copy = cairn_store::write::insert(
+            tx,
+            content::ActiveModel {
+                content_type_id: Set(c.content_type_id),
+                section_id: Set(c.section_id),
+                owner_id: Set(cx.user_id),
+                remote_id: Set(bytes.iter().map(|b| format!("{b:02x}")).collect()),
+                main_language_code: Set(c.main_language_code.clone()),
+                always_available: Set(c.always_available),
+                current_version: Set(1),
+                status: Set(content::PUBLISHED),
+                published: Set(now),
+                modified: Set(now),
+                is_hidden: Set(c.is_hidden),
+                main_location_id: Set(None),
+                name: Set(c.name.clone()),
+                ..Default::default()
+            },
+        )
         .await?;
-        version_like(&v, copy.id, 1, content_version::PUBLISHED, cx.user_id, now)
-            .insert(tx)
-            .await?;
+        cairn_store::write::insert(
+            tx,
+            version_like(&v, copy.id, 1, content_version::PUBLISHED, cx.user_id, now),
+        )
+        .await?;
         let source = rows::fields(tx, c.id, v.version_no).await?;
         let first = cairn_store::ids::next_ids(tx, "content_fields", source.len() as i64).await?;
         let fields: Vec<content_field::ActiveModel> = source
@@ -80,7 +83,7 @@ impl Shared {
             .collect();
         if !states.is_empty() {
             content_object_state::Entity::insert_many(states)
-                .exec(tx)
+                .exec_without_returning(tx)
                 .await?;
         }
         crate::full_text::copy(tx, c.id, copy.id).await?;
@@ -129,7 +132,7 @@ impl ContentService {
                 .await?;
                 let mut ca = copy.into_active_model();
                 ca.main_location_id = Set(Some(l.id));
-                let id = ca.update(tx).await?.id;
+                let id = cairn_store::write::update(tx, ca).await?.id;
                 crate::cascades::location_republished(tx, l.id).await?;
                 Ok(id)
             })

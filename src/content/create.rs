@@ -15,9 +15,7 @@ use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{LangMap, Timestamp};
 use cairn_store::entity::{content, content_version, location, pending_location, section};
-use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter,
-};
+use sea_orm::{ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 use std::sync::Arc;
 
 /// A content item to write: its checked input and what was derived from it.
@@ -213,49 +211,55 @@ impl Shared {
         }
         // The parent may have gone since it was read.
         tree::find(tx, parent.id).await?;
-        let c = content::ActiveModel {
-            content_type_id: Set(ty.ty.id),
-            section_id: Set(section),
-            owner_id: Set(b.user.unwrap_or(cx.user_id)),
-            remote_id: Set(remote_id.clone()),
-            main_language_code: Set(b.main_language_code.clone()),
-            always_available: Set(b.always_available.unwrap_or(ty.ty.default_always_available)),
-            current_version: Set(1),
-            status: Set(content::DRAFT),
-            published: Set(0),
-            modified: Set(now),
-            is_hidden: Set(false),
-            main_location_id: Set(None),
-            name: Set(main_name.clone()),
-            ..Default::default()
-        }
-        .insert(tx)
+        let c = cairn_store::write::insert(
+            tx,
+            content::ActiveModel {
+                content_type_id: Set(ty.ty.id),
+                section_id: Set(section),
+                owner_id: Set(b.user.unwrap_or(cx.user_id)),
+                remote_id: Set(remote_id.clone()),
+                main_language_code: Set(b.main_language_code.clone()),
+                always_available: Set(b.always_available.unwrap_or(ty.ty.default_always_available)),
+                current_version: Set(1),
+                status: Set(content::DRAFT),
+                published: Set(0),
+                modified: Set(now),
+                is_hidden: Set(false),
+                main_location_id: Set(None),
+                name: Set(main_name.clone()),
+                ..Default::default()
+            },
+        )
         .await?;
-        let v = content_version::ActiveModel {
-            content_id: Set(c.id),
-            version_no: Set(1),
-            status: Set(content_version::DRAFT),
-            creator_id: Set(cx.user_id),
-            created: Set(now),
-            modified: Set(now),
-            initial_language_code: Set(b.main_language_code.clone()),
-            language_codes: Set(languages.join(",")),
-            names: Set(stored::lang_map_json(&names)),
-            ..Default::default()
-        }
-        .insert(tx)
+        let v = cairn_store::write::insert(
+            tx,
+            content_version::ActiveModel {
+                content_id: Set(c.id),
+                version_no: Set(1),
+                status: Set(content_version::DRAFT),
+                creator_id: Set(cx.user_id),
+                created: Set(now),
+                modified: Set(now),
+                initial_language_code: Set(b.main_language_code.clone()),
+                language_codes: Set(languages.join(",")),
+                names: Set(stored::lang_map_json(&names)),
+                ..Default::default()
+            },
+        )
         .await?;
         self.save_fields(tx, &ty, &c, 1, &mut set, true).await?;
-        pending_location::ActiveModel {
-            content_id: Set(c.id),
-            parent_id: Set(parent.id),
-            priority: Set(lc.priority.unwrap_or(0)),
-            is_hidden: Set(lc.hidden.unwrap_or(false)),
-            remote_id: Set(lc.remote_id.clone()),
-            sort_field: Set(lc.sort_field.clone()),
-            sort_order: Set(lc.sort_order.clone()),
-        }
-        .insert(tx)
+        cairn_store::write::insert(
+            tx,
+            pending_location::ActiveModel {
+                content_id: Set(c.id),
+                parent_id: Set(parent.id),
+                priority: Set(lc.priority.unwrap_or(0)),
+                is_hidden: Set(lc.hidden.unwrap_or(false)),
+                remote_id: Set(lc.remote_id.clone()),
+                sort_field: Set(lc.sort_field.clone()),
+                sort_order: Set(lc.sort_order.clone()),
+            },
+        )
         .await?;
         crate::object_states::assign_default_states(tx, c.id).await?;
         if publish {

@@ -380,7 +380,7 @@ impl Shared {
                     ..Default::default()
                 },
             ))
-            .exec(tx)
+            .exec_without_returning(tx)
             .await?;
         }
         Ok(())

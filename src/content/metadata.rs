@@ -97,6 +97,6 @@ impl Shared {
             ca.published = Set(p.0);
         }
         ca.modified = Set(b.modification_date.unwrap_or_else(Timestamp::now).0);
-        Ok(ca.update(tx).await?)
+        Ok(cairn_store::write::update(tx, ca).await?)
     }
 }

@@ -39,19 +39,21 @@ use fields::{Failures, check_language_code};
 use rows::TypeInfo;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
-    QueryFilter, QuerySelect,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
+    QuerySelect,
 };
 
 impl Shared {
     async fn check_language(&self, db: &impl ConnectionTrait, code: &str) -> Result<()> {
         check_language_code(code)?;
-        if language::Entity::find()
-            .filter(language::Column::LanguageCode.eq(code))
-            .one(db)
-            .await?
-            .is_none()
-        {
+        static KEPT: cairn_store::sql::Kept = cairn_store::sql::Kept::new();
+        let build = || {
+            (language::Entity::find())
+                .filter(language::Column::LanguageCode.eq(""))
+                .limit(1)
+        };
+        let found: Option<language::Model> = KEPT.one(db, build, [code.into()]).await?;
+        if found.is_none() {
             return Err(Error::BadRequest(format!(
                 "Language '{code}' does not exist in this repository"
             )));

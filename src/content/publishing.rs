@@ -62,7 +62,7 @@ impl Shared {
         active.status = Set(content_version::PUBLISHED);
         active.modified = Set(now);
         active.names = Set(stored::lang_map_json(&names));
-        active.update(tx).await?;
+        cairn_store::write::update(tx, active).await?;
 
         // A first publication places the item under its pending parents first, so that the
         // content row is written once, with its main Location.
@@ -85,7 +85,7 @@ impl Shared {
             .or_else(|| names.0.first().map(|(_, n)| n.as_str()))
             .unwrap_or_default()
             .to_string());
-        let c = ca.update(tx).await?;
+        let c = cairn_store::write::update(tx, ca).await?;
         self.index_text(tx, c.id, &ty, &set, !first).await?;
         // What shows the item: itself, its Locations, and the counts of children of their
         // parents (a first publication adds a child).

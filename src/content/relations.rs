@@ -87,15 +87,17 @@ pub(super) async fn create(
                     "Relation of type COMMON to content {dest} already exists"
                 )));
             }
-            let r = content_relation::ActiveModel {
-                source_content_id: Set(c.id),
-                source_version_no: Set(v.version_no),
-                destination_content_id: Set(dest),
-                relation_type: Set(content_relation::COMMON),
-                source_field_definition_id: Set(None),
-                ..Default::default()
-            }
-            .insert(tx)
+            let r = cairn_store::write::insert(
+                tx,
+                content_relation::ActiveModel {
+                    source_content_id: Set(c.id),
+                    source_version_no: Set(v.version_no),
+                    destination_content_id: Set(dest),
+                    relation_type: Set(content_relation::COMMON),
+                    source_field_definition_id: Set(None),
+                    ..Default::default()
+                },
+            )
             .await?;
             cairn_store::events::created(&hrefs::load_version_relation(c.id, v.version_no, r.id));
             Ok(r)

@@ -79,7 +79,7 @@ pub async fn insert_fields(
 ) -> Result<()> {
     for chunk in rows.chunks(100) {
         content_field::Entity::insert_many(chunk.to_vec())
-            .exec(tx)
+            .exec_without_returning(tx)
             .await?;
     }
     Ok(())

@@ -17,8 +17,7 @@ use cairn_runtime::Timestamp;
 use cairn_store::entity::{content, content_field, content_relation, content_version};
 use cairn_store::events::{Touched, touched};
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
-    QueryFilter,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
 };
 
 impl Shared {
@@ -40,9 +39,11 @@ impl Shared {
             .unwrap_or(0)
             + 1;
         let now = Timestamp::now().0;
-        let v = version_like(&source, c.id, no, content_version::DRAFT, cx.user_id, now)
-            .insert(tx)
-            .await?;
+        let v = cairn_store::write::insert(
+            tx,
+            version_like(&source, c.id, no, content_version::DRAFT, cx.user_id, now),
+        )
+        .await?;
         let fields: Vec<content_field::ActiveModel> = rows::fields(tx, c.id, source_no)
             .await?
             .into_iter()
@@ -106,7 +107,7 @@ impl Shared {
         va.language_codes = Set(languages.join(","));
         va.names = Set(stored::lang_map_json(&names));
         va.modified = Set(modification.unwrap_or_else(Timestamp::now).0);
-        Ok(va.update(tx).await?)
+        Ok(cairn_store::write::update(tx, va).await?)
     }
 }
 
@@ -292,7 +293,7 @@ impl ContentService {
             va.initial_language_code = Set(c.main_language_code.clone());
         }
         va.names = Set(stored::lang_map_json(&names));
-        va.update(tx).await?;
+        cairn_store::write::update(tx, va).await?;
         Ok(())
     }
 
@@ -349,7 +350,7 @@ impl ContentService {
                 }
                 let mut ca = c.into_active_model();
                 ca.modified = Set(Timestamp::now().0);
-                ca.update(tx).await?;
+                cairn_store::write::update(tx, ca).await?;
                 Ok(())
             })
             .await
@@ -458,7 +459,7 @@ pub(super) async fn copy_relations(
         .collect();
     if !relations.is_empty() {
         content_relation::Entity::insert_many(relations)
-            .exec(tx)
+            .exec_without_returning(tx)
             .await?;
     }
     Ok(())

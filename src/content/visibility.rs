@@ -41,7 +41,7 @@ impl ContentService {
                 }
                 let mut ca = c.clone().into_active_model();
                 ca.is_hidden = Set(hidden);
-                let c = ca.update(tx).await?;
+                let c = cairn_store::write::update(tx, ca).await?;
                 // What shows it: the item, and its Locations' subtrees (their visibility).
                 for l in tree::touch_item(tx, &c).await? {
                     tree::recompute_visibility(tx, &l).await?;

@@ -83,7 +83,7 @@ pub(super) async fn add(
                     ))
                 })?;
             }
-            field_definition::Entity::insert(f.clone().into_active_model()).exec(tx).await?;
+            field_definition::Entity::insert(f.clone().into_active_model()).exec_without_returning(tx).await?;
             Ok::<_, Error>(f)
         })
         .await?;
@@ -127,7 +127,7 @@ pub(super) async fn update(
                 .collect();
             check_fields(service, &all, Error::Forbidden)?;
             let active = f.clone().into_active_model().reset_all();
-            Ok::<_, Error>(active.update(tx).await?)
+            Ok::<_, Error>(cairn_store::write::update(tx, active).await?)
         })
         .await?;
     let (body, etag) = service.field_reply(&f);

@@ -60,15 +60,17 @@ pub(super) async fn create(
                     "A content type group with identifier '{identifier}' already exists"
                 )));
             }
-            let g = content_type_group::ActiveModel {
-                identifier: Set(identifier.clone()),
-                created: Set(now),
-                modified: Set(now),
-                creator_id: Set(user),
-                modifier_id: Set(user),
-                ..Default::default()
-            }
-            .insert(tx)
+            let g = cairn_store::write::insert(
+                tx,
+                content_type_group::ActiveModel {
+                    identifier: Set(identifier.clone()),
+                    created: Set(now),
+                    modified: Set(now),
+                    creator_id: Set(user),
+                    modifier_id: Set(user),
+                    ..Default::default()
+                },
+            )
             .await?;
             cairn_store::events::created(&hrefs::load_content_type_group(g.id));
             Ok(g)
@@ -121,7 +123,7 @@ pub(super) async fn update(
             }
             active.modified = Set(req.body.modification_date.unwrap_or_else(Timestamp::now).0);
             active.modifier_id = Set(req.body.user.unwrap_or(cx.user_id));
-            Ok(active.update(tx).await?)
+            Ok(cairn_store::write::update(tx, active).await?)
         })
         .await?;
     let body = group(&g);
@@ -224,12 +226,14 @@ pub(super) async fn link(
                     req.content_type_id
                 )));
             }
-            content_type_group_link::ActiveModel {
-                content_type_id: Set(req.content_type_id),
-                status: Set(DEFINED),
-                group_id: Set(group_id),
-            }
-            .insert(tx)
+            cairn_store::write::insert(
+                tx,
+                content_type_group_link::ActiveModel {
+                    content_type_id: Set(req.content_type_id),
+                    status: Set(DEFINED),
+                    group_id: Set(group_id),
+                },
+            )
             .await?;
             let mut groups = t.groups;
             groups.push(group_id);

@@ -86,13 +86,13 @@ pub async fn load_many(
 /// Inserts the type, its Field definitions and group links.
 pub async fn insert(db: &impl ConnectionTrait, rows: &TypeRows) -> Result<()> {
     content_type::Entity::insert(rows.ty.clone().into_active_model())
-        .exec(db)
+        .exec_without_returning(db)
         .await?;
     if !rows.fields.is_empty() {
         field_definition::Entity::insert_many(
             rows.fields.iter().cloned().map(|f| f.into_active_model()),
         )
-        .exec(db)
+        .exec_without_returning(db)
         .await?;
     }
     if !rows.groups.is_empty() {
@@ -104,7 +104,7 @@ pub async fn insert(db: &impl ConnectionTrait, rows: &TypeRows) -> Result<()> {
             }
             .into_active_model()
         }))
-        .exec(db)
+        .exec_without_returning(db)
         .await?;
     }
     Ok(())
@@ -134,7 +134,7 @@ pub async fn update_type(
     ty: content_type::Model,
 ) -> Result<content_type::Model> {
     let active = ty.into_active_model().reset_all();
-    Ok(active.update(db).await?)
+    Ok(cairn_store::write::update(db, active).await?)
 }
 
 /// Whether another content type than `except` (defined or draft) has `identifier`.

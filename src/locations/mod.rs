@@ -22,8 +22,8 @@ use cairn_store::entity::{content, location};
 use cairn_store::sql::{placeholders, stmt};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
-    QueryFilter, QuerySelect,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
+    QuerySelect,
 };
 use std::collections::HashMap;
 use tree::{href_path, location_href};
@@ -172,7 +172,7 @@ impl LocationsApi<Services> for LocationsService {
                 if let Some(h) = b.hidden {
                     la.is_hidden = Set(h);
                 }
-                let l = la.update(tx).await?;
+                let l = cairn_store::write::update(tx, la).await?;
                 // What shows it: its own representation; when it was hidden or revealed, those
                 // of the Locations below it (their `invisible`) too.
                 if hide_changed {
@@ -419,7 +419,7 @@ impl Shared {
         if c.main_location_id.is_none() {
             let mut ca = c.into_active_model();
             ca.main_location_id = Set(Some(l.id));
-            ca.update(tx).await?;
+            cairn_store::write::update(tx, ca).await?;
         }
         crate::cascades::location_republished(tx, l.id).await?;
         Ok(l)

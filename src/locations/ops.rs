@@ -14,8 +14,8 @@ use cairn_store::events::Touched;
 use cairn_store::sql::stmt;
 use sea_orm::sea_query::Query;
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
-    QueryFilter, QueryOrder,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
+    QueryOrder,
 };
 use std::collections::HashMap;
 
@@ -161,7 +161,7 @@ impl LocationsService {
                     .await?;
                     let mut ca = copy.into_active_model();
                     ca.main_location_id = Set(Some(l.id));
-                    ca.update(tx).await?;
+                    cairn_store::write::update(tx, ca).await?;
                     crate::cascades::location_republished(tx, l.id).await?;
                     if n.id == root.id {
                         new_root = Some(l.clone());
@@ -245,7 +245,7 @@ pub async fn move_under(
     .await?;
     let mut la = tree::find(tx, l.id).await?.into_active_model();
     la.parent_id = Set(parent.id);
-    let moved = la.update(tx).await?;
+    let moved = cairn_store::write::update(tx, la).await?;
     tree::recompute_visibility(tx, &moved).await?;
     crate::cascades::subtree_moved(tx, &moved, l.parent_id).await?;
     tree::find(tx, l.id).await

@@ -8,8 +8,7 @@ use crate::error::{Error, Result};
 use cairn_store::entity::{content, location};
 use cairn_store::sql::{Kept, exec, stmt};
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait,
-    QueryFilter, QueryOrder,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter, QueryOrder,
 };
 
 /// The virtual root of the tree.
@@ -108,24 +107,26 @@ pub async fn create(
         )));
     }
     let remote_id = new.remote_id.unwrap_or_else(crate::stored::new_remote_id);
-    let inserted = location::ActiveModel {
-        parent_id: Set(parent.id),
-        content_id: Set(c.id),
-        path_string: Set(String::new()),
-        depth: Set(parent.depth + 1),
-        priority: Set(new.priority),
-        is_hidden: Set(new.hidden),
-        is_invisible: Set(new.hidden || c.is_hidden || parent.is_invisible),
-        remote_id: Set(remote_id),
-        sort_field: Set(new.sort_field),
-        sort_order: Set(new.sort_order),
-        ..Default::default()
-    }
-    .insert(tx)
+    let inserted = cairn_store::write::insert(
+        tx,
+        location::ActiveModel {
+            parent_id: Set(parent.id),
+            content_id: Set(c.id),
+            path_string: Set(String::new()),
+            depth: Set(parent.depth + 1),
+            priority: Set(new.priority),
+            is_hidden: Set(new.hidden),
+            is_invisible: Set(new.hidden || c.is_hidden || parent.is_invisible),
+            remote_id: Set(remote_id),
+            sort_field: Set(new.sort_field),
+            sort_order: Set(new.sort_order),
+            ..Default::default()
+        },
+    )
     .await?;
     let mut active: location::ActiveModel = inserted.clone().into();
     active.path_string = Set(format!("{}{}/", parent.path_string, inserted.id));
-    Ok(active.update(tx).await?)
+    Ok(cairn_store::write::update(tx, active).await?)
 }
 
 /// A scratch table of content ids for the length of the transaction.

@@ -27,8 +27,8 @@ use cairn_runtime::{ETag, LangMap};
 use cairn_store::entity::{content_object_state, language, object_state, object_state_group};
 use cairn_store::sql::{lock, stmt};
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait,
-    IntoActiveModel, QueryFilter, QueryOrder, Value,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, IntoActiveModel,
+    QueryFilter, QueryOrder, Value,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -95,14 +95,16 @@ impl ObjectStatesApi<Services> for ObjectStatesService {
                 .await?;
                 lock(tx, GROUP_IDENTIFIER_LOCK).await?;
                 ensure_group_free(tx, &b.identifier, None).await?;
-                let g = object_state_group::ActiveModel {
-                    identifier: Set(b.identifier),
-                    default_language_code: Set(b.default_language_code),
-                    names: Set(stored::lang_map_json(&names)),
-                    descriptions: Set(stored::lang_map_json(&descriptions)),
-                    ..Default::default()
-                }
-                .insert(tx)
+                let g = cairn_store::write::insert(
+                    tx,
+                    object_state_group::ActiveModel {
+                        identifier: Set(b.identifier),
+                        default_language_code: Set(b.default_language_code),
+                        names: Set(stored::lang_map_json(&names)),
+                        descriptions: Set(stored::lang_map_json(&descriptions)),
+                        ..Default::default()
+                    },
+                )
                 .await?;
                 cairn_store::events::created(&hrefs::load_object_state_group(g.id));
                 Ok::<_, Error>(g)
@@ -155,7 +157,7 @@ impl ObjectStatesApi<Services> for ObjectStatesService {
                 active.default_language_code = Set(texts.default_language_code);
                 active.names = Set(texts.names);
                 active.descriptions = Set(texts.descriptions);
-                Ok::<_, Error>(active.update(tx).await?)
+                Ok::<_, Error>(cairn_store::write::update(tx, active).await?)
             })
             .await?;
         let body = group_model(&g);
@@ -234,16 +236,18 @@ impl ObjectStatesApi<Services> for ObjectStatesService {
                 ensure_state_free(tx, group_id, &b.identifier, None).await?;
                 let existing = states_of(tx, group_id).await?;
                 let last = existing.iter().map(|s| s.priority).max();
-                let s = object_state::ActiveModel {
-                    group_id: Set(group_id),
-                    identifier: Set(b.identifier),
-                    priority: Set(last.map_or(0, |p| p + 1)),
-                    default_language_code: Set(b.default_language_code),
-                    names: Set(stored::lang_map_json(&names)),
-                    descriptions: Set(stored::lang_map_json(&descriptions)),
-                    ..Default::default()
-                }
-                .insert(tx)
+                let s = cairn_store::write::insert(
+                    tx,
+                    object_state::ActiveModel {
+                        group_id: Set(group_id),
+                        identifier: Set(b.identifier),
+                        priority: Set(last.map_or(0, |p| p + 1)),
+                        default_language_code: Set(b.default_language_code),
+                        names: Set(stored::lang_map_json(&names)),
+                        descriptions: Set(stored::lang_map_json(&descriptions)),
+                        ..Default::default()
+                    },
+                )
                 .await?;
                 if existing.is_empty() {
                     // The group's first state: every content item is now in it.
@@ -316,7 +320,7 @@ impl ObjectStatesApi<Services> for ObjectStatesService {
                 active.default_language_code = Set(texts.default_language_code);
                 active.names = Set(texts.names);
                 active.descriptions = Set(texts.descriptions);
-                let updated = active.update(tx).await?;
+                let updated = cairn_store::write::update(tx, active).await?;
                 match b.priority {
                     Some(p) => {
                         set_priority(tx, group_id, id, p).await?;

@@ -21,20 +21,18 @@ async fn default_states_are_the_lowest_priority_of_each_group_with_states() {
     let c = t.db.conn();
     assert_eq!(default_states(c).await.unwrap(), [(2, 1)]);
     for id in [7, 9] {
-        object_state_group::ActiveModel {
+        let group = object_state_group::ActiveModel {
             id: Set(id),
             identifier: Set(format!("g{id}")),
             default_language_code: Set("eng-GB".into()),
             names: Set(r#"{"eng-GB":"G"}"#.into()),
             descriptions: Set(r#"{"eng-GB":""}"#.into()),
-        }
-        .insert(c)
-        .await
-        .unwrap();
+        };
+        cairn_store::write::insert(c, group).await.unwrap();
     }
     // Group 9 has no state: it has no default.
     object_state::Entity::insert_many([state(20, 7, 1), state(21, 7, 0), state(22, 7, 2)])
-        .exec(c)
+        .exec_without_returning(c)
         .await
         .unwrap();
     assert_eq!(default_states(c).await.unwrap(), [(2, 1), (7, 21)]);

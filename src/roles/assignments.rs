@@ -143,7 +143,9 @@ pub(crate) async fn assign(
             .map(|v| row(role.id, content_id, Some((&l.identifier, v))))
             .collect(),
     };
-    role_assignment::Entity::insert_many(rows).exec(tx).await?;
+    role_assignment::Entity::insert_many(rows)
+        .exec_without_returning(tx)
+        .await?;
     Ok(())
 }
 

@@ -7,7 +7,6 @@ use crate::error::{Error, Result};
 use cairn_store::entity::{policy, policy_limitation, role, role_assignment};
 use cairn_store::ids::next_ids;
 use sea_orm::{
-    ActiveModelTrait,
     ActiveValue::Set,
     ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
     sea_query::{Expr, ExprTrait, Query},
@@ -164,7 +163,9 @@ pub(crate) async fn insert_policies(
         });
         lims.extend(ls.into_iter().map(|l| (*id, l)));
     }
-    policy::Entity::insert_many(rows).exec(tx).await?;
+    policy::Entity::insert_many(rows)
+        .exec_without_returning(tx)
+        .await?;
     insert_limitations(tx, lims).await?;
     Ok(ids)
 }
@@ -181,7 +182,7 @@ async fn insert_limitations(tx: &impl ConnectionTrait, lims: Vec<(i64, Lim)>) ->
             ..Default::default()
         }
     }))
-    .exec(tx)
+    .exec_without_returning(tx)
     .await?;
     Ok(())
 }
@@ -233,13 +234,15 @@ pub(crate) async fn insert_role(
     status: i64,
     original_id: Option<i64>,
 ) -> Result<role::Model> {
-    Ok(role::ActiveModel {
-        identifier: Set(identifier),
-        status: Set(status),
-        original_id: Set(original_id),
-        ..Default::default()
-    }
-    .insert(tx)
+    Ok(cairn_store::write::insert(
+        tx,
+        role::ActiveModel {
+            identifier: Set(identifier),
+            status: Set(status),
+            original_id: Set(original_id),
+            ..Default::default()
+        },
+    )
     .await?)
 }
 
@@ -292,7 +295,7 @@ pub(crate) async fn publish(tx: &impl ConnectionTrait, draft: role::Model) -> Re
         let mut active: role::ActiveModel = draft.into();
         active.status = Set(PUBLISHED);
         active.original_id = Set(None);
-        return Ok(active.update(tx).await?);
+        return Ok(cairn_store::write::update(tx, active).await?);
     };
     delete_policies(tx, &[original], None).await?;
     policy::Entity::update_many()
@@ -304,7 +307,7 @@ pub(crate) async fn publish(tx: &impl ConnectionTrait, draft: role::Model) -> Re
     role::Entity::delete_by_id(draft.id).exec(tx).await?;
     let mut active: role::ActiveModel = find_role(tx, original).await?.into();
     active.identifier = Set(draft.identifier);
-    Ok(active.update(tx).await?)
+    Ok(cairn_store::write::update(tx, active).await?)
 }
 
 /// Deletes a Role draft with its Policies.

@@ -18,11 +18,11 @@ use crate::stored;
 use cairn_runtime::LangMap;
 use cairn_store::entity::{content, content_version, language, location, url_alias};
 use cairn_store::ids::next_id;
-use cairn_store::sql::lock;
+use cairn_store::sql::{Kept, lock};
 use md5::{Digest, Md5};
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
-    QueryFilter, QueryOrder,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
+    QueryOrder, QuerySelect,
 };
 
 /// The virtual root Location: it has no alias.
@@ -60,11 +60,16 @@ pub async fn row(
     parent: i64,
     text_md5: &str,
 ) -> Result<Option<url_alias::Model>> {
-    Ok(
-        url_alias::Entity::find_by_id((parent, text_md5.to_string()))
-            .one(db)
-            .await?,
-    )
+    static KEPT: Kept = Kept::new();
+    let build = || {
+        (url_alias::Entity::find())
+            .filter(url_alias::Column::Parent.eq(0))
+            .filter(url_alias::Column::TextMd5.eq(""))
+            .limit(1)
+    };
+    Ok(KEPT
+        .one(db, build, [parent.into(), text_md5.into()])
+        .await?)
 }
 
 /// The current system rows of a Location (every language and level).
@@ -72,14 +77,17 @@ pub(super) async fn system_rows(
     db: &impl ConnectionTrait,
     location_id: i64,
 ) -> Result<Vec<url_alias::Model>> {
-    Ok(url_alias::Entity::find()
-        .filter(url_alias::Column::Action.eq(node_action(location_id)))
-        .filter(url_alias::Column::IsOriginal.eq(true))
-        .filter(url_alias::Column::IsAlias.eq(false))
-        .order_by_asc(url_alias::Column::Parent)
-        .order_by_asc(url_alias::Column::TextMd5)
-        .all(db)
-        .await?)
+    static KEPT: Kept = Kept::new();
+    let build = || {
+        (url_alias::Entity::find())
+            .filter(url_alias::Column::Action.eq(""))
+            .filter(url_alias::Column::IsOriginal.eq(true))
+            .filter(url_alias::Column::IsAlias.eq(false))
+            .order_by_asc(url_alias::Column::Parent)
+            .order_by_asc(url_alias::Column::TextMd5)
+    };
+    let values = [node_action(location_id).into(), true.into(), false.into()];
+    Ok(KEPT.all(db, build, values).await?)
 }
 
 /// The current element of a Location: a system row at level `parent` if there is one, else
@@ -113,13 +121,10 @@ pub async fn parent_element(db: &impl ConnectionTrait, location_id: i64) -> Resu
 
 /// Language code → id (bit flag).
 pub async fn languages(db: &impl ConnectionTrait) -> Result<Vec<(String, i64)>> {
-    Ok(language::Entity::find()
-        .order_by_asc(language::Column::Id)
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|l| (l.language_code, l.id))
-        .collect())
+    static KEPT: Kept = Kept::new();
+    let build = || language::Entity::find().order_by_asc(language::Column::Id);
+    let all: Vec<language::Model> = KEPT.all(db, build, []).await?;
+    Ok(all.into_iter().map(|l| (l.language_code, l.id)).collect())
 }
 
 /// The codes of the languages in `mask`, comma-separated, by language id.
@@ -139,7 +144,7 @@ async fn historize(tx: &impl ConnectionTrait, row: &url_alias::Model, link: i64)
     a.is_original = Set(false);
     a.link = Set(link);
     a.id = Set(id);
-    a.update(tx).await?;
+    cairn_store::write::update(tx, a).await?;
     Ok(())
 }
 
@@ -162,7 +167,7 @@ async fn cleanup_after_publish(
             let mask = r.lang_mask & !bit;
             let mut a = r.into_active_model();
             a.lang_mask = Set(mask);
-            a.update(tx).await?;
+            cairn_store::write::update(tx, a).await?;
         } else {
             historize(tx, &r, element).await?;
         }
@@ -228,9 +233,11 @@ async fn publish_one(
             alias_redirects: Set(true),
         };
         if existing.is_some() {
-            model.update(tx).await?;
+            cairn_store::write::update(tx, model).await?;
         } else {
-            url_alias::Entity::insert(model).exec(tx).await?;
+            url_alias::Entity::insert(model)
+                .exec_without_returning(tx)
+                .await?;
         }
         if current.is_some() {
             cleanup_after_publish(tx, location_id, bit, element, parent, &md5).await?;
@@ -249,7 +256,7 @@ async fn archive_languages(tx: &impl ConnectionTrait, location_id: i64, keep: i6
             let mask = r.lang_mask & keep;
             let mut a = r.into_active_model();
             a.lang_mask = Set(mask);
-            a.update(tx).await?;
+            cairn_store::write::update(tx, a).await?;
         } else {
             let link = r.id;
             historize(tx, &r, link).await?;

@@ -29,8 +29,8 @@ use cairn_runtime::ETag;
 use cairn_store::entity::{location, url_alias, url_wildcard};
 use elements::{full_path, hash, language_codes, languages, lock_tree, new_id, node_action, row};
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
-    PaginatorTrait, QueryFilter, QueryOrder,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, PaginatorTrait,
+    QueryFilter, QueryOrder,
 };
 
 /// The REST id of a row.
@@ -146,7 +146,7 @@ async fn create_alias(
             is_alias: Set(false),
             alias_redirects: Set(true),
         })
-        .exec(tx)
+        .exec_without_returning(tx)
         .await?;
         parent = id;
     }
@@ -179,9 +179,9 @@ async fn create_alias(
         alias_redirects: Set(forward),
     };
     Ok(if existing.is_some() {
-        model.update(tx).await?
+        cairn_store::write::update(tx, model).await?
     } else {
-        model.insert(tx).await?
+        cairn_store::write::insert(tx, model).await?
     })
 }
 
@@ -397,7 +397,7 @@ impl UrlAliasesApi<Services> for UrlAliasesService {
                     a.lang_mask = Set(0);
                     a.always_available = Set(true);
                     a.alias_redirects = Set(true);
-                    a.update(tx).await?;
+                    cairn_store::write::update(tx, a).await?;
                 } else {
                     url_alias::Entity::delete_by_id((r.parent, r.text_md5))
                         .exec(tx)
@@ -453,13 +453,15 @@ impl UrlAliasesApi<Services> for UrlAliasesService {
                         "A URL wildcard with source URL '{source}' already exists"
                     )));
                 }
-                let w = url_wildcard::ActiveModel {
-                    source_url: Set(source.clone()),
-                    destination_url: Set(destination.clone()),
-                    forward: Set(b.forward),
-                    ..Default::default()
-                }
-                .insert(tx)
+                let w = cairn_store::write::insert(
+                    tx,
+                    url_wildcard::ActiveModel {
+                        source_url: Set(source.clone()),
+                        destination_url: Set(destination.clone()),
+                        forward: Set(b.forward),
+                        ..Default::default()
+                    },
+                )
                 .await?;
                 cairn_store::events::created(&hrefs::load_url_wildcard(w.id));
                 Ok(w)

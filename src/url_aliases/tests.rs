@@ -11,8 +11,7 @@ use cairn_store::events::Change;
 use cairn_store::scratch::CleanDb;
 use cairn_store::sql::stmt;
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
-    EntityTrait, QueryFilter,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
 };
 
 fn names(pairs: &[(&str, &str)]) -> LangMap {
@@ -34,38 +33,42 @@ async fn lookup(db: &DatabaseConnection, path: &str) -> Option<i64> {
 
 /// A published folder-like content item named `name` (English).
 async fn add_content(db: &DatabaseConnection, name: &str) -> content::Model {
-    let c = content::ActiveModel {
-        content_type_id: Set(1),
-        section_id: Set(1),
-        owner_id: Set(14),
-        remote_id: Set(format!("unit-{name}-{}", rand::random::<u32>())),
-        main_language_code: Set("eng-GB".into()),
-        always_available: Set(true),
-        current_version: Set(1),
-        status: Set(content::PUBLISHED),
-        published: Set(0),
-        modified: Set(0),
-        is_hidden: Set(false),
-        main_location_id: Set(None),
-        name: Set(name.into()),
-        ..Default::default()
-    }
-    .insert(db)
+    let c = cairn_store::write::insert(
+        db,
+        content::ActiveModel {
+            content_type_id: Set(1),
+            section_id: Set(1),
+            owner_id: Set(14),
+            remote_id: Set(format!("unit-{name}-{}", rand::random::<u32>())),
+            main_language_code: Set("eng-GB".into()),
+            always_available: Set(true),
+            current_version: Set(1),
+            status: Set(content::PUBLISHED),
+            published: Set(0),
+            modified: Set(0),
+            is_hidden: Set(false),
+            main_location_id: Set(None),
+            name: Set(name.into()),
+            ..Default::default()
+        },
+    )
     .await
     .expect("content");
-    content_version::ActiveModel {
-        content_id: Set(c.id),
-        version_no: Set(1),
-        status: Set(content_version::PUBLISHED),
-        creator_id: Set(14),
-        created: Set(0),
-        modified: Set(0),
-        initial_language_code: Set("eng-GB".into()),
-        language_codes: Set("eng-GB".into()),
-        names: Set(serde_json::json!({ "eng-GB": name }).to_string()),
-        ..Default::default()
-    }
-    .insert(db)
+    cairn_store::write::insert(
+        db,
+        content_version::ActiveModel {
+            content_id: Set(c.id),
+            version_no: Set(1),
+            status: Set(content_version::PUBLISHED),
+            creator_id: Set(14),
+            created: Set(0),
+            modified: Set(0),
+            initial_language_code: Set("eng-GB".into()),
+            language_codes: Set("eng-GB".into()),
+            names: Set(serde_json::json!({ "eng-GB": name }).to_string()),
+            ..Default::default()
+        },
+    )
     .await
     .expect("version");
     c

@@ -136,10 +136,10 @@ pub(crate) async fn store(
     };
     match existing {
         Some(_) => {
-            row.into_active_model().reset_all().update(tx).await?;
+            cairn_store::write::update(tx, row.into_active_model().reset_all()).await?;
         }
         None => {
-            user::ActiveModel::from(row).insert(tx).await?;
+            cairn_store::write::insert(tx, user::ActiveModel::from(row)).await?;
         }
     }
     Ok(())

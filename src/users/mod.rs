@@ -230,8 +230,7 @@ impl UsersApi<Services> for UsersService {
                         .await?
                         .is_none()
                 {
-                    sea_orm::ActiveModelTrait::insert(user_session::ActiveModel::from(s), tx)
-                        .await?;
+                    cairn_store::write::insert(tx, user_session::ActiveModel::from(s)).await?;
                 }
                 Ok(())
             })

@@ -15,12 +15,13 @@ pub mod maintenance;
 pub mod migration;
 pub mod notify;
 pub mod password;
-#[cfg(feature = "testing")]
+#[cfg(any(test, feature = "testing"))]
 pub mod scratch;
 pub mod snapshot;
 pub mod sql;
 pub mod sqlite;
 pub mod watch;
+pub mod write;
 
 pub use db::{Db, DbOptions, count_statements};
 pub use snapshot::reading;
