@@ -36,6 +36,8 @@ pub struct Bulk {
     /// One run per entry: the items are spread over that many new folders, or all go
     /// directly under Location 2 for 1.
     pub parents: Vec<usize>,
+    /// A PostgreSQL server to run on (a fresh schema each run) instead of SQLite.
+    pub database: Option<String>,
 }
 
 /// One item, created and published.
@@ -93,12 +95,18 @@ pub async fn run(bin: &Path, bulk: &Bulk) -> Result<Vec<Outcome>> {
     let mut outcomes = Vec::new();
     for &parents in &bulk.parents {
         let dir = tempfile::tempdir()?;
-        let cairn = server::start_cairn(bin, dir.path(), PREFIX).await?;
-        let label = if parents == 1 {
+        let url = (bulk.database.as_deref())
+            .map(crate::fulltext::fresh_schema)
+            .transpose()?;
+        let cairn = server::start_cairn_on(bin, dir.path(), PREFIX, url.as_deref(), &[]).await?;
+        let mut label = if parents == 1 {
             "one parent (Location 2)".to_string()
         } else {
             format!("{parents} parent folders")
         };
+        if url.is_some() {
+            label.push_str(", PostgreSQL");
+        }
         eprintln!("{NAME}: {} items under {label}", bulk.items);
         let outcome = run_one(cairn.addr, bulk, parents, label).await?;
         eprintln!(

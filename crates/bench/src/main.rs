@@ -81,6 +81,10 @@ struct BenchArgs {
     /// Location 2; one run each, on a fresh database.
     #[arg(long, value_delimiter = ',', default_values_t = [10, 1])]
     bulk_parents: Vec<usize>,
+    /// bulk-content: run on this PostgreSQL server (`postgres://…`, a fresh schema
+    /// `cairn_bench` there for each run) instead of SQLite.
+    #[arg(long, value_name = "URL")]
+    bulk_database: Option<String>,
     /// deep-tree: children of each wide folder (the subtree moved and trashed has one more
     /// Location).
     #[arg(long, default_value_t = 10_000)]
@@ -379,6 +383,7 @@ fn bulk_settings(args: &BenchArgs) -> Result<Option<bulk::Bulk>> {
         concurrency: args.bulk_concurrency,
         window,
         parents: args.bulk_parents.clone(),
+        database: args.bulk_database.clone(),
     }))
 }
 
