@@ -95,7 +95,8 @@ fn content(subject: &Subject) -> Option<&ContentFacts> {
     }
 }
 
-fn ids(values: &[String]) -> impl Iterator<Item = i64> + '_ {
+/// A limitation's values that are ids (others are skipped).
+pub(super) fn ids(values: &[String]) -> impl Iterator<Item = i64> + '_ {
     values.iter().filter_map(|v| v.trim().parse::<i64>().ok())
 }
 

@@ -2,6 +2,7 @@
 //! search: limitations become conditions on the content row (and on the Location row when
 //! the list is of Locations), so pages and counts only ever see readable rows.
 
+use super::evaluate::ids;
 use super::grants::{Access, Grants};
 use crate::roles::limitations::Lim;
 use sea_orm::sea_query::{Expr, SimpleExpr};
@@ -120,13 +121,6 @@ pub(crate) fn filter(grants: &Grants, module: &str, function: &str, scope: Scope
     Filter::Only(Sql::join(any, " OR ", Sql::never()))
 }
 
-fn ids(values: &[String]) -> Vec<i64> {
-    values
-        .iter()
-        .filter_map(|v| v.trim().parse::<i64>().ok())
-        .collect()
-}
-
 /// `<column> IN (?, ...)`, or never when there is no value.
 fn is_in(column: &str, values: Vec<i64>) -> Sql {
     if values.is_empty() {
@@ -184,8 +178,8 @@ fn limitation(grants: &Grants, l: &Lim, scope: Scope<'_>) -> Sql {
     let c = scope.content;
     let me = grants.user_id;
     match l.identifier.as_str() {
-        "Class" => is_in(&format!("{c}.content_type_id"), ids(&l.values)),
-        "Section" => is_in(&format!("{c}.section_id"), ids(&l.values)),
+        "Class" => is_in(&format!("{c}.content_type_id"), ids(&l.values).collect()),
+        "Section" => is_in(&format!("{c}.section_id"), ids(&l.values).collect()),
         "Owner" => Sql::new(
             format!("({c}.owner_id = ? OR {c}.id = ?)"),
             vec![me.into(), me.into()],
@@ -202,12 +196,12 @@ fn limitation(grants: &Grants, l: &Lim, scope: Scope<'_>) -> Sql {
                 values,
             )
         }
-        "Node" => placed(scope, |loc| is_in(&format!("{loc}.id"), ids(&l.values))),
+        "Node" => placed(scope, |loc| is_in(&format!("{loc}.id"), ids(&l.values).collect())),
         "Subtree" => subtree(&l.values, scope),
         "State" => {
             Sql::join(
                 grants
-                    .states_by_group(&ids(&l.values))
+                    .states_by_group(&ids(&l.values).collect::<Vec<_>>())
                     .into_values()
                     .map(|in_group| {
                         let cond = is_in("cs.state_id", in_group);
