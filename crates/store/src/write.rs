@@ -56,8 +56,9 @@ where
     am.try_into_model()
 }
 
-/// Updates the row of `am` (its key) with its changed columns and returns the row; an error
-/// when no row has that key.
+/// Updates the row of `am` (its key) with its changed columns and returns the row: the
+/// columns it does not change as the caller read them. An error when no row has that key; an
+/// update that changes nothing runs no statement.
 pub async fn update<A>(db: &impl ConnectionTrait, am: A) -> Result<ModelOf<A>, DbErr>
 where
     A: ActiveModelTrait + ActiveModelBehavior + TryIntoModel<ModelOf<A>> + Send,
