@@ -8,7 +8,29 @@ use crate::error::{Error, Result};
 use crate::services::Services;
 use cairn_runtime::ETag;
 use cairn_store::entity::language;
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
+use cairn_store::sql::Kept;
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+
+/// Every language, by id (the ids are the bits of language masks).
+pub(crate) async fn all(db: &impl ConnectionTrait) -> Result<Vec<language::Model>> {
+    static KEPT: Kept = Kept::new();
+    let build = || language::Entity::find().order_by_asc(language::Column::Id);
+    Ok(KEPT.all(db, build, []).await?)
+}
+
+/// The language of `code`, if there is one.
+pub(crate) async fn by_code(
+    db: &impl ConnectionTrait,
+    code: &str,
+) -> Result<Option<language::Model>> {
+    static KEPT: Kept = Kept::new();
+    let build = || {
+        (language::Entity::find())
+            .filter(language::Column::LanguageCode.eq(""))
+            .limit(1)
+    };
+    Ok(KEPT.one(db, build, [code.into()]).await?)
+}
 
 fn to_model(l: language::Model) -> Language {
     Language {
@@ -30,10 +52,7 @@ impl LanguagesApi<Services> for LanguagesService {
         _cx: &Caller,
         _req: ListLanguagesRequest,
     ) -> Result<ListLanguagesResponse> {
-        let languages = language::Entity::find()
-            .order_by_asc(language::Column::Id)
-            .all(self.db.conn())
-            .await?;
+        let languages = all(self.db.conn()).await?;
         Ok(ListLanguagesResponse::Ok {
             body: LanguageList {
                 href: hrefs::list_languages(),
@@ -47,9 +66,7 @@ impl LanguagesApi<Services> for LanguagesService {
         _cx: &Caller,
         req: LoadLanguageRequest,
     ) -> Result<LoadLanguageResponse> {
-        let l = language::Entity::find()
-            .filter(language::Column::LanguageCode.eq(req.language_code.as_str()))
-            .one(self.db.conn())
+        let l = by_code(self.db.conn(), &req.language_code)
             .await?
             .ok_or_else(|| Error::not_found("Language", &req.language_code))?;
         let body = to_model(l);

@@ -9,11 +9,11 @@ pub use check::{Problem, check};
 pub use import::{Import, import};
 
 use cairn_store::Db;
-use cairn_store::entity::{language, user, user_session};
+use cairn_store::entity::{user, user_session};
 use cairn_store::sql::stmt;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, IntoActiveModel,
-    QueryFilter, QueryOrder,
+    QueryFilter,
 };
 
 /// Sets the password of the user `login` and ends its sessions.
@@ -57,12 +57,7 @@ pub async fn add_language(db: &Db, code: &str, name: &str) -> anyhow::Result<()>
     if name.trim().is_empty() {
         anyhow::bail!("the language needs a name");
     }
-    if language::Entity::find()
-        .filter(language::Column::LanguageCode.eq(code))
-        .one(db.conn())
-        .await?
-        .is_some()
-    {
+    if crate::languages::by_code(db.conn(), code).await?.is_some() {
         anyhow::bail!("the language {code} exists already");
     }
     db.ensure_languages(&[(code.to_string(), name.trim().to_string())])
@@ -72,9 +67,7 @@ pub async fn add_language(db: &Db, code: &str, name: &str) -> anyhow::Result<()>
 
 /// The languages: (code, name, enabled), by id.
 pub async fn languages(db: &Db) -> anyhow::Result<Vec<(String, String, bool)>> {
-    Ok(language::Entity::find()
-        .order_by_asc(language::Column::Id)
-        .all(db.conn())
+    Ok(crate::languages::all(db.conn())
         .await?
         .into_iter()
         .map(|l| (l.language_code, l.name, l.enabled))

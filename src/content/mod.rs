@@ -32,7 +32,7 @@ use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{ETag, Timestamp};
 use cairn_store::entity::{
-    content, content_relation, content_version, language, location, pending_location, section,
+    content, content_relation, content_version, location, pending_location, section,
 };
 pub(crate) use fields::FieldSet;
 use fields::{Failures, check_language_code};
@@ -46,14 +46,7 @@ use sea_orm::{
 impl Shared {
     async fn check_language(&self, db: &impl ConnectionTrait, code: &str) -> Result<()> {
         check_language_code(code)?;
-        static KEPT: cairn_store::sql::Kept = cairn_store::sql::Kept::new();
-        let build = || {
-            (language::Entity::find())
-                .filter(language::Column::LanguageCode.eq(""))
-                .limit(1)
-        };
-        let found: Option<language::Model> = KEPT.one(db, build, [code.into()]).await?;
-        if found.is_none() {
+        if crate::languages::by_code(db, code).await?.is_none() {
             return Err(Error::BadRequest(format!(
                 "Language '{code}' does not exist in this repository"
             )));

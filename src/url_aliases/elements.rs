@@ -16,7 +16,7 @@ use super::slug;
 use crate::error::Result;
 use crate::stored;
 use cairn_runtime::LangMap;
-use cairn_store::entity::{content, content_version, language, location, url_alias};
+use cairn_store::entity::{content, content_version, location, url_alias};
 use cairn_store::ids::next_id;
 use cairn_store::sql::{Kept, lock};
 use md5::{Digest, Md5};
@@ -121,9 +121,7 @@ pub async fn parent_element(db: &impl ConnectionTrait, location_id: i64) -> Resu
 
 /// Language code → id (bit flag).
 pub async fn languages(db: &impl ConnectionTrait) -> Result<Vec<(String, i64)>> {
-    static KEPT: Kept = Kept::new();
-    let build = || language::Entity::find().order_by_asc(language::Column::Id);
-    let all: Vec<language::Model> = KEPT.all(db, build, []).await?;
+    let all = crate::languages::all(db).await?;
     Ok(all.into_iter().map(|l| (l.language_code, l.id)).collect())
 }
 
