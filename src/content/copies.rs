@@ -54,13 +54,13 @@ impl Shared {
         )
         .await?;
         let source = rows::fields(tx, c.id, v.version_no).await?;
-        let first = cairn_store::ids::next_ids(tx, "content_fields", source.len() as i64).await?;
+        let ids = cairn_store::ids::next_ids(tx, "content_fields", source.len() as i64).await?;
         let fields: Vec<content_field::ActiveModel> = source
             .into_iter()
-            .enumerate()
-            .map(|(i, f)| {
+            .zip(ids)
+            .map(|(f, id)| {
                 content_field::Model {
-                    id: first + i as i64,
+                    id,
                     version_no: 1,
                     content_id: copy.id,
                     ..f
@@ -133,7 +133,7 @@ impl ContentService {
                 let mut ca = copy.into_active_model();
                 ca.main_location_id = Set(Some(l.id));
                 let id = cairn_store::write::update(tx, ca).await?.id;
-                crate::cascades::location_republished(tx, l.id).await?;
+                crate::cascades::location_republished(tx, &self.languages, l.id).await?;
                 Ok(id)
             })
             .await

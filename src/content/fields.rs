@@ -301,10 +301,9 @@ impl Shared {
     ) -> Result<()> {
         let new = set.entries.iter().filter(|e| e.id == 0).count() as i64;
         if new > 0 {
-            let mut id = next_ids(tx, "content_fields", new).await?;
-            for e in set.entries.iter_mut().filter(|e| e.id == 0) {
+            let ids = next_ids(tx, "content_fields", new).await?;
+            for (e, id) in set.entries.iter_mut().filter(|e| e.id == 0).zip(ids) {
                 e.id = id;
-                id += 1;
             }
         }
         for e in set.entries.iter_mut() {

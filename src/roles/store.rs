@@ -149,8 +149,7 @@ pub(crate) async fn insert_policies(
     if new.is_empty() {
         return Ok(Vec::new());
     }
-    let first = next_ids(tx, "policies", new.len() as i64).await?;
-    let ids: Vec<i64> = (first..first + new.len() as i64).collect();
+    let ids = next_ids(tx, "policies", new.len() as i64).await?;
     let mut lims = Vec::new();
     let mut rows = Vec::new();
     for (id, (module, function, original_id, ls)) in ids.iter().zip(new) {

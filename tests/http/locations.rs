@@ -622,20 +622,7 @@ pub async fn seed_subtree(app: &TestApp, parent: &str, children: i64, grandchild
         .await[0]["id"]
         .as_i64()
         .unwrap();
-    app.sql(
-        "UPDATE id_sequences SET next_id = next_id + ? WHERE name = 'url_aliases'",
-        vec![(rows.len() as i64).into()],
-    )
-    .await;
-    let abase = app
-        .query(
-            "SELECT next_id AS n FROM id_sequences WHERE name = 'url_aliases'",
-            vec![],
-        )
-        .await[0]["n"]
-        .as_i64()
-        .unwrap()
-        - rows.len() as i64;
+    let elements = app.take_ids("url_aliases", rows.len()).await;
     let eng = app
         .query(
             "SELECT id FROM languages WHERE language_code = 'eng-GB'",
@@ -648,7 +635,7 @@ pub async fn seed_subtree(app: &TestApp, parent: &str, children: i64, grandchild
         if location == pid {
             parent_element
         } else {
-            abase + (location - base)
+            elements[(location - base) as usize]
         }
     };
     for chunk in rows.chunks(200) {

@@ -102,6 +102,13 @@ impl TestApp {
         self.service.db.statements()
     }
 
+    /// Takes `n` ids of the shared id sequence `name`, as the server takes them.
+    pub async fn take_ids(&self, name: &str, n: usize) -> Vec<i64> {
+        cairn_store::ids::next_ids(self.service.db.conn(), name, n as i64)
+            .await
+            .unwrap()
+    }
+
     /// Runs raw SQL (`?` placeholders) on the app's database.
     pub async fn sql(&self, sql: &str, values: Vec<sea_orm::Value>) {
         let conn = self.service.db.conn();

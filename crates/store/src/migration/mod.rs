@@ -21,6 +21,7 @@ mod m0013_full_text_fastupdate;
 mod m0014_events;
 mod m0015_event_touched;
 mod m0016_wide_integers;
+mod m0017_id_sequences;
 
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
 use sea_orm_migration::prelude::*;
@@ -44,6 +45,7 @@ fn migrations() -> Vec<Box<dyn MigrationTrait>> {
         Box::new(m0014_events::Migration),
         Box::new(m0015_event_touched::Migration),
         Box::new(m0016_wide_integers::Migration),
+        Box::new(m0017_id_sequences::Migration),
     ]
 }
 
