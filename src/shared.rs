@@ -47,6 +47,8 @@ pub struct Shared {
     pub(crate) throttle: crate::throttle::LoginThrottle,
     /// The Policies of recent callers.
     pub(crate) permissions: PermissionCache,
+    /// The languages.
+    pub(crate) languages: crate::languages::Languages,
     /// Defined content types with their Field definitions, by id.
     pub(crate) types: crate::cache::Cache<i64, crate::content::rows::TypeInfo>,
     /// Rendered answers of GETs (`responses.rs`); none when turned off.
@@ -75,6 +77,7 @@ impl Shared {
             accounts: crate::auth::AccountCache::default(),
             throttle: crate::throttle::LoginThrottle::new(throttle),
             permissions: PermissionCache::new("permissions", 10_000),
+            languages: crate::languages::Languages::default(),
             types: crate::cache::Cache::new("content_types", 1_000),
             responses: (cache_bytes > 0).then(|| cairn_runtime::ResponseCache::new(cache_bytes)),
             generations: crate::responses::Generations::new(),

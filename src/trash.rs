@@ -333,7 +333,7 @@ impl TrashApi<Services> for TrashService {
                 let root = tree::find(tx, item.id).await?;
                 tree::touch_placed(tx, &root).await?;
                 tree::recompute_visibility(tx, &root).await?;
-                crate::cascades::subtree_moved(tx, &root, item.parent_id).await?;
+                crate::cascades::subtree_moved(tx, &self.languages, &root, item.parent_id).await?;
                 Ok::<_, Error>(root)
             })
             .await?;

@@ -57,7 +57,8 @@ pub async fn add_language(db: &Db, code: &str, name: &str) -> anyhow::Result<()>
     if name.trim().is_empty() {
         anyhow::bail!("the language needs a name");
     }
-    if crate::languages::by_code(db.conn(), code).await?.is_some() {
+    let known = crate::languages::all(db.conn()).await?;
+    if known.iter().any(|l| l.language_code == code) {
         anyhow::bail!("the language {code} exists already");
     }
     db.ensure_languages(&[(code.to_string(), name.trim().to_string())])

@@ -46,7 +46,7 @@ use sea_orm::{
 impl Shared {
     async fn check_language(&self, db: &impl ConnectionTrait, code: &str) -> Result<()> {
         check_language_code(code)?;
-        if crate::languages::by_code(db, code).await?.is_none() {
+        if self.languages.by_code(db, code).await?.is_none() {
             return Err(Error::BadRequest(format!(
                 "Language '{code}' does not exist in this repository"
             )));

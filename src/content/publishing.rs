@@ -96,7 +96,14 @@ impl Shared {
             ),
         );
         for l in locations {
-            crate::cascades::location_published(tx, &l, &names, c.always_available).await?;
+            crate::cascades::location_published(
+                tx,
+                &self.languages,
+                &l,
+                &names,
+                c.always_available,
+            )
+            .await?;
         }
         // Only a publication that archived a version can take the archive past its limit.
         if archived > 0 {

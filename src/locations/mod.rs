@@ -421,7 +421,7 @@ impl Shared {
             ca.main_location_id = Set(Some(l.id));
             cairn_store::write::update(tx, ca).await?;
         }
-        crate::cascades::location_republished(tx, l.id).await?;
+        crate::cascades::location_republished(tx, &self.languages, l.id).await?;
         Ok(l)
     }
 }

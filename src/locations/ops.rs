@@ -6,6 +6,7 @@ use crate::api::hrefs;
 use crate::api::model::MoveSubtreeResponse;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
+use crate::languages::Languages;
 use crate::permissions::subject::location_facts_of;
 use crate::permissions::{ContentFacts, READ, Subject, Target};
 use crate::shared::Shared;
@@ -80,7 +81,7 @@ impl LocationsService {
                 refuse_inside(&l, &parent, "moved")?;
                 self.authorize_at(tx, cx, READ, &l, vec![]).await?;
                 self.authorize_placement(tx, cx, &l, &parent).await?;
-                move_under(tx, &l, &parent).await
+                move_under(tx, &self.languages, &l, &parent).await
             })
             .await?;
         Ok(MoveSubtreeResponse::Created {
@@ -162,7 +163,7 @@ impl LocationsService {
                     let mut ca = copy.into_active_model();
                     ca.main_location_id = Set(Some(l.id));
                     cairn_store::write::update(tx, ca).await?;
-                    crate::cascades::location_republished(tx, l.id).await?;
+                    crate::cascades::location_republished(tx, &self.languages, l.id).await?;
                     if n.id == root.id {
                         new_root = Some(l.clone());
                     }
@@ -208,7 +209,7 @@ impl LocationsService {
                     vec![a.id.into(), b.id.into(), a.id.into(), a.id.into(), b.id.into(), a.content_id.into(), b.content_id.into()],
                 ))
                 .await?;
-                crate::cascades::locations_swapped(tx, a.id, b.id).await?;
+                crate::cascades::locations_swapped(tx, &self.languages, a.id, b.id).await?;
                 for l in [&a, &b] {
                     tree::recompute_visibility(tx, &tree::find(tx, l.id).await?).await?;
                 }
@@ -222,6 +223,7 @@ impl LocationsService {
 /// subtree's range, one of the moved root's parent, then visibility.
 pub async fn move_under(
     tx: &impl ConnectionTrait,
+    known: &Languages,
     l: &location::Model,
     parent: &location::Model,
 ) -> Result<location::Model> {
@@ -247,6 +249,6 @@ pub async fn move_under(
     la.parent_id = Set(parent.id);
     let moved = cairn_store::write::update(tx, la).await?;
     tree::recompute_visibility(tx, &moved).await?;
-    crate::cascades::subtree_moved(tx, &moved, l.parent_id).await?;
+    crate::cascades::subtree_moved(tx, known, &moved, l.parent_id).await?;
     tree::find(tx, l.id).await
 }

@@ -14,6 +14,7 @@
 
 use super::slug;
 use crate::error::Result;
+use crate::languages::Languages;
 use crate::stored;
 use cairn_runtime::LangMap;
 use cairn_store::entity::{content, content_version, location, url_alias};
@@ -90,19 +91,15 @@ pub(super) async fn system_rows(
     Ok(KEPT.all(db, build, values).await?)
 }
 
-/// The current element of a Location: a system row at level `parent` if there is one, else
-/// at any level (a Location whose parent's element changed, or that moved).
-async fn current_element(
-    db: &impl ConnectionTrait,
-    location_id: i64,
-    parent: i64,
-) -> Result<Option<url_alias::Model>> {
-    let rows = system_rows(db, location_id).await?;
+/// The current element of a Location among its system rows `rows`: the one at level
+/// `parent` if there is one, else at any level (a Location whose parent's element changed,
+/// or that moved).
+fn current_element(rows: Vec<url_alias::Model>, parent: i64) -> Option<url_alias::Model> {
     let here = rows.iter().position(|r| r.parent == parent);
-    Ok(match here {
+    match here {
         Some(i) => rows.into_iter().nth(i),
         None => rows.into_iter().next(),
-    })
+    }
 }
 
 /// The element id under which the elements of `location_id`'s children hang: 0 for the tree
@@ -119,10 +116,18 @@ pub async fn parent_element(db: &impl ConnectionTrait, location_id: i64) -> Resu
     })
 }
 
-/// Language code → id (bit flag).
-pub async fn languages(db: &impl ConnectionTrait) -> Result<Vec<(String, i64)>> {
-    let all = crate::languages::all(db).await?;
-    Ok(all.into_iter().map(|l| (l.language_code, l.id)).collect())
+/// Language code → id (bit flag), with each of `codes` and each bit of `mask` among them
+/// when the database has them.
+pub async fn languages(
+    known: &Languages,
+    db: &impl ConnectionTrait,
+    codes: &[&str],
+    mask: i64,
+) -> Result<Vec<(String, i64)>> {
+    let all = known.covering(db, codes, mask).await?;
+    Ok((all.iter())
+        .map(|l| (l.language_code.clone(), l.id))
+        .collect())
 }
 
 /// The codes of the languages in `mask`, comma-separated, by language id.
@@ -177,7 +182,8 @@ async fn cleanup_after_publish(
 /// `publishUrlAliasForLocation`): the first free text of `slug`, `slug2`, `slug3`...; a
 /// placeholder, history row or row of the same Location with that text is taken over. The
 /// element keeps the Location's current element id (so its children follow), else takes
-/// `forced` or a new id.
+/// `forced` or a new id. `known`: the Location's system rows, when they were just read.
+#[allow(clippy::too_many_arguments)]
 async fn publish_one(
     tx: &impl ConnectionTrait,
     location_id: i64,
@@ -186,6 +192,7 @@ async fn publish_one(
     bit: i64,
     always_available: bool,
     forced: Option<i64>,
+    mut known: Option<Vec<url_alias::Model>>,
 ) -> Result<()> {
     let action = node_action(location_id);
     let mut counter = slug::first_counter(slug, parent == 0);
@@ -205,7 +212,11 @@ async fn publish_one(
             counter += 1;
             continue;
         }
-        let current = current_element(tx, location_id, parent).await?;
+        let rows = match known.take() {
+            Some(rows) => rows,
+            None => system_rows(tx, location_id).await?,
+        };
+        let current = current_element(rows, parent);
         let mut mask = bit;
         let element = match (&current, &existing, forced) {
             (Some(c), Some(r), _) if c.id == r.id && c.parent == r.parent => {
@@ -267,6 +278,7 @@ async fn archive_languages(tx: &impl ConnectionTrait, location_id: i64, keep: i6
 /// forced to `forced` when it has none.
 pub(super) async fn publish_location(
     tx: &impl ConnectionTrait,
+    known: &Languages,
     l: &location::Model,
     names: &LangMap,
     always_available: bool,
@@ -277,7 +289,12 @@ pub(super) async fn publish_location(
     }
     lock_tree(tx).await?;
     let parent = parent_element(tx, l.parent_id).await?;
-    let langs = languages(tx).await?;
+    let codes: Vec<&str> = names.0.iter().map(|(code, _)| code.as_str()).collect();
+    let langs = languages(known, tx, &codes, 0).await?;
+    // Read once for the first language; a Location that had none (a new one) has only the
+    // rows published here afterwards, so none to archive.
+    let mut known = Some(system_rows(tx, l.id).await?);
+    let had = known.as_ref().is_some_and(|rows| !rows.is_empty());
     let mut keep = 0;
     for (code, name) in &names.0 {
         let Some(&(_, bit)) = langs.iter().find(|(c, _)| c == code) else {
@@ -285,9 +302,19 @@ pub(super) async fn publish_location(
         };
         keep |= bit;
         let slug = slug::convert(name, "_1");
-        publish_one(tx, l.id, parent, &slug, bit, always_available, forced).await?;
+        publish_one(
+            tx,
+            l.id,
+            parent,
+            &slug,
+            bit,
+            always_available,
+            forced,
+            known.take(),
+        )
+        .await?;
     }
-    if keep != 0 {
+    if keep != 0 && had {
         archive_languages(tx, l.id, keep).await?;
     }
     Ok(())

@@ -5,6 +5,7 @@ use super::elements::{
     content_names, languages, lock_tree, new_id, node_action, publish_location, system_rows,
 };
 use crate::error::{Error, Result};
+use crate::languages::Languages;
 use cairn_runtime::LangMap;
 use cairn_store::entity::location;
 use cairn_store::sql::exec;
@@ -18,24 +19,26 @@ use sea_orm::ConnectionTrait;
 /// published content. A fixed number of statements per language.
 pub(crate) async fn location_published(
     tx: &impl ConnectionTrait,
+    known: &Languages,
     l: &location::Model,
     names: &LangMap,
     always_available: bool,
 ) -> Result<()> {
-    publish_location(tx, l, names, always_available, None).await
+    publish_location(tx, known, l, names, always_available, None).await
 }
 
 /// [`location_published`] with the names and availability read from the Location's content
 /// item (its published version): for a new Location, a copied or restored one.
 pub(crate) async fn location_republished(
     tx: &impl ConnectionTrait,
+    known: &Languages,
     location_id: i64,
 ) -> Result<()> {
     let Some(l) = cairn_store::sql::by_id::<location::Entity>(tx, location_id).await? else {
         return Err(Error::not_found("Location", location_id));
     };
     if let Some((names, aa)) = content_names(tx, l.content_id).await? {
-        publish_location(tx, &l, &names, aa, None).await?;
+        publish_location(tx, known, &l, &names, aa, None).await?;
     }
     Ok(())
 }
@@ -46,6 +49,7 @@ pub(crate) async fn location_republished(
 /// element id. A fixed number of statements per language, whatever the subtree's size.
 pub(crate) async fn subtree_moved(
     tx: &impl ConnectionTrait,
+    known: &Languages,
     moved: &location::Model,
     old_parent_id: i64,
 ) -> Result<()> {
@@ -56,10 +60,12 @@ pub(crate) async fn subtree_moved(
         Some(n) => n,
         None => {
             // No published names: carry the current texts over.
-            let langs = languages(tx).await?;
+            let rows = system_rows(tx, moved.id).await?;
+            let mask = rows.iter().fold(0, |m, r| m | r.lang_mask);
+            let langs = languages(known, tx, &[], mask).await?;
             let mut names = LangMap::default();
             let mut aa = false;
-            for r in system_rows(tx, moved.id).await? {
+            for r in rows {
                 aa |= r.always_available;
                 for (code, id) in &langs {
                     if r.lang_mask & id != 0 {
@@ -70,7 +76,7 @@ pub(crate) async fn subtree_moved(
             (names, aa)
         }
     };
-    publish_location(tx, moved, &names, aa, None).await
+    publish_location(tx, known, moved, &names, aa, None).await
 }
 
 /// Deletes the aliases (system, history and custom) of every Location whose path lies in
@@ -134,7 +140,12 @@ pub(crate) async fn trash_purged(
 /// After Locations `a` and `b` exchanged their content items: each gets the system aliases
 /// of the content it now holds, in its own place (elements keep their ids, so the children
 /// stay below); the previous texts turn into history.
-pub(crate) async fn locations_swapped(tx: &impl ConnectionTrait, a: i64, b: i64) -> Result<()> {
+pub(crate) async fn locations_swapped(
+    tx: &impl ConnectionTrait,
+    known: &Languages,
+    a: i64,
+    b: i64,
+) -> Result<()> {
     lock_tree(tx).await?;
     let mut plan = Vec::new();
     for id in [a, b] {
@@ -162,7 +173,7 @@ pub(crate) async fn locations_swapped(tx: &impl ConnectionTrait, a: i64, b: i64)
     }
     for (l, element) in &plan {
         if let Some((names, aa)) = content_names(tx, l.content_id).await? {
-            publish_location(tx, l, &names, aa, *element).await?;
+            publish_location(tx, known, l, &names, aa, *element).await?;
         }
     }
     Ok(())

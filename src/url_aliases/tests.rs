@@ -3,6 +3,7 @@
 //! install, and every hook, with Locations and content written directly.
 
 use super::elements::{self, location_of_alias};
+use crate::languages::Languages;
 use crate::locations::tree;
 use cairn_runtime::LangMap;
 use cairn_store::Db;
@@ -97,7 +98,7 @@ async fn place(db: &DatabaseConnection, parent: i64, c: &content::Model) -> loca
 async fn add(db: &DatabaseConnection, parent: i64, name: &str) -> location::Model {
     let c = add_content(db, name).await;
     let l = place(db, parent, &c).await;
-    super::location_published(db, &l, &eng(name), true)
+    super::location_published(db, &Languages::default(), &l, &eng(name), true)
         .await
         .expect("published");
     l
@@ -129,7 +130,7 @@ async fn move_subtree(db: &Db, l: &location::Model, parent: i64) {
         ))
         .await?;
         let moved = tree::find(tx, l.id).await?;
-        super::subtree_moved(tx, &moved, l.parent_id).await
+        super::subtree_moved(tx, &Languages::default(), &moved, l.parent_id).await
     })
     .await
     .expect("move");
@@ -199,7 +200,7 @@ async fn publishing_generates_unique_slugs_and_keeps_history() {
     let e = add(db, a.id, "").await;
     assert_eq!(lookup(db, "/My-Folder/_1").await, Some(e.id));
     // Publishing again with the same name changes nothing.
-    super::location_published(db, &a, &eng("My Folder"), true)
+    super::location_published(db, &Languages::default(), &a, &eng("My Folder"), true)
         .await
         .unwrap();
     assert_eq!(
@@ -208,7 +209,7 @@ async fn publishing_generates_unique_slugs_and_keeps_history() {
     );
 
     // A rename: the old text is history, and the subtree resolves under both.
-    super::location_published(db, &a, &eng("Renamed"), true)
+    super::location_published(db, &Languages::default(), &a, &eng("Renamed"), true)
         .await
         .unwrap();
     assert_eq!(
@@ -223,7 +224,7 @@ async fn publishing_generates_unique_slugs_and_keeps_history() {
     assert_eq!(lookup(db, "/Renamed/Content").await, Some(d.id));
     assert_eq!(lookup(db, "/My-Folder/Content").await, Some(d.id));
     // The freed text can be taken by the sibling; renaming back takes the history over.
-    super::location_published(db, &a, &eng("My Folder"), true)
+    super::location_published(db, &Languages::default(), &a, &eng("My Folder"), true)
         .await
         .unwrap();
     assert_eq!(
@@ -235,9 +236,15 @@ async fn publishing_generates_unique_slugs_and_keeps_history() {
     );
     // The site root keeps the empty alias whatever its name.
     let root = tree::find(db, 2).await.unwrap();
-    super::location_published(db, &root, &eng("Ibexa Platform"), true)
-        .await
-        .unwrap();
+    super::location_published(
+        db,
+        &Languages::default(),
+        &root,
+        &eng("Ibexa Platform"),
+        true,
+    )
+    .await
+    .unwrap();
     assert_eq!(lookup(db, "/").await, Some(2));
     assert_eq!(system_texts(db, 2).await, [(String::new(), true)]);
 }
@@ -252,6 +259,7 @@ async fn translations_share_the_element() {
     let a = add(db, 2, "Folder").await;
     super::location_published(
         db,
+        &Languages::default(),
         &a,
         &names(&[("eng-GB", "Folder"), ("pol-PL", "Katalog")]),
         true,
@@ -271,6 +279,7 @@ async fn translations_share_the_element() {
     // The same text in both languages is one row with both languages.
     super::location_published(
         db,
+        &Languages::default(),
         &a,
         &names(&[("eng-GB", "Folder"), ("pol-PL", "Folder")]),
         true,
@@ -288,7 +297,7 @@ async fn translations_share_the_element() {
         .unwrap();
     assert_eq!(folder.lang_mask, 2 | 4);
     // A translation removed: its language goes.
-    super::location_published(db, &a, &eng("Folder"), true)
+    super::location_published(db, &Languages::default(), &a, &eng("Folder"), true)
         .await
         .unwrap();
     let folder = elements::row(db, 0, &elements::hash("folder"))
@@ -362,7 +371,7 @@ async fn removed_locations_lose_their_aliases() {
     let a = add(db, 2, "A").await;
     let c = add(db, a.id, "C").await;
     let keep = add(db, 2, "Keep").await;
-    super::location_published(db, &c, &eng("C renamed"), true)
+    super::location_published(db, &Languages::default(), &c, &eng("C renamed"), true)
         .await
         .unwrap();
     t.db.write(Change::by_server("test", "/"), async |tx| {
@@ -389,7 +398,7 @@ async fn swapped_locations_exchange_their_aliases_and_keep_their_children() {
             "UPDATE locations SET content_id = CASE WHEN id = 13 THEN 42 ELSE 12 END WHERE id IN (13, 44)",
         )
         .await?;
-        super::locations_swapped(tx, 13, 44).await
+        super::locations_swapped(tx, &Languages::default(), 13, 44).await
     })
     .await
     .unwrap();
@@ -418,11 +427,15 @@ async fn swapped_locations_exchange_their_aliases_and_keep_their_children() {
 async fn republishing_reads_the_names_of_the_content() {
     let t = CleanDb::new().await;
     let db = t.db.conn();
-    super::location_republished(db, 5).await.unwrap();
+    super::location_republished(db, &Languages::default(), 5)
+        .await
+        .unwrap();
     assert_eq!(system_texts(db, 5).await, [("Users".to_string(), true)]);
     assert_eq!(lookup(db, "/Users/Editors").await, Some(14));
     let c = add_content(db, "Fresh content").await;
     let l = place(db, 43, &c).await;
-    super::location_republished(db, l.id).await.unwrap();
+    super::location_republished(db, &Languages::default(), l.id)
+        .await
+        .unwrap();
     assert_eq!(lookup(db, "/Media/Fresh-content").await, Some(l.id));
 }

@@ -161,7 +161,7 @@ pub(super) async fn move_group(
                 ));
             }
             service.authorize_placement(tx, cx, &l, &parent).await?;
-            crate::locations::ops::move_under(tx, &l, &parent).await
+            crate::locations::ops::move_under(tx, &service.languages, &l, &parent).await
         })
         .await?;
     Ok(MoveUserGroupResponse::Created {

@@ -827,3 +827,46 @@ async fn moves_swaps_and_deletes_carry_the_aliases() {
     assert_eq!(rows[0]["n"], 0);
     assert_eq!(resolve(&app, "/B").await, Ok(e.clone()));
 }
+
+/// The languages are kept in memory, and a language added while the server runs (`cairn
+/// language add`) is there at once: content is created in it, and its Location's alias has it.
+#[tokio::test]
+async fn a_language_added_while_running_is_used_at_once() {
+    let app = TestApp::new().await;
+    // The server has read its languages.
+    published_folder(&app, "Before", "1/2").await;
+    cairn::admin::add_language(&app.service.db, "pol-PL", "Polish")
+        .await
+        .unwrap();
+    let r = app
+        .req("POST", "/content/objects")
+        .admin()
+        .accept("ContentInfo+json")
+        .json_body(
+            "ContentCreate",
+            json!({
+                "ContentType": {"_href": "/api/ibexa/v2/content/types/1"},
+                "mainLanguageCode": "pol-PL",
+                "LocationCreate": {"ParentLocation": {"_href": "/api/ibexa/v2/content/locations/1/2"}},
+                "fields": {"field": [{"fieldDefinitionIdentifier": "name", "fieldValue": "Katalog"}]}
+            }),
+        )
+        .send()
+        .await;
+    r.assert(201);
+    let id = r.json()["Content"]["_id"].as_i64().unwrap();
+    publish(&app, id, 1).await;
+    let location = app
+        .query(
+            "SELECT id FROM locations WHERE content_id = ?",
+            vec![id.into()],
+        )
+        .await[0]["id"]
+        .as_i64()
+        .unwrap();
+    let ids = location_aliases(&app, &format!("1/2/{location}"), false).await;
+    assert_eq!(ids.len(), 1);
+    let a = alias(&app, &ids[0]).await;
+    assert_eq!(a["path"], "/Katalog");
+    assert_eq!(a["languageCodes"], "pol-PL");
+}
