@@ -27,8 +27,8 @@ use cairn_runtime::{ETag, LangMap};
 use cairn_store::entity::{content_object_state, language, object_state, object_state_group};
 use cairn_store::sql::{lock, stmt};
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, IntoActiveModel,
-    QueryFilter, QueryOrder, Value,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
+    QueryOrder, Value,
 };
 use std::collections::{HashMap, HashSet};
 

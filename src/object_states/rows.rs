@@ -234,15 +234,7 @@ pub(super) async fn set_priority(
 
 /// Takes [`STATES_LOCK`] shared until the transaction ends (PostgreSQL only).
 pub(super) async fn lock_states_shared(db: &impl ConnectionTrait) -> Result<()> {
-    if db.get_database_backend() == DbBackend::Postgres {
-        db.execute_raw(stmt(
-            DbBackend::Postgres,
-            "SELECT pg_advisory_xact_lock_shared(hashtext(?))",
-            [STATES_LOCK.into()],
-        ))
-        .await?;
-    }
-    Ok(())
+    Ok(cairn_store::sql::lock_shared(db, STATES_LOCK).await?)
 }
 
 /// (group, state) pairs of rows with columns `g` and `s`.

@@ -19,11 +19,12 @@ use crate::stored;
 use cairn_runtime::LangMap;
 use cairn_store::entity::{content, content_version, location, url_alias};
 use cairn_store::ids::next_id;
-use cairn_store::sql::{Kept, lock};
+use cairn_store::sql::{Kept, lock, lock_shared, try_lock};
 use md5::{Digest, Md5};
+use sea_orm::sea_query::OnConflict;
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
-    QueryOrder, QuerySelect,
+    ActiveValue::Set, ColumnTrait, Condition, ConnectionTrait, EntityTrait, IntoActiveModel,
+    QueryFilter, QueryOrder, QuerySelect,
 };
 
 /// The virtual root Location: it has no alias.
@@ -51,9 +52,28 @@ pub async fn new_id(tx: &impl ConnectionTrait) -> Result<i64> {
     Ok(next_id(tx, "url_aliases").await?)
 }
 
-/// Serialises writers of the alias tree (check-then-insert) on PostgreSQL.
+/// The alias tree's lock on PostgreSQL (SQLite's writers are serialised already).
+const TREE_LOCK: &str = "url_aliases";
+
+/// Holds off every other writer of the alias tree until the transaction ends: for the writes
+/// that check and rewrite several elements at once (custom aliases and their deletion, a
+/// swap). Take it before any publication in the same transaction.
 pub async fn lock_tree(tx: &impl ConnectionTrait) -> Result<()> {
-    Ok(lock(tx, "url_aliases").await?)
+    Ok(lock(tx, TREE_LOCK).await?)
+}
+
+/// A publication's hold on the alias tree: shared, so that publications run side by side
+/// while [`lock_tree`]'s writers wait for them. Each text a publication writes it first
+/// [`claim`]s.
+async fn share_tree(tx: &impl ConnectionTrait) -> Result<()> {
+    Ok(lock_shared(tx, TREE_LOCK).await?)
+}
+
+/// Claims the text `text_md5` under `parent` for this transaction: false when a concurrent
+/// publication holds it (it is writing that text, so the text counts as taken). It never
+/// waits, so publications that claim texts in different orders cannot deadlock.
+async fn claim(tx: &impl ConnectionTrait, parent: i64, text_md5: &str) -> Result<bool> {
+    Ok(try_lock(tx, &format!("{TREE_LOCK}/{parent}/{text_md5}")).await?)
 }
 
 pub async fn row(
@@ -208,7 +228,7 @@ async fn publish_one(
             None => true,
             Some(r) => r.action == "nop:" || r.action == action || !r.is_original,
         };
-        if !reusable {
+        if !reusable || !claim(tx, parent, &md5).await? {
             counter += 1;
             continue;
         }
@@ -241,12 +261,33 @@ async fn publish_one(
             is_alias: Set(false),
             alias_redirects: Set(true),
         };
-        if existing.is_some() {
-            cairn_store::write::update(tx, model).await?;
+        // Written only if the text is still free to take: another publication may have
+        // committed it between the read and the claim. Else read it again.
+        let written = if existing.is_some() {
+            (url_alias::Entity::update_many().set(model))
+                .filter(url_alias::Column::Parent.eq(parent))
+                .filter(url_alias::Column::TextMd5.eq(md5.as_str()))
+                .filter(
+                    Condition::any()
+                        .add(url_alias::Column::Action.eq("nop:"))
+                        .add(url_alias::Column::Action.eq(action.as_str()))
+                        .add(url_alias::Column::IsOriginal.eq(false)),
+                )
+                .exec(tx)
+                .await?
+                .rows_affected
         } else {
-            url_alias::Entity::insert(model)
+            (url_alias::Entity::insert(model))
+                .on_conflict(
+                    OnConflict::columns([url_alias::Column::Parent, url_alias::Column::TextMd5])
+                        .do_nothing()
+                        .to_owned(),
+                )
                 .exec_without_returning(tx)
-                .await?;
+                .await?
+        };
+        if written == 0 {
+            continue;
         }
         if current.is_some() {
             cleanup_after_publish(tx, location_id, bit, element, parent, &md5).await?;
@@ -287,7 +328,7 @@ pub(super) async fn publish_location(
     if l.id == TREE_ROOT {
         return Ok(());
     }
-    lock_tree(tx).await?;
+    share_tree(tx).await?;
     let parent = parent_element(tx, l.parent_id).await?;
     let codes: Vec<&str> = names.0.iter().map(|(code, _)| code.as_str()).collect();
     let langs = languages(known, tx, &codes, 0).await?;

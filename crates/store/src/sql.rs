@@ -82,6 +82,41 @@ pub async fn lock(db: &impl ConnectionTrait, key: &str) -> Result<(), DbErr> {
     Ok(())
 }
 
+/// [`lock`] shared: writers holding `key` shared run side by side, and wait for (and hold
+/// off) those that take it alone. A transaction that takes a key alone must do so before it
+/// takes it shared, or two such transactions wait for each other.
+pub async fn lock_shared(db: &impl ConnectionTrait, key: &str) -> Result<(), DbErr> {
+    if db.get_database_backend() == DbBackend::Postgres {
+        db.execute_raw(stmt(
+            DbBackend::Postgres,
+            "SELECT pg_advisory_xact_lock_shared(hashtext(?))",
+            [key.into()],
+        ))
+        .await?;
+    }
+    Ok(())
+}
+
+/// Takes `key` alone until the transaction ends if no other transaction holds it; never
+/// waits (so writers that take several such keys in any order cannot deadlock). Always true
+/// on SQLite, whose writers are serialised already.
+pub async fn try_lock(db: &impl ConnectionTrait, key: &str) -> Result<bool, DbErr> {
+    if db.get_database_backend() != DbBackend::Postgres {
+        return Ok(true);
+    }
+    let row = db
+        .query_one_raw(stmt(
+            DbBackend::Postgres,
+            "SELECT pg_try_advisory_xact_lock(hashtext(?))",
+            [key.into()],
+        ))
+        .await?;
+    Ok(match row {
+        Some(r) => r.try_get_by_index(0)?,
+        None => false,
+    })
+}
+
 /// Whether `e` is a unique constraint's violation: PostgreSQL's error code, SQLite's message
 /// (its errors arrive as text, `sqlite.rs`).
 pub fn unique_violation(e: &sea_orm::DbErr) -> bool {
