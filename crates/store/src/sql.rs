@@ -71,28 +71,21 @@ pub async fn model<M: FromRow + sea_orm::FromQueryResult>(
 /// Serialises writers that check-then-insert under the same `key` (a uniqueness rule the
 /// schema cannot express) until the transaction ends. SQLite writers are serialised already.
 pub async fn lock(db: &impl ConnectionTrait, key: &str) -> Result<(), DbErr> {
-    if db.get_database_backend() == DbBackend::Postgres {
-        db.execute_raw(stmt(
-            DbBackend::Postgres,
-            "SELECT pg_advisory_xact_lock(hashtext(?))",
-            [key.into()],
-        ))
-        .await?;
-    }
-    Ok(())
+    advisory(db, "SELECT pg_advisory_xact_lock(hashtext(?))", key).await
 }
 
 /// [`lock`] shared: writers holding `key` shared run side by side, and wait for (and hold
 /// off) those that take it alone. A transaction that takes a key alone must do so before it
 /// takes it shared, or two such transactions wait for each other.
 pub async fn lock_shared(db: &impl ConnectionTrait, key: &str) -> Result<(), DbErr> {
+    advisory(db, "SELECT pg_advisory_xact_lock_shared(hashtext(?))", key).await
+}
+
+/// Runs the advisory lock statement `sql` on `key` (PostgreSQL only).
+async fn advisory(db: &impl ConnectionTrait, sql: &str, key: &str) -> Result<(), DbErr> {
     if db.get_database_backend() == DbBackend::Postgres {
-        db.execute_raw(stmt(
-            DbBackend::Postgres,
-            "SELECT pg_advisory_xact_lock_shared(hashtext(?))",
-            [key.into()],
-        ))
-        .await?;
+        db.execute_raw(stmt(DbBackend::Postgres, sql, [key.into()]))
+            .await?;
     }
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `id_sequences`: the next id of tables whose rows share ids across statuses (content
-//! types and Field definitions: a draft has the id of what it changes).
+//! types and Field definitions: a draft has the id of what it changes), and of the events. On
+//! PostgreSQL only the events' row is left: the others are sequences (`crate::ids`).
 
 use sea_orm::entity::prelude::*;
 
