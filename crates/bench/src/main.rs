@@ -123,6 +123,11 @@ struct BenchArgs {
     /// `--server-arg=--cache-mib --server-arg=0` to measure reads without the response cache.
     #[arg(long = "server-arg", value_name = "ARG", allow_hyphen_values = true)]
     server_args: Vec<String>,
+    /// Run every `cairn serve` on these CPUs only (`taskset -c`, e.g. `0`), as the peer
+    /// comparisons of issue 14 do: one core for the server; run the bench itself on the others
+    /// (`taskset -c 1 cairn-bench …`).
+    #[arg(long, value_name = "LIST")]
+    server_cpus: Option<String>,
     /// List the scenarios and exit.
     #[arg(long)]
     list: bool,
@@ -143,6 +148,7 @@ async fn main() -> Result<()> {
 
 async fn bench(args: BenchArgs) -> Result<()> {
     server::SERVER_ARGS.get_or_init(|| args.server_args.clone());
+    server::SERVER_CPUS.get_or_init(|| args.server_cpus.clone());
     if args.list {
         for s in SCENARIOS {
             println!("{:<24} {} {}", s.name, s.method, s.path);

@@ -88,10 +88,13 @@ pub fn cairn_binary(explicit: Option<PathBuf>) -> Result<PathBuf> {
     Ok(path)
 }
 
-/// Starts `cairn serve` on a free port with a fresh SQLite database in `dir`.
 /// Further `cairn serve` options for every server started (`--server-arg`), set once.
 pub static SERVER_ARGS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
 
+/// The CPUs every server started runs on (`--server-cpus`), set once.
+pub static SERVER_CPUS: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+
+/// Starts `cairn serve` on a free port with a fresh SQLite database in `dir`.
 pub async fn start_cairn(bin: &Path, dir: &Path, prefix: &str) -> Result<Server> {
     start_cairn_on(bin, dir, prefix, None, &[]).await
 }
@@ -110,7 +113,14 @@ pub async fn start_cairn_on(
         Some(url) => url.to_string(),
         None => format!("sqlite://{}", dir.join("bench.db").display()),
     };
-    let mut command = Command::new(bin);
+    let mut command = match SERVER_CPUS.get().cloned().flatten() {
+        Some(cpus) => {
+            let mut c = Command::new("taskset");
+            c.arg("-c").arg(cpus).arg(bin);
+            c
+        }
+        None => Command::new(bin),
+    };
     // The server's own settings come from the command line alone.
     for (key, _) in std::env::vars_os() {
         if key.to_string_lossy().starts_with("CAIRN_") {
