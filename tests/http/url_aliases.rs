@@ -872,22 +872,37 @@ async fn a_language_added_while_running_is_used_at_once() {
 }
 
 /// Publications under one parent run side by side (PostgreSQL holds the alias tree shared and
-/// claims each text): eight items named alike, published at once, each get a text of their
-/// own, with no gap, none fails, and the tree stays consistent.
+/// claims each text), while swaps (which hold it alone) run too: eight items named alike,
+/// published at once, each get a text of their own, with no gap; nothing fails or deadlocks,
+/// and the tree stays consistent.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_publications_take_distinct_texts() {
     let app = TestApp::new().await;
+    let (_, a) = published_folder(&app, "Swapped A", "1/2").await;
+    let (_, b) = published_folder(&app, "Swapped B", "1/2").await;
     let mut ids = Vec::new();
     for _ in 0..8 {
         ids.push(create_folder(&app, "Same", "1/2").await);
     }
-    let published = futures_util::future::join_all(ids.iter().map(|id| {
+    let publications = ids.iter().map(|id| {
         app.req("PUBLISH", &format!("/content/objects/{id}/versions/1"))
             .admin()
             .send()
-    }))
-    .await;
-    for r in &published {
+    });
+    let swaps = (0..3).map(|_| {
+        app.req("SWAP", &format!("/content/locations/{a}"))
+            .admin()
+            .header(
+                "destination",
+                &format!("/api/ibexa/v2/content/locations/{b}"),
+            )
+            .send()
+    });
+    let (published, swapped) = tokio::join!(
+        futures_util::future::join_all(publications),
+        futures_util::future::join_all(swaps)
+    );
+    for r in published.iter().chain(&swapped) {
         r.assert(204);
     }
     let texts: Vec<String> = app
