@@ -183,6 +183,9 @@ impl LocationsService {
             .write(cx.change(), async |tx| {
                 let a = tree::find_by_path(tx, path).await?;
                 let b = tree::find_by_path(tx, &other).await?;
+                // Which items to exchange is decided from the rows: a concurrent swap of
+                // them waits, then exchanges what this one left.
+                let [a, b] = tree::locked(tx, [a, b]).await?;
                 let edit = ("content", "edit");
                 self.authorize_at(tx, cx, edit, &a, vec![]).await?;
                 self.authorize_at(tx, cx, edit, &b, vec![]).await?;

@@ -8,7 +8,8 @@ use crate::error::{Error, Result};
 use cairn_store::entity::{content, location};
 use cairn_store::sql::{Kept, exec, stmt};
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter, QueryOrder,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter,
+    QueryOrder, QuerySelect,
 };
 
 /// The virtual root of the tree.
@@ -32,6 +33,30 @@ pub async fn find(db: &impl ConnectionTrait, id: i64) -> Result<location::Model>
     cairn_store::sql::by_id::<location::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("Location", id))
+}
+
+/// `ls` read again with their rows locked until the transaction ends (PostgreSQL; in the order
+/// of their ids, so that two writers locking the same rows cannot deadlock), for a write that
+/// decides from what they hold: a concurrent one waits, then reads what this one wrote. As
+/// given on SQLite, whose writers are serialised already.
+pub async fn locked<const N: usize>(
+    tx: &impl ConnectionTrait,
+    mut ls: [location::Model; N],
+) -> Result<[location::Model; N]> {
+    if tx.get_database_backend() != DbBackend::Postgres {
+        return Ok(ls);
+    }
+    let rows = location::Entity::find()
+        .filter(location::Column::Id.is_in(ls.iter().map(|l| l.id)))
+        .order_by_asc(location::Column::Id)
+        .lock_exclusive()
+        .all(tx)
+        .await?;
+    for l in ls.iter_mut() {
+        *l = (rows.iter().find(|r| r.id == l.id).cloned())
+            .ok_or_else(|| Error::not_found("Location", l.id))?;
+    }
+    Ok(ls)
 }
 
 /// The href path of the parent of the Location at `path_string` (`1/2` for `/1/2/54/`);

@@ -70,8 +70,12 @@ async fn share_tree(tx: &impl ConnectionTrait) -> Result<()> {
 }
 
 /// Claims the text `text_md5` under `parent` for this transaction: false when a concurrent
-/// publication holds it (it is writing that text, so the text counts as taken). It never
-/// waits, so publications that claim texts in different orders cannot deadlock.
+/// publication holds it. That one is writing the text for another Location (publications of
+/// one content item wait for each other on its row before they reach its aliases), so the
+/// text counts as taken. (A move racing a publication of the moved Location's content may
+/// leave it the next text, `Folder2`, with its first as history: consistent, only named
+/// otherwise.) It never waits, so publications that claim texts in different orders cannot
+/// deadlock.
 async fn claim(tx: &impl ConnectionTrait, parent: i64, text_md5: &str) -> Result<bool> {
     Ok(try_lock(tx, &format!("{TREE_LOCK}/{parent}/{text_md5}")).await?)
 }
@@ -228,7 +232,9 @@ async fn publish_one(
             None => true,
             Some(r) => r.action == "nop:" || r.action == action || !r.is_original,
         };
-        if !reusable || !claim(tx, parent, &md5).await? {
+        // The site root's text is the empty one whatever the counter: it is not claimed
+        // (publications of one content item wait for each other on its row anyway).
+        if !reusable || !(location_id == SITE_ROOT || claim(tx, parent, &md5).await?) {
             counter += 1;
             continue;
         }
