@@ -202,22 +202,33 @@ async fn cleanup_after_publish(
     Ok(())
 }
 
+/// Where a publication puts a Location's elements: under the element `parent`, with
+/// `forced` as its element id when it has none.
+struct Placement {
+    location_id: i64,
+    parent: i64,
+    always_available: bool,
+    forced: Option<i64>,
+}
+
 /// Publishes the element of one Location in one language under `parent` (the reference's
 /// `publishUrlAliasForLocation`): the first free text of `slug`, `slug2`, `slug3`...; a
 /// placeholder, history row or row of the same Location with that text is taken over. The
 /// element keeps the Location's current element id (so its children follow), else takes
 /// `forced` or a new id. `known`: the Location's system rows, when they were just read.
-#[allow(clippy::too_many_arguments)]
 async fn publish_one(
     tx: &impl ConnectionTrait,
-    location_id: i64,
-    parent: i64,
+    at: &Placement,
     slug: &str,
     bit: i64,
-    always_available: bool,
-    forced: Option<i64>,
     mut known: Option<Vec<url_alias::Model>>,
 ) -> Result<()> {
+    let &Placement {
+        location_id,
+        parent,
+        always_available,
+        forced,
+    } = at;
     let action = node_action(location_id);
     let mut counter = slug::first_counter(slug, parent == 0);
     loop {
@@ -335,7 +346,12 @@ pub(super) async fn publish_location(
         return Ok(());
     }
     share_tree(tx).await?;
-    let parent = parent_element(tx, l.parent_id).await?;
+    let at = Placement {
+        location_id: l.id,
+        parent: parent_element(tx, l.parent_id).await?,
+        always_available,
+        forced,
+    };
     let codes: Vec<&str> = names.0.iter().map(|(code, _)| code.as_str()).collect();
     let langs = languages(known, tx, &codes, 0).await?;
     // Read once for the first language; a Location that had none (a new one) has only the
@@ -349,17 +365,7 @@ pub(super) async fn publish_location(
         };
         keep |= bit;
         let slug = slug::convert(name, "_1");
-        publish_one(
-            tx,
-            l.id,
-            parent,
-            &slug,
-            bit,
-            always_available,
-            forced,
-            known.take(),
-        )
-        .await?;
+        publish_one(tx, &at, &slug, bit, known.take()).await?;
     }
     if keep != 0 && had {
         archive_languages(tx, l.id, keep).await?;

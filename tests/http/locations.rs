@@ -519,15 +519,7 @@ async fn move_copy_swap_and_delete_subtrees() {
         location(&app, &a).await["ContentInfo"]["Content"]["_id"].clone(),
         location(&app, &b).await["ContentInfo"]["Content"]["_id"].clone(),
     );
-    app.req("SWAP", &format!("/content/locations/{a}"))
-        .admin()
-        .header(
-            "destination",
-            &format!("/api/ibexa/v2/content/locations/{b}"),
-        )
-        .send()
-        .await
-        .assert(204);
+    app.swap(&a, &b).send().await.assert(204);
     assert_eq!(
         location(&app, &a).await["ContentInfo"]["Content"]["_id"],
         cb

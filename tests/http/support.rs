@@ -81,6 +81,13 @@ impl TestApp {
         self.abs(method, &format!("{PREFIX}{path}"))
     }
 
+    /// A SWAP, as admin, of the Locations at `a` and `b` (paths such as `1/2/54`).
+    pub fn swap(&self, a: &str, b: &str) -> Req<'_> {
+        self.req("SWAP", &format!("/content/locations/{a}"))
+            .admin()
+            .header("destination", &format!("{PREFIX}/content/locations/{b}"))
+    }
+
     /// A request to exactly `uri` (outside the default prefix).
     pub fn abs(&self, method: &str, uri: &str) -> Req<'_> {
         let uri = uri.to_string();

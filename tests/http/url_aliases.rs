@@ -794,15 +794,7 @@ async fn moves_swaps_and_deletes_carry_the_aliases() {
 
     // SWAP B with a sibling: each Location shows the name of the content it now holds.
     let (_, e) = published_folder(&app, "E", "1/2").await;
-    app.req("SWAP", &format!("/content/locations/{b}"))
-        .admin()
-        .header(
-            "destination",
-            &format!("/api/ibexa/v2/content/locations/{e}"),
-        )
-        .send()
-        .await
-        .assert(204);
+    app.swap(&b, &e).send().await.assert(204);
     assert_eq!(alias_paths(&app, &b, false).await, ["/E"]);
     assert_eq!(alias_paths(&app, &e, false).await, ["/B"]);
     assert_eq!(alias_paths(&app, &moved_d, false).await, ["/E/A/C/D"]);
@@ -889,15 +881,7 @@ async fn concurrent_publications_take_distinct_texts() {
             .admin()
             .send()
     });
-    let swaps = (0..3).map(|_| {
-        app.req("SWAP", &format!("/content/locations/{a}"))
-            .admin()
-            .header(
-                "destination",
-                &format!("/api/ibexa/v2/content/locations/{b}"),
-            )
-            .send()
-    });
+    let swaps = (0..3).map(|_| app.swap(&a, &b).send());
     let (published, swapped) = tokio::join!(
         futures_util::future::join_all(publications),
         futures_util::future::join_all(swaps)
