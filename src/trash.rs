@@ -63,6 +63,7 @@ impl Shared {
         let trashed = self
             .db
             .write(cx.change(), async |tx| {
+                tree::hold(tx).await?;
                 let l = tree::find_by_path(tx, path).await?;
                 if l.id == tree::ROOT {
                     return Err(Error::Forbidden("The root Location cannot be trashed".into()));
@@ -257,6 +258,7 @@ impl TrashApi<Services> for TrashService {
     ) -> Result<EmptyTrashResponse> {
         self.db
             .write(cx.change(), async |tx| {
+                tree::hold(tx).await?;
                 crate::cascades::trash_purged(tx, None).await?;
                 exec(tx, "DELETE FROM trash", vec![]).await?;
                 delete_orphaned_content(tx).await
@@ -292,6 +294,7 @@ impl TrashApi<Services> for TrashService {
         let restored = self
             .db
             .write(cx.change(), async |tx| {
+                tree::hold(tx).await?;
                 let item = find(tx, req.trash_item_id).await?;
                 self.authorize_item(tx, cx, &item).await?;
                 let parent = match &target {
@@ -349,6 +352,7 @@ impl TrashApi<Services> for TrashService {
     ) -> Result<DeleteTrashItemResponse> {
         self.db
             .write(cx.change(), async |tx| {
+                tree::hold(tx).await?;
                 let item = find(tx, req.trash_item_id).await?;
                 preconditions::if_match(&req.if_match, async || self.trash_item(tx, &item).await)
                     .await?;

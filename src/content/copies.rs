@@ -103,6 +103,7 @@ impl ContentService {
         let parent_path = crate::locations::ops::destination_path(destination)?.to_string();
         self.db
             .write(cx.change(), async |tx| {
+                tree::share(tx).await?;
                 let c = self.visible_content(tx, cx, content_id).await?;
                 if c.status != content::PUBLISHED {
                     return Err(Error::Forbidden(

@@ -135,6 +135,7 @@ impl ContentApi<Services> for ContentService {
     ) -> Result<DeleteContentResponse> {
         self.db
             .write(cx.change(), async |tx| {
+                tree::hold(tx).await?;
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 preconditions::if_match(&req.if_match, async || self.info_of(tx, &c).await).await?;
                 let locations = tree::of_content(tx, &c).await?;

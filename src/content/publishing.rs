@@ -18,6 +18,12 @@ impl Shared {
                 "Only versions with DRAFT status can be published".into(),
             ));
         }
+        // A first publication places the item: the tree is shared from before any row is
+        // written (the content row of a create is new, seen by no other writer).
+        let first = c.status == content::DRAFT;
+        if first {
+            tree::share(tx).await?;
+        }
         let ty = self.defined_type(tx, c.content_type_id).await?;
         // The type may have changed since the draft was written: fill and check again.
         let mut set = FieldSet::from_rows(&rows::fields(tx, c.id, no).await?);
@@ -43,7 +49,6 @@ impl Shared {
 
         let now = Timestamp::now().0;
         // A first publication has no published version to archive, nor a document to replace.
-        let first = c.status == content::DRAFT;
         let archived = if first {
             0
         } else {

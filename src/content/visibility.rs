@@ -34,6 +34,7 @@ impl ContentService {
     ) -> Result<()> {
         self.db
             .write(cx.change(), async |tx| {
+                tree::hold(tx).await?;
                 let c = self.visible_content(tx, cx, id).await?;
                 self.authorize_content(tx, cx, &c, &[]).await?;
                 if c.is_hidden == hidden {

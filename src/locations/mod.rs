@@ -135,6 +135,9 @@ impl LocationsApi<Services> for LocationsService {
         let l = self
             .db
             .write(cx.change(), async |tx| {
+                if b.hidden.is_some() {
+                    tree::hold(tx).await?;
+                }
                 let l = tree::find_by_path(tx, &req.location_path).await?;
                 self.authorize_at(tx, cx, ("content", "edit"), &l, vec![])
                     .await?;
@@ -198,6 +201,7 @@ impl LocationsApi<Services> for LocationsService {
     ) -> Result<DeleteSubtreeResponse> {
         self.db
             .write(cx.change(), async |tx| {
+                tree::hold(tx).await?;
                 let l = tree::find_by_path(tx, &req.location_path).await?;
                 preconditions::if_match(&req.if_match, async || self.location_body(tx, &l).await)
                     .await?;
@@ -380,6 +384,7 @@ impl Shared {
         c: content::Model,
         b: &LocationCreate,
     ) -> Result<location::Model> {
+        tree::share(tx).await?;
         let parent = tree::find_by_path(tx, &b.parent_location).await?;
         let existing = tree::of_content(tx, &c).await?;
         if existing.iter().any(|l| l.parent_id == parent.id) {

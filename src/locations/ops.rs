@@ -73,6 +73,7 @@ impl LocationsService {
         let moved = self
             .db
             .write(cx.change(), async |tx| {
+                tree::hold(tx).await?;
                 let l = tree::find_by_path(tx, path).await?;
                 if l.id == tree::ROOT {
                     return Err(Error::Forbidden("The root Location cannot be moved".into()));
@@ -99,6 +100,7 @@ impl LocationsService {
         let target = destination_path(destination)?.to_string();
         self.db
             .write(cx.change(), async |tx| {
+                tree::share(tx).await?;
                 let root = tree::find_by_path(tx, path).await?;
                 if root.id == tree::ROOT {
                     return Err(Error::Forbidden(
@@ -181,11 +183,11 @@ impl LocationsService {
         let other = destination_path(destination)?.to_string();
         self.db
             .write(cx.change(), async |tx| {
-                let a = tree::find_by_path(tx, path).await?;
-                let b = tree::find_by_path(tx, &other).await?;
                 // Which items to exchange is decided from the rows: a concurrent swap of
                 // them waits, then exchanges what this one left.
-                let [a, b] = tree::locked(tx, [a, b]).await?;
+                tree::hold(tx).await?;
+                let a = tree::find_by_path(tx, path).await?;
+                let b = tree::find_by_path(tx, &other).await?;
                 let edit = ("content", "edit");
                 self.authorize_at(tx, cx, edit, &a, vec![]).await?;
                 self.authorize_at(tx, cx, edit, &b, vec![]).await?;
@@ -223,7 +225,8 @@ impl LocationsService {
 }
 
 /// Moves the subtree of `l` under `parent`: one UPDATE of every path and depth in the
-/// subtree's range, one of the moved root's parent, then visibility.
+/// subtree's range, one of the moved root's parent, then visibility. The caller [`tree::hold`]s
+/// the tree from before it read `l` and `parent`.
 pub async fn move_under(
     tx: &impl ConnectionTrait,
     known: &Languages,

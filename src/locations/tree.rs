@@ -8,8 +8,7 @@ use crate::error::{Error, Result};
 use cairn_store::entity::{content, location};
 use cairn_store::sql::{Kept, exec, stmt};
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter,
-    QueryOrder, QuerySelect,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter, QueryOrder,
 };
 
 /// The virtual root of the tree.
@@ -35,28 +34,24 @@ pub async fn find(db: &impl ConnectionTrait, id: i64) -> Result<location::Model>
         .ok_or_else(|| Error::not_found("Location", id))
 }
 
-/// `ls` read again with their rows locked until the transaction ends (PostgreSQL; in the order
-/// of their ids, so that two writers locking the same rows cannot deadlock), for a write that
-/// decides from what they hold: a concurrent one waits, then reads what this one wrote. As
-/// given on SQLite, whose writers are serialised already.
-pub async fn locked<const N: usize>(
-    tx: &impl ConnectionTrait,
-    mut ls: [location::Model; N],
-) -> Result<[location::Model; N]> {
-    if tx.get_database_backend() != DbBackend::Postgres {
-        return Ok(ls);
-    }
-    let rows = location::Entity::find()
-        .filter(location::Column::Id.is_in(ls.iter().map(|l| l.id)))
-        .order_by_asc(location::Column::Id)
-        .lock_exclusive()
-        .all(tx)
-        .await?;
-    for l in ls.iter_mut() {
-        *l = (rows.iter().find(|r| r.id == l.id).cloned())
-            .ok_or_else(|| Error::not_found("Location", l.id))?;
-    }
-    Ok(ls)
+/// The tree's lock on PostgreSQL (SQLite's writers are serialised already).
+const TREE_LOCK: &str = "locations";
+
+/// Holds the tree alone until the transaction ends, for a write that rewrites paths or
+/// visibility over a subtree, or removes or restores one (move, swap, hide, trash, restore,
+/// delete): every writer that places a Location waits for it and then reads the paths it
+/// wrote. Taken first in the transaction, before any other lock or row write, so that it
+/// never waits for a writer that waits for it.
+pub async fn hold(tx: &impl ConnectionTrait) -> Result<()> {
+    Ok(cairn_store::sql::lock(tx, TREE_LOCK).await?)
+}
+
+/// The hold of a writer that places new Locations under a parent it reads after this (a
+/// first publication, a further Location, a copy): shared, so that such writers run side by
+/// side, while [`hold`]'s writers wait for them. Taken before the transaction writes any row
+/// that a [`hold`]er could change.
+pub async fn share(tx: &impl ConnectionTrait) -> Result<()> {
+    Ok(cairn_store::sql::lock_shared(tx, TREE_LOCK).await?)
 }
 
 /// The href path of the parent of the Location at `path_string` (`1/2` for `/1/2/54/`);

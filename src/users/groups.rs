@@ -106,6 +106,7 @@ pub(super) async fn delete(
 ) -> Result<DeleteUserGroupResponse> {
     service.db
         .write(cx.change(), async |tx| {
+            tree::hold(tx).await?;
             let (c, l) = service.group_at(tx, cx, &req.group_path).await?;
             preconditions::if_match(&req.if_match, async || {
                 Ok(service.group_bodies(tx, vec![(c.clone(), l)]).await?.remove(0))
@@ -150,6 +151,7 @@ pub(super) async fn move_group(
     let moved = service
         .db
         .write(cx.change(), async |tx| {
+            tree::hold(tx).await?;
             let (_, l) = service.group_at(tx, cx, &req.group_path).await?;
             let (_, parent) = service
                 .group_at(tx, cx, &target)

@@ -85,6 +85,7 @@ pub(super) async fn unassign(
     let c = service
         .db
         .write(cx.change(), async |tx| {
+            tree::hold(tx).await?;
             let (c, _) = service.user_of(tx, cx, req.user_id).await?;
             let locations = tree::of_content(tx, &c).await?;
             let Some(here) = locations.iter().find(|l| l.parent_id == group_location) else {

@@ -250,6 +250,7 @@ impl UsersApi<Services> for UsersService {
         }
         self.db
             .write(cx.change(), async |tx| {
+                tree::hold(tx).await?;
                 let (c, u) = self.user_of(tx, cx, req.user_id).await?;
                 preconditions::if_match(&req.if_match, async || {
                     self.user_body(tx, c.clone(), Some(u.clone())).await

@@ -82,6 +82,13 @@ impl TestApp {
     }
 
     /// A SWAP, as admin, of the Locations at `a` and `b` (paths such as `1/2/54`).
+    /// `MOVE` of the Location at path `a` (`1/2/54`) under the one at `b`, as admin.
+    pub fn move_to(&self, a: &str, b: &str) -> Req<'_> {
+        self.req("MOVE", &format!("/content/locations/{a}"))
+            .admin()
+            .header("destination", &format!("{PREFIX}/content/locations/{b}"))
+    }
+
     pub fn swap(&self, a: &str, b: &str) -> Req<'_> {
         self.req("SWAP", &format!("/content/locations/{a}"))
             .admin()
