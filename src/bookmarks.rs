@@ -100,6 +100,7 @@ impl BookmarksApi<Services> for BookmarksService {
         let scope = Scope {
             content: "pc",
             location: Some("l"),
+            location_sections: true,
         };
         let (of_user, only) = match self.visible(cx, READ, scope) {
             Filter::All => (OF_USER.to_string(), Sql::default()),

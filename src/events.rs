@@ -132,6 +132,7 @@ impl Readable {
                 Scope {
                     content: "pc",
                     location: None,
+                    location_sections: false,
                 },
             ),
             locations: service.visible(
@@ -140,6 +141,7 @@ impl Readable {
                 Scope {
                     content: "pc",
                     location: Some("l"),
+                    location_sections: true,
                 },
             ),
         }

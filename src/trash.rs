@@ -228,6 +228,7 @@ impl TrashApi<Services> for TrashService {
         let scope = Scope {
             content: "tc",
             location: Some("trash"),
+            location_sections: false,
         };
         let only = self.visible(cx, READ, scope).sql();
         let readable = Sql {
@@ -311,8 +312,9 @@ impl TrashApi<Services> for TrashService {
                 let depth_change = parent.depth + 1 - item.depth;
                 exec(
                     tx,
-                    "INSERT INTO locations (id, parent_id, content_id, path_string, depth, priority, is_hidden, is_invisible, remote_id, sort_field, sort_order) \
-                     SELECT id, CASE WHEN id = ? THEN ? ELSE parent_id END, content_id, ? || substr(path_string, CAST(? AS INTEGER)), depth + ?, priority, is_hidden, is_invisible, remote_id, sort_field, sort_order \
+                    "INSERT INTO locations (id, parent_id, content_id, path_string, depth, priority, is_hidden, is_invisible, remote_id, sort_field, sort_order, section_id) \
+                     SELECT id, CASE WHEN id = ? THEN ? ELSE parent_id END, content_id, ? || substr(path_string, CAST(? AS INTEGER)), depth + ?, priority, is_hidden, is_invisible, remote_id, sort_field, sort_order, \
+                       (SELECT c.section_id FROM contents c WHERE c.id = trash.content_id) \
                      FROM trash WHERE path_string >= ? AND path_string < ?",
                     vec![
                         item.id.into(),

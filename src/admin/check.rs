@@ -27,6 +27,11 @@ const CHECKS: &[(&str, &str)] = &[
          WHERE l.id <> 1 AND l.is_invisible <> (l.is_hidden OR COALESCE(c.is_hidden, FALSE) OR p.is_invisible)",
     ),
     (
+        "Locations carry their content's Section",
+        "SELECT l.id FROM locations l JOIN contents c ON c.id = l.content_id \
+         WHERE l.section_id <> c.section_id",
+    ),
+    (
         "Locations have a parent",
         "SELECT l.id FROM locations l WHERE l.parent_id NOT IN (SELECT id FROM locations)",
     ),

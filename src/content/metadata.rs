@@ -13,6 +13,9 @@ pub(super) async fn update(
     let c = service
         .db
         .write(cx.change(), async |tx| {
+            if b.section.is_some() {
+                tree::hold(tx).await?;
+            }
             let c = service.visible_content(tx, cx, req.content_id).await?;
             service.authorize_content(tx, cx, &c, &[]).await?;
             service
@@ -32,7 +35,8 @@ pub(super) async fn update(
 }
 
 impl Shared {
-    /// Applies a `ContentUpdate` to `c` (inside the caller's transaction).
+    /// Applies a `ContentUpdate` to `c` (inside the caller's transaction, which [`tree::hold`]s
+    /// the tree first when it changes the Section: its Locations carry it).
     pub(crate) async fn apply_metadata(
         &self,
         tx: &impl ConnectionTrait,
@@ -60,6 +64,14 @@ impl Shared {
                 return Err(Error::BadRequest(format!("Section {s} does not exist")));
             }
             ca.section_id = Set(s);
+            if s != c.section_id {
+                cairn_store::sql::exec(
+                    tx,
+                    "UPDATE locations SET section_id = ? WHERE content_id = ?",
+                    [s.into(), c.id.into()],
+                )
+                .await?;
+            }
         }
         if let Some(path) = &b.main_location {
             let l = tree::find_by_path(tx, path).await.map_err(|_| {

@@ -29,6 +29,7 @@ pub(super) async fn list(
     let scope = Scope {
         content: "contents",
         location: None,
+        location_sections: false,
     };
     let filter = service.visible(cx, READ, scope);
     if filter != Filter::All && !all.is_empty() {

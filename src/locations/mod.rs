@@ -265,10 +265,13 @@ impl LocationsApi<Services> for LocationsService {
         let scope = Scope {
             content: "pc",
             location: Some("l"),
+            location_sections: true,
         };
         let visible = self.visible(cx, READ, scope);
+        // A Section limitation reads the Location row; others read the content row too.
         let (permission_join, only) = match &visible {
             Filter::All => ("", Sql::default()),
+            f if !f.reads("pc") => ("", f.sql().and_prefix()),
             f => (
                 "JOIN contents pc ON pc.id = l.content_id",
                 f.sql().and_prefix(),
@@ -311,6 +314,7 @@ impl LocationsApi<Services> for LocationsService {
         let scope = Scope {
             content: "pc",
             location: Some("locations"),
+            location_sections: true,
         };
         let filter = self.visible(cx, READ, scope);
         if filter != Filter::All {

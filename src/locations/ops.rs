@@ -204,8 +204,13 @@ impl LocationsService {
                 let backend = tx.get_database_backend();
                 tx.execute_raw(stmt(
                     backend,
-                    "UPDATE locations SET content_id = CASE WHEN id = ? THEN ? ELSE ? END WHERE id IN (?, ?)",
-                    vec![a.id.into(), b.content_id.into(), a.content_id.into(), a.id.into(), b.id.into()],
+                    "UPDATE locations SET content_id = CASE WHEN id = ? THEN ? ELSE ? END, \
+                     section_id = (SELECT c.section_id FROM contents c WHERE c.id = CASE WHEN locations.id = ? THEN ? ELSE ? END) WHERE id IN (?, ?)",
+                    vec![
+                        a.id.into(), b.content_id.into(), a.content_id.into(),
+                        a.id.into(), b.content_id.into(), a.content_id.into(),
+                        a.id.into(), b.id.into(),
+                    ],
                 ))
                 .await?;
                 tx.execute_raw(stmt(

@@ -107,7 +107,7 @@ pub struct NewLocation {
 }
 
 /// Places `content` under `parent`; invisible when hidden, when its content is hidden or
-/// when the parent is invisible.
+/// when the parent is invisible. The caller [`share`]s the tree from before it read `parent`.
 pub async fn create(
     tx: &impl ConnectionTrait,
     parent: &location::Model,
@@ -140,13 +140,24 @@ pub async fn create(
             remote_id: Set(remote_id),
             sort_field: Set(new.sort_field),
             sort_order: Set(new.sort_order),
+            section_id: Set(c.section_id),
             ..Default::default()
         },
     )
     .await?;
-    let mut active: location::ActiveModel = inserted.clone().into();
-    active.path_string = Set(format!("{}{}/", parent.path_string, inserted.id));
-    Ok(cairn_store::write::update(tx, active).await?)
+    // The Section as the content row holds it now: a Section change that committed since `c`
+    // was read held the tree, which the caller shares.
+    let path_string = format!("{}{}/", parent.path_string, inserted.id);
+    exec(
+        tx,
+        "UPDATE locations SET path_string = ?, section_id = (SELECT c.section_id FROM contents c WHERE c.id = locations.content_id) WHERE id = ?",
+        [path_string.clone().into(), inserted.id.into()],
+    )
+    .await?;
+    Ok(location::Model {
+        path_string,
+        ..inserted
+    })
 }
 
 /// A scratch table of content ids for the length of the transaction.

@@ -119,6 +119,7 @@ impl Shared {
             Scope {
                 content: "c",
                 location: Some("l"),
+                location_sections: true,
             },
         );
         if filter != Filter::All {

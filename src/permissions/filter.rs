@@ -14,6 +14,9 @@ use sea_orm::{DbBackend, Value};
 pub(crate) struct Scope<'a> {
     pub content: &'a str,
     pub location: Option<&'a str>,
+    /// The Location rows are of `locations`, which carry their content's Section: a Section
+    /// limitation reads it there, and a page of them needs no content row for it.
+    pub location_sections: bool,
 }
 
 /// A condition with `?` placeholders and its values.
@@ -84,6 +87,11 @@ impl Filter {
             Filter::Nothing => Sql::never(),
             Filter::Only(s) => s.clone(),
         }
+    }
+
+    /// Whether the condition reads the row named `alias` (so a query must join it).
+    pub(crate) fn reads(&self, alias: &str) -> bool {
+        matches!(self, Filter::Only(s) if s.sql.contains(&format!("{alias}.")))
     }
 
     /// The condition for the query builder of `backend`.
@@ -179,7 +187,13 @@ fn limitation(grants: &Grants, l: &Lim, scope: Scope<'_>) -> Sql {
     let me = grants.user_id;
     match l.identifier.as_str() {
         "Class" => is_in(&format!("{c}.content_type_id"), ids(&l.values).collect()),
-        "Section" => is_in(&format!("{c}.section_id"), ids(&l.values).collect()),
+        "Section" => {
+            let at = match scope.location {
+                Some(loc) if scope.location_sections => loc,
+                _ => c,
+            };
+            is_in(&format!("{at}.section_id"), ids(&l.values).collect())
+        }
         "Owner" => Sql::new(
             format!("({c}.owner_id = ? OR {c}.id = ?)"),
             vec![me.into(), me.into()],

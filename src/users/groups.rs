@@ -69,6 +69,9 @@ pub(super) async fn update(
     service
         .db
         .write(cx.change(), async |tx| {
+            if b.section.is_some() {
+                tree::hold(tx).await?;
+            }
             let (c, l) = service.group_at(tx, cx, &req.group_path).await?;
             service
                 .authorize_at(tx, cx, ("content", "edit"), &l, vec![])

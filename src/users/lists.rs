@@ -36,6 +36,7 @@ impl Shared {
         let scope = Scope {
             content: "contents",
             location: None,
+            location_sections: false,
         };
         self.visible(cx, ("content", "read"), scope)
     }

@@ -187,6 +187,9 @@ impl UsersApi<Services> for UsersService {
         let id = req.user_id;
         self.db
             .write(cx.change(), async |tx| {
+                if b.section.is_some() {
+                    tree::hold(tx).await?;
+                }
                 let (c, u) = self.user_of(tx, cx, id).await?;
                 self.authorize_user_update(tx, cx, &c, &b).await?;
                 preconditions::if_match(&req.if_match, async || {

@@ -58,6 +58,7 @@ impl ViewsService {
                 crate::permissions::Scope {
                     content: "c",
                     location: (target == Target::Location).then_some("l"),
+                    location_sections: true,
                 },
             )
             .sql();

@@ -344,6 +344,83 @@ async fn the_anonymous_user_reads_the_standard_section_only() {
     assert_eq!(j.json()["ErrorMessage"]["errorCode"], 401);
 }
 
+/// The anonymous user's page of children shows the items of the standard Section as their
+/// content rows say now: after a Section change, a swap, a copy, and a trash and restore (the
+/// Locations carry their content's Section, which the page reads).
+#[tokio::test]
+async fn the_anonymous_users_children_follow_their_contents_section() {
+    let app = TestApp::new().await;
+    let (_, parent) = published_folder(&app, "Parent", "1/2").await;
+    let (a, a_at) = published_folder(&app, "A", &parent).await;
+    let (_, b_at) = published_folder(&app, "B", &parent).await;
+    let (_, media) = published_folder(&app, "In media", "1/43").await;
+    let anonymous = async |path: &str| -> Vec<i64> {
+        let r = (app.get(&format!("/content/locations/{path}/children")))
+            .accept("LocationList+json")
+            .send()
+            .await;
+        r.assert(200);
+        (r.json()["LocationList"]["Location"]
+            .as_array()
+            .unwrap()
+            .iter())
+        .map(|l| last_id(l["_href"].as_str().unwrap()))
+        .collect()
+    };
+    let (a_id, b_id) = (last_id(&a_at), last_id(&b_at));
+    assert_eq!(anonymous(&parent).await, [a_id, b_id]);
+    let section = |s: i64| json!({"Section": {"_href": format!("{PREFIX}/content/sections/{s}")}});
+    app.req("PATCH", &format!("/content/objects/{a}"))
+        .admin()
+        .json_body("ContentUpdate", section(3))
+        .send()
+        .await
+        .assert(200);
+    assert_eq!(anonymous(&parent).await, [b_id]);
+    // B now holds A's item (media), A holds B's.
+    app.swap(&a_at, &b_at).send().await.assert(204);
+    assert_eq!(anonymous(&parent).await, [a_id]);
+    // A copy of the media item under the parent is in the media Section too.
+    let media_item = last_id(&media);
+    let media_content = app
+        .query(
+            "SELECT content_id FROM locations WHERE id = ?",
+            vec![media_item.into()],
+        )
+        .await[0]["content_id"]
+        .as_i64()
+        .unwrap();
+    app.req("COPY", &format!("/content/objects/{media_content}"))
+        .admin()
+        .header(
+            "destination",
+            &format!("{PREFIX}/content/locations/{parent}"),
+        )
+        .send()
+        .await
+        .assert(201);
+    assert_eq!(anonymous(&parent).await, [a_id]);
+    // Trashed, put in the standard Section meanwhile, restored: shown.
+    let r = app
+        .req("MOVE", &format!("/content/locations/{b_at}"))
+        .admin()
+        .header("destination", &format!("{PREFIX}/content/trash"))
+        .send()
+        .await;
+    r.assert(201);
+    let item = r.header("location").unwrap();
+    assert_eq!(anonymous(&parent).await, [a_id]);
+    app.req("PATCH", &format!("/content/objects/{a}"))
+        .admin()
+        .json_body("ContentUpdate", section(1))
+        .send()
+        .await
+        .assert(200);
+    app.abs("MOVE", &item).admin().send().await.assert(201);
+    assert_eq!(anonymous(&parent).await, [a_id, b_id]);
+    crate::locations::assert_tree_consistent(&app).await;
+}
+
 #[tokio::test]
 async fn the_editor_role_works_in_its_subtrees_only() {
     let app = TestApp::new().await;

@@ -25,6 +25,9 @@ crate::from_row! {
         pub sort_field: String,
         /// `ASC` or `DESC`.
         pub sort_order: String,
+        /// The Section of its content, kept with it (`tree::create`, a Section change, a
+        /// swap, a restore), for the permission filters of lists of Locations.
+        pub section_id: i64,
     }
 }
 

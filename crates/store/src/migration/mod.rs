@@ -22,6 +22,7 @@ mod m0014_events;
 mod m0015_event_touched;
 mod m0016_wide_integers;
 mod m0017_id_sequences;
+mod m0018_location_sections;
 
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
 use sea_orm_migration::prelude::*;
@@ -46,6 +47,7 @@ fn migrations() -> Vec<Box<dyn MigrationTrait>> {
         Box::new(m0015_event_touched::Migration),
         Box::new(m0016_wide_integers::Migration),
         Box::new(m0017_id_sequences::Migration),
+        Box::new(m0018_location_sections::Migration),
     ]
 }
 
