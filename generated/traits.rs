@@ -1072,7 +1072,7 @@ pub trait SectionsApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     ) -> impl Future<Output = Result<UpdateSectionResponse, B::Error>> + Send;
     /// `DELETE /content/sections/{sectionId}`
     ///
-    /// Deletes a Section that no content item is assigned to.
+    /// Deletes a Section that no content item is assigned to and no Section limitation of a Policy names (409 otherwise).
     fn delete_section(
         &self,
         cx: &B::Context,

@@ -8,9 +8,10 @@ use crate::error::{Error, Result};
 use crate::preconditions;
 use crate::services::Services;
 use cairn_runtime::ETag;
-use cairn_store::entity::section;
+use cairn_store::entity::{content, policy_limitation, section};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect,
 };
 
 fn to_model(s: section::Model) -> Section {
@@ -26,6 +27,40 @@ async fn find(db: &impl ConnectionTrait, id: i64) -> Result<section::Model> {
     cairn_store::sql::by_id::<section::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("Section", id))
+}
+
+/// 409, as the reference, while content is assigned to Section `id` or a Section limitation of
+/// a Policy names it: deleting it would leave them pointing at nothing.
+async fn refuse_in_use(db: &impl ConnectionTrait, id: i64) -> Result<()> {
+    let assigned = content::Entity::find()
+        .select_only()
+        .column(content::Column::Id)
+        .filter(content::Column::SectionId.eq(id))
+        .into_tuple::<i64>()
+        .one(db)
+        .await?;
+    if assigned.is_some() {
+        return Err(Error::Conflict(format!(
+            "Section {id} still has content assigned"
+        )));
+    }
+    let limitations: Vec<String> = policy_limitation::Entity::find()
+        .select_only()
+        .column(policy_limitation::Column::LimitationValues)
+        .filter(policy_limitation::Column::Identifier.eq("Section"))
+        .into_tuple()
+        .all(db)
+        .await?;
+    let named = id.to_string();
+    if limitations
+        .iter()
+        .any(|values| serde_json::from_str::<Vec<String>>(values).is_ok_and(|v| v.contains(&named)))
+    {
+        return Err(Error::Conflict(format!(
+            "Section {id} is still used in Policy limitations"
+        )));
+    }
+    Ok(())
 }
 
 /// 403 when another Section than `except` already has `identifier`.
@@ -177,6 +212,7 @@ impl SectionsApi<Services> for SectionsService {
                 let current = find(tx, req.section_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(to_model(current.clone())))
                     .await?;
+                refuse_in_use(tx, current.id).await?;
                 section::Entity::delete_by_id(current.id).exec(tx).await?;
                 Ok::<_, Error>(())
             })

@@ -1,5 +1,6 @@
 //! Sections (spec 4.6): list, identifier lookup, create, load, update, delete, every error.
 
+use crate::content::published_folder;
 use crate::support::*;
 use serde_json::json;
 
@@ -377,4 +378,73 @@ async fn delete_removes_the_section() {
         .send()
         .await
         .assert_error(404);
+}
+
+/// A Section that content is assigned to, or that a Policy's Section limitation names, is not
+/// deleted (409, as the reference's BadStateException), in both formats; freed, it is.
+#[tokio::test]
+async fn a_section_in_use_is_not_deleted() {
+    let app = TestApp::new().await;
+    // Standard: the clean install's content is in it.
+    let x = (app.req("DELETE", "/content/sections/1").admin())
+        .accept("ErrorMessage+xml")
+        .send()
+        .await;
+    assert!(x.assert_error(409).contains("still has content assigned"));
+    assert_eq!(x.xml().name, "ErrorMessage");
+    app.get("/content/sections/1")
+        .admin()
+        .send()
+        .await
+        .assert(200);
+    let created = (app.req("POST", "/content/sections").admin())
+        .accept("Section+json")
+        .json_body(
+            "SectionInput",
+            json!({"identifier": "used", "name": "Used"}),
+        )
+        .send()
+        .await;
+    created.assert(201);
+    let id = created.json()["Section"]["sectionId"].as_i64().unwrap();
+    let path = format!("/content/sections/{id}");
+    let (item, _) = published_folder(&app, "In it", "1/2").await;
+    let section = |s: i64| json!({"Section": {"_href": format!("{PREFIX}/content/sections/{s}")}});
+    app.req("PATCH", &format!("/content/objects/{item}"))
+        .admin()
+        .json_body("ContentUpdate", section(id))
+        .send()
+        .await
+        .assert(200);
+    let j = app
+        .req("DELETE", &path)
+        .admin()
+        .accept("ErrorMessage+json")
+        .send()
+        .await;
+    j.assert_error(409);
+    assert_eq!(j.json()["ErrorMessage"]["errorCode"], 409);
+    // The item leaves it; a Policy's Section limitation names it.
+    app.req("PATCH", &format!("/content/objects/{item}"))
+        .admin()
+        .json_body("ContentUpdate", section(1))
+        .send()
+        .await
+        .assert(200);
+    let user = crate::permissions::plain_user(&app, "sectioned").await;
+    // Limitation values are ids, as the reference's `ref` elements carry them.
+    let policy = json!(["content", "read", [["Section", [id.to_string()]]]]);
+    crate::permissions::role_for(&app, user, "sectioned", &[policy], None).await;
+    let r = app.req("DELETE", &path).admin().send().await;
+    assert!(r.assert_error(409).contains("Policy limitations"));
+    let roles = (app.get("/user/roles?identifier=sectioned").admin())
+        .accept("RoleList+json")
+        .send()
+        .await;
+    let role = roles.json()["RoleList"]["Role"][0]["_href"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    app.abs("DELETE", &role).admin().send().await.assert(204);
+    app.req("DELETE", &path).admin().send().await.assert(204);
 }
