@@ -125,6 +125,15 @@ impl From<Error> for HttpError {
                         "The request took too long and was stopped: ask for less at a time",
                     );
                 }
+                if text.contains("deadlock detected") {
+                    // PostgreSQL rolled this write back to let a concurrent one finish.
+                    tracing::warn!(error = %db, "a write was rolled back for a deadlock");
+                    return HttpError::new(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "The write met a concurrent write and was rolled back: send it again",
+                    )
+                    .with_header("retry-after", "1");
+                }
                 if cairn_store::sql::unique_violation(db) {
                     // A concurrent writer got there first.
                     return HttpError::forbidden(
@@ -139,5 +148,29 @@ impl From<Error> for HttpError {
                 HttpError::internal()
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a database failure tells the client: a deadlock that PostgreSQL broke is a write
+    /// to send again (503 with Retry-After), a taken identifier a 403, anything else a 500
+    /// that names nothing of the database.
+    #[test]
+    fn database_failures_map_to_what_the_client_can_do() {
+        let status = |text: &str| {
+            let e = HttpError::from(Error::Db(sea_orm::DbErr::Custom(text.into())));
+            (e.status.as_u16(), e.headers)
+        };
+        let (code, headers) = status("error returned from database: deadlock detected");
+        assert_eq!(code, 503);
+        assert_eq!(headers, [("retry-after".to_string(), "1".to_string())]);
+        assert_eq!(
+            status("UNIQUE constraint failed: contents.remote_id").0,
+            403
+        );
+        assert_eq!(status("no such table: x").0, 500);
     }
 }
