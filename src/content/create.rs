@@ -87,17 +87,13 @@ impl Shared {
         self.check_language(db, &b.main_language_code).await?;
         let parent_path = b.location_create.parent_location.clone();
         let parent = tree::find_by_path(db, &parent_path).await?;
-        let section = match b.section {
-            Some(id) => id,
-            None if parent.content_id == 0 => 1,
-            None => rows::content(db, parent.content_id)
-                .await
-                .map(|c| c.section_id)
-                .unwrap_or(1),
-        };
-        if cairn_store::sql::by_id::<section::Entity>(db, section)
-            .await?
-            .is_none()
+        // The parent's Section by default: its Location carries it, and a Section in use
+        // cannot be deleted, so only a chosen one (or the virtual root's) is looked up.
+        let section = b.section.unwrap_or(parent.section_id);
+        if (b.section.is_some() || parent.content_id == 0)
+            && cairn_store::sql::by_id::<section::Entity>(db, section)
+                .await?
+                .is_none()
         {
             return Err(Error::BadRequest(format!(
                 "Section {section} does not exist"
