@@ -23,6 +23,7 @@ mod m0015_event_touched;
 mod m0016_wide_integers;
 mod m0017_id_sequences;
 mod m0018_location_sections;
+mod m0019_partial_sort_keys;
 
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
 use sea_orm_migration::prelude::*;
@@ -48,6 +49,7 @@ fn migrations() -> Vec<Box<dyn MigrationTrait>> {
         Box::new(m0016_wide_integers::Migration),
         Box::new(m0017_id_sequences::Migration),
         Box::new(m0018_location_sections::Migration),
+        Box::new(m0019_partial_sort_keys::Migration),
     ]
 }
 
