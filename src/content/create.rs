@@ -14,7 +14,7 @@ use crate::permissions::{ContentFacts, Subject, Target};
 use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{LangMap, Timestamp};
-use cairn_store::entity::{content, content_version, location, pending_location, section};
+use cairn_store::entity::{content, content_version, location, section};
 use sea_orm::{ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 use std::sync::Arc;
 
@@ -205,8 +205,6 @@ impl Shared {
                 "A content item with remote id '{remote_id}' already exists"
             )));
         }
-        // The parent may have gone since it was read.
-        tree::find(tx, parent.id).await?;
         let c = cairn_store::write::insert(
             tx,
             content::ActiveModel {
@@ -244,19 +242,26 @@ impl Shared {
         )
         .await?;
         self.save_fields(tx, &ty, &c, 1, &mut set, true).await?;
-        cairn_store::write::insert(
+        // Placed only while the parent is there: it may have gone since it was read.
+        let placed = cairn_store::sql::exec(
             tx,
-            pending_location::ActiveModel {
-                content_id: Set(c.id),
-                parent_id: Set(parent.id),
-                priority: Set(lc.priority.unwrap_or(0)),
-                is_hidden: Set(lc.hidden.unwrap_or(false)),
-                remote_id: Set(lc.remote_id.clone()),
-                sort_field: Set(lc.sort_field.clone()),
-                sort_order: Set(lc.sort_order.clone()),
-            },
+            "INSERT INTO pending_locations (content_id, parent_id, priority, is_hidden, remote_id, sort_field, sort_order) \
+             SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM locations WHERE id = ?)",
+            [
+                c.id.into(),
+                parent.id.into(),
+                lc.priority.unwrap_or(0).into(),
+                lc.hidden.unwrap_or(false).into(),
+                lc.remote_id.clone().into(),
+                lc.sort_field.clone().into(),
+                lc.sort_order.clone().into(),
+                parent.id.into(),
+            ],
         )
         .await?;
+        if placed == 0 {
+            return Err(Error::not_found("Location", parent.id));
+        }
         crate::object_states::assign_default_states(tx, c.id).await?;
         if publish {
             self.publish_version(tx, &c, v).await?;
