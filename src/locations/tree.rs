@@ -7,9 +7,7 @@ use crate::api::hrefs;
 use crate::error::{Error, Result};
 use cairn_store::entity::{content, location};
 use cairn_store::sql::{Kept, exec, stmt};
-use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter, QueryOrder,
-};
+use sea_orm::{ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter, QueryOrder};
 
 /// The virtual root of the tree.
 pub const ROOT: i64 = 1;
@@ -127,36 +125,62 @@ pub async fn create(
         )));
     }
     let remote_id = new.remote_id.unwrap_or_else(crate::stored::new_remote_id);
-    let inserted = cairn_store::write::insert(
-        tx,
-        location::ActiveModel {
-            parent_id: Set(parent.id),
-            content_id: Set(c.id),
-            path_string: Set(String::new()),
-            depth: Set(parent.depth + 1),
-            priority: Set(new.priority),
-            is_hidden: Set(new.hidden),
-            is_invisible: Set(new.hidden || c.is_hidden || parent.is_invisible),
-            remote_id: Set(remote_id),
-            sort_field: Set(new.sort_field),
-            sort_order: Set(new.sort_order),
-            section_id: Set(c.section_id),
-            ..Default::default()
-        },
-    )
-    .await?;
+    let is_invisible = new.hidden || c.is_hidden || parent.is_invisible;
+    // One statement: the id is taken inside it (PostgreSQL's sequence; on SQLite, whose
+    // writers are serialised, the next of AUTOINCREMENT's counter), and the path ends with it.
     // The Section as the content row holds it now: a Section change that committed since `c`
     // was read held the tree, which the caller shares.
-    let path_string = format!("{}{}/", parent.path_string, inserted.id);
-    exec(
-        tx,
-        "UPDATE locations SET path_string = ?, section_id = (SELECT c.section_id FROM contents c WHERE c.id = locations.content_id) WHERE id = ?",
-        [path_string.clone().into(), inserted.id.into()],
-    )
-    .await?;
+    let backend = tx.get_database_backend();
+    let (next, returning) = match backend {
+        DbBackend::Postgres => (
+            "nextval(pg_get_serial_sequence('locations', 'id'))",
+            " RETURNING id",
+        ),
+        _ => (
+            "COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'locations'), 0) + 1",
+            "",
+        ),
+    };
+    let insert = stmt(
+        backend,
+        &format!(
+            "INSERT INTO locations (id, parent_id, content_id, path_string, depth, priority, is_hidden, is_invisible, remote_id, sort_field, sort_order, section_id) \
+             SELECT n.id, ?, ?, ? || CAST(n.id AS TEXT) || '/', ?, ?, ?, ?, ?, ?, ?, (SELECT c.section_id FROM contents c WHERE c.id = ?) \
+             FROM (SELECT {next} AS id) n{returning}"
+        ),
+        [
+            parent.id.into(),
+            c.id.into(),
+            parent.path_string.clone().into(),
+            (parent.depth + 1).into(),
+            new.priority.into(),
+            new.hidden.into(),
+            is_invisible.into(),
+            remote_id.clone().into(),
+            new.sort_field.clone().into(),
+            new.sort_order.clone().into(),
+            c.id.into(),
+        ],
+    );
+    let id: i64 = match backend {
+        DbBackend::Postgres => (tx.query_one_raw(insert).await?)
+            .ok_or_else(|| Error::Internal("a Location insert returned no id".into()))?
+            .try_get_by_index(0)?,
+        _ => tx.execute_raw(insert).await?.last_insert_id() as i64,
+    };
     Ok(location::Model {
-        path_string,
-        ..inserted
+        id,
+        parent_id: parent.id,
+        content_id: c.id,
+        path_string: format!("{}{id}/", parent.path_string),
+        depth: parent.depth + 1,
+        priority: new.priority,
+        is_hidden: new.hidden,
+        is_invisible,
+        remote_id,
+        sort_field: new.sort_field,
+        sort_order: new.sort_order,
+        section_id: c.section_id,
     })
 }
 

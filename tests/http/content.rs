@@ -1334,8 +1334,8 @@ async fn create_and_publish_take_a_pinned_number_of_statements() {
     publish(&app, id, 1).await;
     let published = app.statements() - before;
     let pinned = match backend() {
-        "postgres" => (10, 20),
-        _ => (9, 17),
+        "postgres" => (10, 19),
+        _ => (9, 16),
     };
     assert_eq!(
         (create, published),
