@@ -369,13 +369,7 @@ async fn the_anonymous_users_children_follow_their_contents_section() {
     };
     let (a_id, b_id) = (last_id(&a_at), last_id(&b_at));
     assert_eq!(anonymous(&parent).await, [a_id, b_id]);
-    let section = |s: i64| json!({"Section": {"_href": format!("{PREFIX}/content/sections/{s}")}});
-    app.req("PATCH", &format!("/content/objects/{a}"))
-        .admin()
-        .json_body("ContentUpdate", section(3))
-        .send()
-        .await
-        .assert(200);
+    app.set_section(a, 3).await;
     assert_eq!(anonymous(&parent).await, [b_id]);
     // B now holds A's item (media), A holds B's.
     app.swap(&a_at, &b_at).send().await.assert(204);
@@ -410,12 +404,7 @@ async fn the_anonymous_users_children_follow_their_contents_section() {
     r.assert(201);
     let item = r.header("location").unwrap();
     assert_eq!(anonymous(&parent).await, [a_id]);
-    app.req("PATCH", &format!("/content/objects/{a}"))
-        .admin()
-        .json_body("ContentUpdate", section(1))
-        .send()
-        .await
-        .assert(200);
+    app.set_section(a, 1).await;
     app.abs("MOVE", &item).admin().send().await.assert(201);
     assert_eq!(anonymous(&parent).await, [a_id, b_id]);
     crate::locations::assert_tree_consistent(&app).await;

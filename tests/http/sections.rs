@@ -409,13 +409,7 @@ async fn a_section_in_use_is_not_deleted() {
     let id = created.json()["Section"]["sectionId"].as_i64().unwrap();
     let path = format!("/content/sections/{id}");
     let (item, _) = published_folder(&app, "In it", "1/2").await;
-    let section = |s: i64| json!({"Section": {"_href": format!("{PREFIX}/content/sections/{s}")}});
-    app.req("PATCH", &format!("/content/objects/{item}"))
-        .admin()
-        .json_body("ContentUpdate", section(id))
-        .send()
-        .await
-        .assert(200);
+    app.set_section(item, id).await;
     let j = app
         .req("DELETE", &path)
         .admin()
@@ -425,12 +419,7 @@ async fn a_section_in_use_is_not_deleted() {
     j.assert_error(409);
     assert_eq!(j.json()["ErrorMessage"]["errorCode"], 409);
     // The item leaves it; a Policy's Section limitation names it.
-    app.req("PATCH", &format!("/content/objects/{item}"))
-        .admin()
-        .json_body("ContentUpdate", section(1))
-        .send()
-        .await
-        .assert(200);
+    app.set_section(item, 1).await;
     let user = crate::permissions::plain_user(&app, "sectioned").await;
     // Limitation values are ids, as the reference's `ref` elements carry them.
     let policy = json!(["content", "read", [["Section", [id.to_string()]]]]);

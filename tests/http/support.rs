@@ -82,6 +82,19 @@ impl TestApp {
     }
 
     /// A SWAP, as admin, of the Locations at `a` and `b` (paths such as `1/2/54`).
+    /// Puts content item `id` in Section `section` (a metadata PATCH as admin; 200).
+    pub async fn set_section(&self, id: i64, section: i64) {
+        let to = format!("{PREFIX}/content/sections/{section}");
+        (self.req("PATCH", &format!("/content/objects/{id}")).admin())
+            .json_body(
+                "ContentUpdate",
+                serde_json::json!({"Section": {"_href": to}}),
+            )
+            .send()
+            .await
+            .assert(200);
+    }
+
     /// `MOVE` of the Location at path `a` (`1/2/54`) under the one at `b`, as admin.
     pub fn move_to(&self, a: &str, b: &str) -> Req<'_> {
         self.req("MOVE", &format!("/content/locations/{a}"))
