@@ -6,6 +6,7 @@ use crate::api::traits::SectionsApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::preconditions;
+use crate::roles::limitations::decode_values;
 use crate::services::Services;
 use cairn_runtime::ETag;
 use cairn_store::entity::{content, policy_limitation, section};
@@ -54,7 +55,7 @@ async fn refuse_in_use(db: &impl ConnectionTrait, id: i64) -> Result<()> {
     let named = id.to_string();
     if limitations
         .iter()
-        .any(|values| serde_json::from_str::<Vec<String>>(values).is_ok_and(|v| v.contains(&named)))
+        .any(|values| decode_values(values).is_ok_and(|v| v.contains(&named)))
     {
         return Err(Error::Conflict(format!(
             "Section {id} is still used in Policy limitations"
