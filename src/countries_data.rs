@@ -1,6 +1,7 @@
 //! The 249 countries of ISO 3166-1 with their international dialling codes, by English
 //! name: (name, alpha-2, alpha-3, dialling code; 0 where a territory has none).
 
+#[rustfmt::skip]
 pub const COUNTRIES: &[(&str, &str, &str, i64)] = &[
     ("Afghanistan", "AF", "AFG", 93),
     ("Åland", "AX", "ALA", 358),
@@ -133,12 +134,7 @@ pub const COUNTRIES: &[(&str, &str, &str, i64)] = &[
     ("Lithuania", "LT", "LTU", 370),
     ("Luxembourg", "LU", "LUX", 352),
     ("Macau", "MO", "MAC", 853),
-    (
-        "Macedonia, The Former Yugoslav Republic of",
-        "MK",
-        "MKD",
-        389,
-    ),
+    ("Macedonia, The Former Yugoslav Republic of", "MK", "MKD", 389),
     ("Madagascar", "MG", "MDG", 261),
     ("Malawi", "MW", "MWI", 265),
     ("Malaysia", "MY", "MYS", 60),
@@ -213,12 +209,7 @@ pub const COUNTRIES: &[(&str, &str, &str, i64)] = &[
     ("Solomon Islands", "SB", "SLB", 677),
     ("Somalia", "SO", "SOM", 252),
     ("South Africa", "ZA", "ZAF", 27),
-    (
-        "South Georgia and The South Sandwich Islands",
-        "GS",
-        "SGS",
-        500,
-    ),
+    ("South Georgia and The South Sandwich Islands", "GS", "SGS", 500),
     ("South Sudan", "SS", "SSD", 211),
     ("Spain", "ES", "ESP", 34),
     ("Sri Lanka", "LK", "LKA", 94),

@@ -164,13 +164,12 @@ impl TrashService {
             .await?
             .into_iter()
             .collect();
-        let contents: HashMap<i64, content::Model> = content::Entity::find()
-            .filter(content::Column::Id.is_in(ts.iter().map(|t| t.content_id)))
-            .all(db)
-            .await?
-            .into_iter()
-            .map(|c| (c.id, c))
-            .collect();
+        let contents: HashMap<i64, content::Model> = cairn_store::sql::keyed(
+            db,
+            content::Entity::find()
+                .filter(content::Column::Id.is_in(ts.iter().map(|t| t.content_id))),
+        )
+        .await?;
         let mains: HashMap<i64, String> = location::Entity::find()
             .filter(
                 location::Column::Id.is_in(contents.values().filter_map(|c| c.main_location_id)),

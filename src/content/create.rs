@@ -173,54 +173,45 @@ impl Shared {
         &self,
         tx: &impl ConnectionTrait,
         cx: &Caller,
-        new: NewContent,
+        mut new: NewContent,
         publish: bool,
     ) -> Result<content::Model> {
-        let NewContent {
-            b,
-            ty,
-            parent,
-            section,
-            mut set,
-            languages,
-            names,
-            main_name,
-            now,
-            chosen,
-            remote_id,
-        } = new;
-        let lc = &b.location_create;
+        let lc = &new.b.location_create;
         // A remote id the client chose may be taken; a new random one (128 bits) is not.
-        if chosen.is_some() {
+        if new.chosen.is_some() {
             cairn_store::sql::lock(tx, "content_remote_id").await?;
         }
-        if chosen.is_some()
+        if new.chosen.is_some()
             && content::Entity::find()
-                .filter(content::Column::RemoteId.eq(remote_id.as_str()))
+                .filter(content::Column::RemoteId.eq(new.remote_id.as_str()))
                 .one(tx)
                 .await?
                 .is_some()
         {
             return Err(Error::Forbidden(format!(
-                "A content item with remote id '{remote_id}' already exists"
+                "A content item with remote id '{}' already exists",
+                new.remote_id
             )));
         }
         let c = cairn_store::write::insert(
             tx,
             content::ActiveModel {
-                content_type_id: Set(ty.ty.id),
-                section_id: Set(section),
-                owner_id: Set(b.user.unwrap_or(cx.user_id)),
-                remote_id: Set(remote_id.clone()),
-                main_language_code: Set(b.main_language_code.clone()),
-                always_available: Set(b.always_available.unwrap_or(ty.ty.default_always_available)),
+                content_type_id: Set(new.ty.ty.id),
+                section_id: Set(new.section),
+                owner_id: Set(new.b.user.unwrap_or(cx.user_id)),
+                remote_id: Set(new.remote_id.clone()),
+                main_language_code: Set(new.b.main_language_code.clone()),
+                always_available: Set(new
+                    .b
+                    .always_available
+                    .unwrap_or(new.ty.ty.default_always_available)),
                 current_version: Set(1),
                 status: Set(content::DRAFT),
                 published: Set(0),
-                modified: Set(now),
+                modified: Set(new.now),
                 is_hidden: Set(false),
                 main_location_id: Set(None),
-                name: Set(main_name.clone()),
+                name: Set(new.main_name.clone()),
                 ..Default::default()
             },
         )
@@ -232,16 +223,17 @@ impl Shared {
                 version_no: Set(1),
                 status: Set(content_version::DRAFT),
                 creator_id: Set(cx.user_id),
-                created: Set(now),
-                modified: Set(now),
-                initial_language_code: Set(b.main_language_code.clone()),
-                language_codes: Set(languages.join(",")),
-                names: Set(stored::lang_map_json(&names)),
+                created: Set(new.now),
+                modified: Set(new.now),
+                initial_language_code: Set(new.b.main_language_code.clone()),
+                language_codes: Set(new.languages.join(",")),
+                names: Set(stored::lang_map_json(&new.names)),
                 ..Default::default()
             },
         )
         .await?;
-        self.save_fields(tx, &ty, &c, 1, &mut set, true).await?;
+        self.save_fields(tx, &new.ty, &c, 1, &mut new.set, true)
+            .await?;
         // Placed only while the parent is there: it may have gone since it was read.
         let placed = cairn_store::sql::exec(
             tx,
@@ -249,18 +241,18 @@ impl Shared {
              SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM locations WHERE id = ?)",
             [
                 c.id.into(),
-                parent.id.into(),
+                new.parent.id.into(),
                 lc.priority.unwrap_or(0).into(),
                 lc.hidden.unwrap_or(false).into(),
                 lc.remote_id.clone().into(),
                 lc.sort_field.clone().into(),
                 lc.sort_order.clone().into(),
-                parent.id.into(),
+                new.parent.id.into(),
             ],
         )
         .await?;
         if placed == 0 {
-            return Err(Error::not_found("Location", parent.id));
+            return Err(Error::not_found("Location", new.parent.id));
         }
         crate::object_states::assign_default_states(tx, c.id).await?;
         if publish {

@@ -9,7 +9,7 @@ pub(super) async fn update(
     cx: &Caller,
     req: UpdateContentMetadataRequest,
 ) -> Result<UpdateContentMetadataResponse> {
-    let b = req.body;
+    let b = &req.body;
     let c = service
         .db
         .write(cx.change(), async |tx| {
@@ -24,7 +24,7 @@ pub(super) async fn update(
             preconditions::if_match(&req.if_match, async || service.info_of(tx, &c).await).await?;
             // What shows it: the item and its Locations (their bodies show its info).
             tree::touch_item(tx, &c).await?;
-            service.apply_metadata(tx, &c, &b).await
+            service.apply_metadata(tx, &c, b).await
         })
         .await?;
     let body = service.info_of(service.db.conn(), &c).await?;

@@ -116,7 +116,7 @@ impl LocationsApi<Services> for LocationsService {
         let l = tree::find_by_path(db, &req.location_path).await?;
         // The check reads the content item the body loads: no statement of its own.
         let (mut bodies, contents) = self.located(db, std::slice::from_ref(&l)).await?;
-        self.authorize_loaded(db, cx, READ, &l, contents.get(&l.content_id))
+        self.authorize_loaded(db, cx, READ, &l, contents.get(&l.content_id), vec![])
             .await?;
         let body = bodies.remove(0);
         Ok(LoadLocationResponse::Ok {

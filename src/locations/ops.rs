@@ -126,13 +126,11 @@ impl LocationsService {
                     .and_where(location::Column::PathString.gte(root.path_string.as_str()))
                     .and_where(location::Column::PathString.lt(subtree_end(&root.path_string)))
                     .to_owned();
-                let contents: HashMap<i64, content::Model> = content::Entity::find()
-                    .filter(content::Column::Id.in_subquery(in_subtree))
-                    .all(tx)
-                    .await?
-                    .into_iter()
-                    .map(|c| (c.id, c))
-                    .collect();
+                let contents: HashMap<i64, content::Model> = cairn_store::sql::keyed(
+                    tx,
+                    content::Entity::find().filter(content::Column::Id.in_subquery(in_subtree)),
+                )
+                .await?;
                 // Old Location id → its copy; the root's copy hangs under `parent`.
                 let mut copies: HashMap<i64, location::Model> = HashMap::new();
                 let mut new_root = None;

@@ -39,7 +39,6 @@ const GROUP_IDENTIFIER_LOCK: &str = "object_state_group_identifier";
 /// shared by the content writes that read defaults or assign states.
 const STATES_LOCK: &str = "object_states";
 
-/// The languages of `names`, comma-separated.
 mod assignment;
 mod rows;
 #[cfg(test)]
@@ -81,31 +80,20 @@ impl ObjectStatesApi<Services> for ObjectStatesService {
         let b = req.body;
         const INPUT: &str = "ObjectStateGroupCreate";
         check_identifier(INPUT, &b.identifier)?;
-        let names = merged(LangMap::default(), Some(&b.names));
         let g = self
             .db
             .write(cx.change(), async |tx| {
-                let descriptions = check_texts(
-                    tx,
-                    INPUT,
-                    &b.default_language_code,
-                    &names,
-                    &b.descriptions.unwrap_or_default(),
-                )
-                .await?;
+                let descriptions = b.descriptions.as_ref();
+                let texts =
+                    new_texts(tx, INPUT, b.default_language_code, &b.names, descriptions).await?;
                 lock(tx, GROUP_IDENTIFIER_LOCK).await?;
                 ensure_group_free(tx, &b.identifier, None).await?;
-                let g = cairn_store::write::insert(
-                    tx,
-                    object_state_group::ActiveModel {
-                        identifier: Set(b.identifier),
-                        default_language_code: Set(b.default_language_code),
-                        names: Set(stored::lang_map_json(&names)),
-                        descriptions: Set(stored::lang_map_json(&descriptions)),
-                        ..Default::default()
-                    },
-                )
-                .await?;
+                let mut active = object_state_group::ActiveModel {
+                    identifier: Set(b.identifier),
+                    ..Default::default()
+                };
+                active.set_texts(texts);
+                let g = cairn_store::write::insert(tx, active).await?;
                 cairn_store::events::created(&hrefs::load_object_state_group(g.id));
                 Ok::<_, Error>(g)
             })
@@ -139,13 +127,8 @@ impl ObjectStatesApi<Services> for ObjectStatesService {
             .write(cx.change(), async |tx| {
                 let current = find_group(tx, req.object_state_group_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(group_model(&current))).await?;
-                let stored = [
-                    &current.default_language_code,
-                    &current.names,
-                    &current.descriptions,
-                ];
                 let input = (b.default_language_code, &b.names, &b.descriptions);
-                let texts = updated_texts(tx, INPUT, stored, input).await?;
+                let texts = updated_texts(tx, INPUT, &current, input).await?;
                 let id = current.id;
                 let mut active = current.into_active_model();
                 if let Some(identifier) = b.identifier {
@@ -154,9 +137,7 @@ impl ObjectStatesApi<Services> for ObjectStatesService {
                     ensure_group_free(tx, &identifier, Some(id)).await?;
                     active.identifier = Set(identifier);
                 }
-                active.default_language_code = Set(texts.default_language_code);
-                active.names = Set(texts.names);
-                active.descriptions = Set(texts.descriptions);
+                active.set_texts(texts);
                 Ok::<_, Error>(cairn_store::write::update(tx, active).await?)
             })
             .await?;
@@ -218,37 +199,26 @@ impl ObjectStatesApi<Services> for ObjectStatesService {
         const INPUT: &str = "ObjectStateCreate";
         let b = req.body;
         let group_id = req.object_state_group_id;
-        let names = merged(LangMap::default(), Some(&b.names));
         let s = self
             .db
             .write(cx.change(), async |tx| {
                 find_group(tx, group_id).await?;
                 check_identifier(INPUT, &b.identifier)?;
-                let descriptions = check_texts(
-                    tx,
-                    INPUT,
-                    &b.default_language_code,
-                    &names,
-                    &b.descriptions.unwrap_or_default(),
-                )
-                .await?;
+                let descriptions = b.descriptions.as_ref();
+                let texts =
+                    new_texts(tx, INPUT, b.default_language_code, &b.names, descriptions).await?;
                 lock(tx, STATES_LOCK).await?;
                 ensure_state_free(tx, group_id, &b.identifier, None).await?;
                 let existing = states_of(tx, group_id).await?;
                 let last = existing.iter().map(|s| s.priority).max();
-                let s = cairn_store::write::insert(
-                    tx,
-                    object_state::ActiveModel {
-                        group_id: Set(group_id),
-                        identifier: Set(b.identifier),
-                        priority: Set(last.map_or(0, |p| p + 1)),
-                        default_language_code: Set(b.default_language_code),
-                        names: Set(stored::lang_map_json(&names)),
-                        descriptions: Set(stored::lang_map_json(&descriptions)),
-                        ..Default::default()
-                    },
-                )
-                .await?;
+                let mut active = object_state::ActiveModel {
+                    group_id: Set(group_id),
+                    identifier: Set(b.identifier),
+                    priority: Set(last.map_or(0, |p| p + 1)),
+                    ..Default::default()
+                };
+                active.set_texts(texts);
+                let s = cairn_store::write::insert(tx, active).await?;
                 if existing.is_empty() {
                     // The group's first state: every content item is now in it.
                     tx.execute_raw(stmt(
@@ -300,13 +270,8 @@ impl ObjectStatesApi<Services> for ObjectStatesService {
             .write(cx.change(), async |tx| {
                 let current = find_state(tx, group_id, req.object_state_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(state_model(&current))).await?;
-                let stored = [
-                    &current.default_language_code,
-                    &current.names,
-                    &current.descriptions,
-                ];
                 let input = (b.default_language_code, &b.names, &b.descriptions);
-                let texts = updated_texts(tx, INPUT, stored, input).await?;
+                let texts = updated_texts(tx, INPUT, &current, input).await?;
                 let id = current.id;
                 let mut active = current.into_active_model();
                 if b.identifier.is_some() || b.priority.is_some() {
@@ -317,9 +282,7 @@ impl ObjectStatesApi<Services> for ObjectStatesService {
                     ensure_state_free(tx, group_id, &identifier, Some(id)).await?;
                     active.identifier = Set(identifier);
                 }
-                active.default_language_code = Set(texts.default_language_code);
-                active.names = Set(texts.names);
-                active.descriptions = Set(texts.descriptions);
+                active.set_texts(texts);
                 let updated = cairn_store::write::update(tx, active).await?;
                 match b.priority {
                     Some(p) => {

@@ -100,7 +100,7 @@ pub(super) fn merged(current: LangMap, input: Option<&LangMap>) -> LangMap {
 /// Checks the default language and names of a group or state (like the reference: a name in
 /// the default language, no empty name, only installed languages) and returns the
 /// descriptions to store: one per language of the names, empty where none is given.
-pub(super) async fn check_texts(
+async fn check_texts(
     db: &impl ConnectionTrait,
     input: &str,
     default_language_code: &str,
@@ -245,25 +245,48 @@ pub(super) fn pairs(rows: Vec<sea_orm::QueryResult>) -> Result<Vec<(i64, i64)>> 
         .collect()
 }
 
-/// Texts to store.
+/// Texts to store: a group's or state's default language, names and descriptions.
 pub(super) struct NewTexts {
     pub default_language_code: String,
     pub names: String,
     pub descriptions: String,
 }
 
-/// The texts of a group or state after an update: the stored ones (default language, names,
-/// descriptions as stored) with the input's merged over them (a language given replaces that
-/// language's text), checked as `input_type`.
+/// The texts of a new group or state, checked as `input_type`.
+pub(super) async fn new_texts(
+    db: &impl ConnectionTrait,
+    input_type: &str,
+    default_language_code: String,
+    names: &LangMap,
+    descriptions: Option<&LangMap>,
+) -> Result<NewTexts> {
+    let names = merged(LangMap::default(), Some(names));
+    let descriptions = merged(LangMap::default(), descriptions);
+    checked_texts(db, input_type, default_language_code, names, descriptions).await
+}
+
+/// The texts of a group or state after an update: the stored ones with the input's merged
+/// over them (a language given replaces that language's text), checked as `input_type`.
 pub(super) async fn updated_texts(
     db: &impl ConnectionTrait,
     input_type: &str,
-    [default_language_code, names, descriptions]: [&String; 3],
+    current: &impl Texts,
     input: (Option<String>, &Option<LangMap>, &Option<LangMap>),
 ) -> Result<NewTexts> {
+    let [default_language_code, names, descriptions] = current.texts();
     let default_language_code = input.0.unwrap_or_else(|| default_language_code.clone());
     let names = merged(stored::lang_map(names), input.1.as_ref());
     let descriptions = merged(stored::lang_map(descriptions), input.2.as_ref());
+    checked_texts(db, input_type, default_language_code, names, descriptions).await
+}
+
+async fn checked_texts(
+    db: &impl ConnectionTrait,
+    input_type: &str,
+    default_language_code: String,
+    names: LangMap,
+    descriptions: LangMap,
+) -> Result<NewTexts> {
     let descriptions = check_texts(
         db,
         input_type,
@@ -278,3 +301,32 @@ pub(super) async fn updated_texts(
         descriptions: stored::lang_map_json(&descriptions),
     })
 }
+
+/// The texts that groups and states both carry, as stored and as written.
+pub(super) trait Texts {
+    /// Default language, names and descriptions as stored.
+    fn texts(&self) -> [&String; 3];
+}
+
+/// Sets [`NewTexts`] on an active model.
+pub(super) trait SetTexts {
+    fn set_texts(&mut self, t: NewTexts);
+}
+
+macro_rules! texts_of {
+    ($($entity:ident),*) => {$(
+        impl Texts for $entity::Model {
+            fn texts(&self) -> [&String; 3] {
+                [&self.default_language_code, &self.names, &self.descriptions]
+            }
+        }
+        impl SetTexts for $entity::ActiveModel {
+            fn set_texts(&mut self, t: NewTexts) {
+                self.default_language_code = Set(t.default_language_code);
+                self.names = Set(t.names);
+                self.descriptions = Set(t.descriptions);
+            }
+        }
+    )*};
+}
+texts_of!(object_state_group, object_state);

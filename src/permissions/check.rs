@@ -212,7 +212,7 @@ impl Shared {
             0 => None,
             id => Some(crate::content::rows::content(db, id).await?),
         };
-        self.authorize_held(db, cx, policy, l, c.as_ref(), targets)
+        self.authorize_loaded(db, cx, policy, l, c.as_ref(), targets)
             .await
     }
 
@@ -224,22 +224,11 @@ impl Shared {
         policy: (&str, &str),
         l: &location::Model,
         c: Option<&content::Model>,
+        mut targets: Vec<Target>,
     ) -> Result<()> {
         if cx.grants.may_all(policy.0, policy.1) {
             return Ok(());
         }
-        self.authorize_held(db, cx, policy, l, c, vec![]).await
-    }
-
-    async fn authorize_held(
-        &self,
-        db: &impl ConnectionTrait,
-        cx: &Caller,
-        policy: (&str, &str),
-        l: &location::Model,
-        c: Option<&content::Model>,
-        mut targets: Vec<Target>,
-    ) -> Result<()> {
         let facts = match c {
             // The root Location holds no content item: it reads as the clean install's
             // root, in the standard Section, owned by the administrator.

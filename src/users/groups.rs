@@ -181,7 +181,9 @@ pub(super) async fn subgroups(
 ) -> Result<LoadSubUserGroupsResponse> {
     let db = service.db.conn();
     let (_, l) = service.group_at(db, cx, &req.group_path).await?;
-    let groups = service.subgroups(db, cx, &l, req.offset, req.limit).await?;
+    let groups = service
+        .subgroups(db, cx, &l, (req.offset, req.limit))
+        .await?;
     let href = hrefs::load_sub_user_groups(&href_path(&l.path_string));
     Ok(match req.accept {
         LoadSubUserGroupsAccept::UserGroupRefList => {
@@ -215,7 +217,7 @@ pub(super) async fn users_in(
     let db = service.db.conn();
     let (_, l) = service.group_at(db, cx, &req.group_path).await?;
     let users = service
-        .users_under(db, cx, &l, req.offset, req.limit)
+        .users_under(db, cx, &l, (req.offset, req.limit))
         .await?;
     let href = hrefs::load_users_from_group(&href_path(&l.path_string));
     Ok(match req.accept {

@@ -115,13 +115,12 @@ impl UsersService {
             .order_by_asc(content::Column::Id)
             .all(db)
             .await?;
-        let mut mains: HashMap<i64, location::Model> = location::Entity::find()
-            .filter(location::Column::Id.is_in(cs.iter().filter_map(|c| c.main_location_id)))
-            .all(db)
-            .await?
-            .into_iter()
-            .map(|l| (l.id, l))
-            .collect();
+        let mut mains: HashMap<i64, location::Model> = cairn_store::sql::keyed(
+            db,
+            location::Entity::find()
+                .filter(location::Column::Id.is_in(cs.iter().filter_map(|c| c.main_location_id))),
+        )
+        .await?;
         Ok(cs
             .into_iter()
             .filter_map(|c| {
@@ -140,25 +139,16 @@ impl UsersService {
         role_id: Option<i64>,
         remote_id: Option<&str>,
     ) -> Result<Vec<(content::Model, location::Model)>> {
-        let candidates = if let Some(id) = id {
-            vec![id]
-        } else if let Some(role) = role_id {
-            ids(
-                db,
+        let (sql, key): (&str, Value) = match (id, role_id, remote_id) {
+            (Some(id), _, _) => return self.groups_among(db, cx, vec![id]).await,
+            (None, Some(role), _) => (
                 "SELECT content_id FROM role_assignments WHERE role_id = ?",
-                vec![role.into()],
-            )
-            .await?
-        } else if let Some(r) = remote_id {
-            ids(
-                db,
-                "SELECT id FROM contents WHERE remote_id = ?",
-                vec![r.into()],
-            )
-            .await?
-        } else {
-            return Ok(Vec::new());
+                role.into(),
+            ),
+            (None, None, Some(r)) => ("SELECT id FROM contents WHERE remote_id = ?", r.into()),
+            (None, None, None) => return Ok(Vec::new()),
         };
+        let candidates = ids(db, sql, vec![key]).await?;
         self.groups_among(db, cx, candidates).await
     }
 
@@ -183,16 +173,15 @@ impl UsersService {
             .order_by_asc(location::Column::Id)
             .all(db)
             .await?;
-        let groups: HashMap<i64, content::Model> = content::Entity::find()
-            .filter(self.readable(cx).expr(db.get_database_backend()))
-            .filter(content::Column::Id.is_in(ls.iter().map(|l| l.content_id)))
-            .filter(content::Column::Status.eq(content::PUBLISHED))
-            .filter(content::Column::ContentTypeId.is_in(self.group_types(db).await?))
-            .all(db)
-            .await?
-            .into_iter()
-            .map(|c| (c.id, c))
-            .collect();
+        let groups: HashMap<i64, content::Model> = cairn_store::sql::keyed(
+            db,
+            content::Entity::find()
+                .filter(self.readable(cx).expr(db.get_database_backend()))
+                .filter(content::Column::Id.is_in(ls.iter().map(|l| l.content_id)))
+                .filter(content::Column::Status.eq(content::PUBLISHED))
+                .filter(content::Column::ContentTypeId.is_in(self.group_types(db).await?)),
+        )
+        .await?;
         let all: Vec<(content::Model, location::Model)> = ls
             .into_iter()
             .filter_map(|l| Some((groups.get(&l.content_id)?.clone(), l)))
@@ -210,8 +199,7 @@ impl UsersService {
         cx: &Caller,
         parent: &location::Model,
         content_ids: sea_orm::sea_query::SelectStatement,
-        offset: Offset,
-        limit: Limit,
+        (offset, limit): (Offset, Limit),
     ) -> Result<Vec<(content::Model, location::Model)>> {
         let q = location::Entity::find()
             .filter(location::Column::ParentId.eq(parent.id))
@@ -231,14 +219,13 @@ impl UsersService {
             .offset(offset.0)
             .limit(limit.sql() as u64);
         let ls = q.all(db).await?;
-        let mut cs: HashMap<i64, content::Model> = content::Entity::find()
-            .filter(content::Column::Id.is_in(ls.iter().map(|l| l.content_id)))
-            .filter(content::Column::Status.eq(content::PUBLISHED))
-            .all(db)
-            .await?
-            .into_iter()
-            .map(|c| (c.id, c))
-            .collect();
+        let mut cs: HashMap<i64, content::Model> = cairn_store::sql::keyed(
+            db,
+            content::Entity::find()
+                .filter(content::Column::Id.is_in(ls.iter().map(|l| l.content_id)))
+                .filter(content::Column::Status.eq(content::PUBLISHED)),
+        )
+        .await?;
         Ok(ls
             .into_iter()
             .filter_map(|l| Some((cs.remove(&l.content_id)?, l)))
@@ -250,15 +237,14 @@ impl UsersService {
         db: &impl ConnectionTrait,
         cx: &Caller,
         parent: &location::Model,
-        offset: Offset,
-        limit: Limit,
+        (offset, limit): (Offset, Limit),
     ) -> Result<Vec<(content::Model, location::Model)>> {
         let groups = Query::select()
             .column(content::Column::Id)
             .from(content::Entity)
             .and_where(content::Column::ContentTypeId.is_in(self.group_types(db).await?))
             .to_owned();
-        self.children_with(db, cx, parent, groups, offset, limit)
+        self.children_with(db, cx, parent, groups, (offset, limit))
             .await
     }
 
@@ -267,15 +253,14 @@ impl UsersService {
         db: &impl ConnectionTrait,
         cx: &Caller,
         parent: &location::Model,
-        offset: Offset,
-        limit: Limit,
+        (offset, limit): (Offset, Limit),
     ) -> Result<Vec<content::Model>> {
         let accounts = Query::select()
             .column(user::Column::Id)
             .from(user::Entity)
             .to_owned();
         Ok(self
-            .children_with(db, cx, parent, accounts, offset, limit)
+            .children_with(db, cx, parent, accounts, (offset, limit))
             .await?
             .into_iter()
             .map(|(c, _)| c)
@@ -295,13 +280,8 @@ impl UsersService {
             .order_by_asc(content_version::Column::VersionNo)
             .all(db)
             .await?;
-        let cs: HashMap<i64, content::Model> = content::Entity::find()
-            .filter(content::Column::Id.is_in(vs.iter().map(|v| v.content_id)))
-            .all(db)
-            .await?
-            .into_iter()
-            .map(|c| (c.id, c))
-            .collect();
+        let of_drafts = content::Column::Id.is_in(vs.iter().map(|v| v.content_id));
+        let cs = cairn_store::sql::keyed(db, content::Entity::find().filter(of_drafts)).await?;
         Ok(VersionList {
             href: hrefs::load_user_drafts(user_id),
             version_item: vs

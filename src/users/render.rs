@@ -20,6 +20,30 @@ fn location_path(info: &ContentInfo) -> String {
         .to_string()
 }
 
+/// A `User` or `UserGroup` (`$ty`): the fields both take from content item `$c` and its
+/// current version (`$info`, `$version`), and the type's own `$field`s.
+macro_rules! content_body {
+    ($ty:ident, $c:expr, $info:expr, $version:expr, { $($field:ident: $value:expr),* $(,)? }) => {
+        $ty {
+            id: $c.id,
+            remote_id: $c.remote_id.clone(),
+            content_type: $c.content_type_id,
+            name: $c.name.clone(),
+            versions: $c.id,
+            section: $c.section_id,
+            main_location: location_path(&$info),
+            locations: $c.id,
+            owner: $c.owner_id,
+            publish_date: $info.published_date.unwrap_or(Timestamp($c.published)),
+            last_modification_date: $info.last_modification_date.unwrap_or(Timestamp($c.modified)),
+            main_language_code: $c.main_language_code.clone(),
+            always_available: $c.always_available,
+            version: $version,
+            $($field: $value),*
+        }
+    };
+}
+
 impl UsersService {
     /// The user of content item `c`, with its account when the caller has read it already.
     pub(super) async fn user_body(
@@ -58,31 +82,15 @@ impl UsersService {
                 let u = accounts
                     .get(&c.id)
                     .ok_or_else(|| Error::not_found("User", c.id))?;
-                Ok(User {
+                Ok(content_body!(User, c, info, version, {
                     href: hrefs::load_user(c.id),
-                    id: c.id,
-                    remote_id: c.remote_id.clone(),
-                    content_type: c.content_type_id,
-                    name: c.name.clone(),
-                    versions: c.id,
-                    section: c.section_id,
-                    main_location: location_path(&info),
-                    locations: c.id,
                     groups: c.id,
-                    owner: c.owner_id,
-                    publish_date: info.published_date.unwrap_or(Timestamp(c.published)),
-                    last_modification_date: info
-                        .last_modification_date
-                        .unwrap_or(Timestamp(c.modified)),
-                    main_language_code: c.main_language_code.clone(),
-                    always_available: c.always_available,
-                    version,
                     login: u.login.clone(),
                     email: u.email.clone(),
                     enabled: u.enabled,
                     user_groups: c.id,
                     roles: c.id,
-                })
+                }))
             })
             .collect()
     }
@@ -101,29 +109,13 @@ impl UsersService {
             .zip(bodies)
             .map(|((c, l), (info, version))| {
                 let path = href_path(&l.path_string);
-                UserGroup {
+                content_body!(UserGroup, c, info, version, {
                     href: hrefs::load_user_group(&path),
-                    id: c.id,
-                    remote_id: c.remote_id.clone(),
-                    content_type: c.content_type_id,
-                    name: c.name.clone(),
-                    versions: c.id,
-                    section: c.section_id,
-                    main_location: location_path(&info),
-                    locations: c.id,
-                    owner: c.owner_id,
-                    publish_date: info.published_date.unwrap_or(Timestamp(c.published)),
-                    last_modification_date: info
-                        .last_modification_date
-                        .unwrap_or(Timestamp(c.modified)),
-                    main_language_code: c.main_language_code.clone(),
-                    always_available: c.always_available,
-                    version,
                     parent_user_group: parent_path(&l.path_string).unwrap_or_default(),
                     subgroups: path.clone(),
                     users: path.clone(),
                     roles: path,
-                }
+                })
             })
             .collect())
     }
@@ -155,11 +147,6 @@ impl UsersService {
 
 /// The accounts of the users `ids`, by id.
 async fn accounts_of(db: &impl ConnectionTrait, ids: &[i64]) -> Result<HashMap<i64, user::Model>> {
-    Ok(user::Entity::find()
-        .filter(user::Column::Id.is_in(ids.iter().copied()))
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|u| (u.id, u))
-        .collect())
+    let accounts = user::Entity::find().filter(user::Column::Id.is_in(ids.iter().copied()));
+    Ok(cairn_store::sql::keyed(db, accounts).await?)
 }

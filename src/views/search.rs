@@ -203,13 +203,11 @@ impl ViewsService {
         let scores: HashMap<i64, f64> = rows.into_iter().collect();
         Ok(match target {
             Target::Content => {
-                let mut by_id: HashMap<i64, content::Model> = content::Entity::find()
-                    .filter(content::Column::Id.is_in(ids.clone()))
-                    .all(db)
-                    .await?
-                    .into_iter()
-                    .map(|c| (c.id, c))
-                    .collect();
+                let mut by_id: HashMap<i64, content::Model> = cairn_store::sql::keyed(
+                    db,
+                    content::Entity::find().filter(content::Column::Id.is_in(ids.clone())),
+                )
+                .await?;
                 let cs: Vec<content::Model> = ids.iter().filter_map(|i| by_id.remove(i)).collect();
                 let scored: Vec<f64> = cs.iter().map(|c| scores[&c.id]).collect();
                 self.current_versions(db, &cs)
@@ -220,13 +218,11 @@ impl ViewsService {
                     .collect()
             }
             Target::Location => {
-                let mut by_id: HashMap<i64, location::Model> = location::Entity::find()
-                    .filter(location::Column::Id.is_in(ids.clone()))
-                    .all(db)
-                    .await?
-                    .into_iter()
-                    .map(|l| (l.id, l))
-                    .collect();
+                let mut by_id: HashMap<i64, location::Model> = cairn_store::sql::keyed(
+                    db,
+                    location::Entity::find().filter(location::Column::Id.is_in(ids.clone())),
+                )
+                .await?;
                 let ls: Vec<location::Model> = ids.iter().filter_map(|i| by_id.remove(i)).collect();
                 let scored: Vec<f64> = ls.iter().map(|l| scores[&l.id]).collect();
                 self.location_bodies(db, &ls)

@@ -248,6 +248,31 @@ where
         .await
 }
 
+/// The rows `select` reads, by primary key: the map a list builds to join its rows with
+/// the rows they name.
+pub async fn keyed<E>(
+    db: &impl ConnectionTrait,
+    select: sea_orm::Select<E>,
+) -> Result<std::collections::HashMap<i64, E::Model>, DbErr>
+where
+    E: sea_orm::EntityTrait,
+{
+    use sea_orm::{Iterable, ModelTrait, PrimaryKeyToColumn, sea_query::ValueType};
+    let key = (E::PrimaryKey::iter().next())
+        .ok_or_else(|| DbErr::Custom("an entity without a primary key".into()))?
+        .into_column();
+    select
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|m| {
+            let id = <i64 as ValueType>::try_from(m.get(key))
+                .map_err(|e| DbErr::Type(format!("a primary key that is not an i64: {e}")))?;
+            Ok((id, m))
+        })
+        .collect()
+}
+
 type KeptStatements = std::collections::HashMap<(std::any::TypeId, u8), std::sync::Arc<Statement>>;
 
 /// The statements of [`by_id`], by entity and backend.

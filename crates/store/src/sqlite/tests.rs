@@ -1,0 +1,153 @@
+use super::*;
+use sea_orm::ConnectionTrait;
+
+async fn pool(dir: &tempfile::TempDir) -> (Arc<Pool>, DatabaseConnection) {
+    let path = dir.path().join("t.db");
+    let pool = Pool::open(
+        path.to_str().unwrap(),
+        4,
+        Default::default(),
+        Default::default(),
+    )
+    .unwrap();
+    let conn = shared(&pool).await.unwrap();
+    conn.execute_unprepared(
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, n BIGINT, b BOOLEAN, s TEXT, f REAL)",
+    )
+    .await
+    .unwrap();
+    (pool, conn)
+}
+
+/// Values come back as the entities read them, by name and by position.
+#[tokio::test]
+async fn rows_are_typed_and_keyed_by_name_and_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_pool, conn) = pool(&dir).await;
+    let insert = Statement::from_sql_and_values(
+        DbBackend::Sqlite,
+        "INSERT INTO t (n, b, s, f) VALUES (?, ?, ?, ?)",
+        [5i64.into(), true.into(), "x".into(), 1.5f64.into()],
+    );
+    let done = conn.execute_raw(insert).await.unwrap();
+    assert_eq!((done.last_insert_id(), done.rows_affected()), (1, 1));
+    let row = conn
+        .query_one_raw(Statement::from_string(
+            DbBackend::Sqlite,
+            "SELECT s, n, b, f, id, NULL AS z FROM t",
+        ))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(row.try_get::<String>("", "s").unwrap(), "x");
+    assert_eq!(row.try_get::<i64>("", "n").unwrap(), 5);
+    assert!(row.try_get::<bool>("", "b").unwrap());
+    assert_eq!(row.try_get::<f64>("", "f").unwrap(), 1.5);
+    assert_eq!(row.try_get::<Option<String>>("", "z").unwrap(), None);
+    assert_eq!(row.try_get_by_index::<String>(0).unwrap(), "x");
+    assert_eq!(row.try_get_by_index::<i64>(4).unwrap(), 1);
+}
+
+/// A transaction dropped before its commit (a request that went away) leaves nothing
+/// behind, and its connection serves again; a committed one reports its commit.
+#[tokio::test]
+async fn a_dropped_transaction_rolls_back_and_gives_its_connection_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pool, conn) = pool(&dir).await;
+    let insert = || Statement::from_string(DbBackend::Sqlite, "INSERT INTO t (n) VALUES (1)");
+    let (tx, t) = Transaction::begin(&pool, true).await.unwrap();
+    tx.execute_raw(insert()).await.unwrap();
+    drop(tx);
+    drop(t);
+    let count = "SELECT COUNT(*) AS c FROM t";
+    let n = |conn: &DatabaseConnection| {
+        let conn = conn.clone();
+        async move {
+            let row = conn
+                .query_one_raw(Statement::from_string(DbBackend::Sqlite, count))
+                .await
+                .unwrap()
+                .unwrap();
+            row.try_get::<i64>("", "c").unwrap()
+        }
+    };
+    assert_eq!(n(&conn).await, 0);
+    let (open, idle) = pool.size();
+    assert_eq!(open as usize, idle);
+    let (tx, t) = Transaction::begin(&pool, true).await.unwrap();
+    tx.execute_raw(insert()).await.unwrap();
+    tx.commit().await.unwrap();
+    t.committed().unwrap();
+    assert_eq!(n(&conn).await, 1);
+}
+
+/// Commits leave their pages in the WAL; the checkpoint thread, not a commit, copies them
+/// into the database file soon after.
+#[tokio::test]
+async fn the_wal_is_copied_back_by_the_checkpoint_thread() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pool, conn) = pool(&dir).await;
+    let file = dir.path().join("t.db");
+    std::thread::sleep(CHECKPOINT_EVERY * 3);
+    let before = std::fs::metadata(&file).unwrap().len();
+    let (tx, t) = Transaction::begin(&pool, true).await.unwrap();
+    let rows = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 5000) \
+                INSERT INTO t (n, s) SELECT x, printf('%.200c', 'x') FROM n";
+    tx.execute_unprepared(rows).await.unwrap();
+    tx.commit().await.unwrap();
+    t.committed().unwrap();
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().len(),
+        before,
+        "the commit copied"
+    );
+    std::thread::sleep(CHECKPOINT_EVERY * 4);
+    assert!(std::fs::metadata(&file).unwrap().len() > before + 1_000_000);
+    drop(conn);
+}
+
+/// A statement with a bound limit is compiled once, not every time it runs; its other
+/// values stay bound in their places.
+#[tokio::test]
+async fn a_bound_limit_is_written_into_the_statement() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pool, conn) = pool(&dir).await;
+    for n in 1..=5i64 {
+        let s = format!("INSERT INTO t (n, s) VALUES ({n}, 'a?')");
+        conn.execute_unprepared(&s).await.unwrap();
+    }
+    let sql = "SELECT n FROM t WHERE s = 'a?' AND n > ? ORDER BY n LIMIT ? OFFSET ?";
+    let page = |after: i64, limit: i64, offset: i64| {
+        Statement::from_sql_and_values(
+            DbBackend::Sqlite,
+            sql,
+            [after.into(), limit.into(), offset.into()],
+        )
+    };
+    let lease = pool.get().await.unwrap();
+    let first = lease.query(&page(1, 2, 1)).unwrap();
+    let ns: Vec<i64> = (first.iter())
+        .map(|r| match r.values.get("n") {
+            Some(Value::BigInt(Some(n))) => *n,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(ns, [3, 4]);
+    lease.query(&page(0, 2, 0)).unwrap();
+    let again = page(0, 2, 0);
+    let (text, (_, written)) = limit_written(&again);
+    assert_eq!(written, [1]);
+    assert_eq!(
+        text,
+        "SELECT n FROM t WHERE s = 'a?' AND n > ? ORDER BY n LIMIT 2 OFFSET ?"
+    );
+    let stmt = lease.prepare_cached(&text).unwrap();
+    assert_eq!(stmt.get_status(rusqlite::StatementStatus::RePrepare), 0);
+    // Written once into a statement kept built: its runs bind the rest.
+    let fixed = limits_fixed(page(1, 2, 1));
+    assert_eq!(fixed.sql, text);
+    assert_eq!(
+        fixed.values.map(|v| v.0),
+        Some(vec![1i64.into(), 1i64.into()])
+    );
+}
