@@ -1,5 +1,5 @@
 //! Connecting: SQLite (a file created when missing, WAL, a busy timeout, writes that begin
-//! IMMEDIATE; run on the calling thread, `sqlite.rs`) or PostgreSQL (a sized pool), migrated
+//! IMMEDIATE; run on the calling thread, `sqlite/`) or PostgreSQL (a sized pool), migrated
 //! at start-up.
 
 use crate::events::Change;

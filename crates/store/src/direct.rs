@@ -6,7 +6,7 @@
 //!
 //! The statement still goes through sea-orm's connection, so it runs where it would (the
 //! request's read transaction, or the write's own transaction); [`models`] asks, in a
-//! task-local scope around it, that our proxy (`sqlite.rs`) decode its rows into the caller's
+//! task-local scope around it, that our proxy (`sqlite/`) decode its rows into the caller's
 //! type, and takes them from the scope afterwards. On PostgreSQL nothing answers the request
 //! and the rows are read as sea-orm reads them. A model is declared with [`from_row!`], which
 //! keeps its struct as written and reads each field from the column of the field's name.
