@@ -125,8 +125,11 @@ impl From<Error> for HttpError {
                         "The request took too long and was stopped: ask for less at a time",
                     );
                 }
-                if text.contains("deadlock detected") {
-                    // PostgreSQL rolled this write back to let a concurrent one finish.
+                if text.contains("deadlock detected")
+                    || text.contains(cairn_store::sqlite::ABANDONED)
+                {
+                    // PostgreSQL rolled this write back to let a concurrent one finish, or
+                    // SQLite's with a write of its group that failed to roll back alone.
                     tracing::warn!(error = %db, "a write was rolled back for a deadlock");
                     return HttpError::new(
                         StatusCode::SERVICE_UNAVAILABLE,
@@ -171,6 +174,7 @@ mod tests {
             status("UNIQUE constraint failed: contents.remote_id").0,
             403
         );
+        assert_eq!(status(cairn_store::sqlite::ABANDONED).0, 503);
         assert_eq!(status("no such table: x").0, 500);
     }
 }

@@ -24,9 +24,10 @@ pub struct Db {
     /// Statements run since start-up (tests count what an operation costs).
     statements: Arc<AtomicU64>,
     /// SQLite has one writer at a time: this process's writers queue here, in order, instead
-    /// of polling in SQLite's busy handler (whose sleeps grow to hundreds of milliseconds).
-    /// The busy timeout still covers writers of other processes.
-    write_queue: Option<Arc<tokio::sync::Mutex<()>>>,
+    /// of polling in SQLite's busy handler (whose sleeps grow to hundreds of milliseconds), and
+    /// share a commit when they come one after another (`sqlite/group.rs`). The busy timeout
+    /// still covers writers of other processes.
+    writers: Option<Arc<crate::sqlite::Writers>>,
     /// This instance and the schema it works in, as notifications to the other instances
     /// name them (see `notify.rs`).
     pub(crate) instance: Arc<str>,
@@ -69,7 +70,7 @@ impl Db {
     /// Opens the database and applies pending migrations.
     pub async fn open(options: &DbOptions) -> Result<Db, DbErr> {
         let statements = Arc::new(AtomicU64::new(0));
-        let writers = Arc::new(tokio::sync::Mutex::new(()));
+        let writers = Arc::new(crate::sqlite::Writers::default());
         let (conn, sqlite, marks) = match options.url.strip_prefix("sqlite:") {
             Some(path) => {
                 // `sqlite://file` or `sqlite:file`; options after `?` are sqlx's, not taken.
@@ -92,8 +93,7 @@ impl Db {
         };
         let schema = crate::notify::schema_of(&conn).await?;
         let db = Db {
-            // The queue the checkpoint thread joins when it must wait for the writers.
-            write_queue: sqlite.is_some().then_some(writers),
+            writers: sqlite.is_some().then_some(writers),
             conn,
             sqlite,
             marks,
@@ -243,37 +243,30 @@ impl Db {
         F: AsyncFnOnce(&DatabaseTransaction) -> Result<T, E>,
         E: From<DbErr>,
     {
-        let waiting = std::time::Instant::now();
-        let _turn = match &self.write_queue {
-            Some(q) => Some(q.lock().await),
-            None => None,
+        let work = async |tx: &DatabaseTransaction| {
+            let (out, mut named) = crate::events::naming(f(tx)).await;
+            let v = out?;
+            for s in std::mem::take(&mut named.last) {
+                tx.execute_raw(s).await?;
+            }
+            if let Some(change) = &change {
+                let resource = named.created.as_deref().unwrap_or(change.resource);
+                let change = Change {
+                    resource,
+                    narrow: change.narrow && !named.everything,
+                    ..*change
+                };
+                crate::events::record(tx, &change, &named.touched).await?;
+            }
+            Ok(v)
         };
-        metrics::histogram!("cairn_db_write_queue_wait_seconds")
-            .record(waiting.elapsed().as_secs_f64());
-        let (tx, sqlite) = self.begin_write().await?;
-        let (out, mut named) = crate::events::naming(f(&tx)).await;
-        match out {
+        if let (Some(writers), Some(pool)) = (&self.writers, &self.sqlite) {
+            return writers.write(pool, work).await;
+        }
+        let tx = self.conn.begin().await?;
+        match work(&tx).await {
             Ok(v) => {
-                for s in std::mem::take(&mut named.last) {
-                    tx.execute_raw(s).await?;
-                }
-                if let Some(change) = &change {
-                    let resource = named.created.as_deref().unwrap_or(change.resource);
-                    crate::events::record(
-                        &tx,
-                        &Change {
-                            resource,
-                            narrow: change.narrow && !named.everything,
-                            ..*change
-                        },
-                        &named.touched,
-                    )
-                    .await?;
-                }
                 tx.commit().await?;
-                if let Some(t) = sqlite {
-                    t.committed()?;
-                }
                 Ok(v)
             }
             Err(e) => {
@@ -282,21 +275,6 @@ impl Db {
                 }
                 Err(e)
             }
-        }
-    }
-
-    /// Begins a write transaction. On SQLite it takes the write lock at once (BEGIN
-    /// IMMEDIATE), so a transaction that reads before it writes cannot fail to upgrade; other
-    /// processes' writers wait for the busy timeout. SQLite's transaction reports its commit.
-    async fn begin_write(
-        &self,
-    ) -> Result<(DatabaseTransaction, Option<Arc<crate::sqlite::Transaction>>), DbErr> {
-        match &self.sqlite {
-            Some(pool) => {
-                let (tx, t) = crate::sqlite::Transaction::begin(pool, true).await?;
-                Ok((tx, Some(t)))
-            }
-            None => Ok((self.conn.begin().await?, None)),
         }
     }
 

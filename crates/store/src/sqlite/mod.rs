@@ -31,12 +31,14 @@ use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 mod binding;
+mod group;
 mod proxy;
 #[cfg(test)]
 mod tests;
 
 use binding::*;
 pub(crate) use binding::{err, limits_fixed};
+pub use group::{ABANDONED, Writers};
 pub use proxy::{Transaction, shared};
 
 /// How long a connection waits for another process's writer.
@@ -66,10 +68,7 @@ const WAL_KEPT_BYTES: i64 = 64 << 20;
 /// next writer starts the WAL over, and cut back to [`WAL_KEPT_BYTES`] then. It takes its turn
 /// in the writers' queue for that, since SQLite's busy handler would rarely find a moment
 /// between this process's writers.
-fn checkpoints(
-    pool: std::sync::Weak<Pool>,
-    writers: Arc<tokio::sync::Mutex<()>>,
-) -> Result<(), DbErr> {
+fn checkpoints(pool: std::sync::Weak<Pool>, writers: Arc<Writers>) -> Result<(), DbErr> {
     let path = pool.upgrade().map(|p| p.path.clone()).unwrap_or_default();
     let c = Connection::open(&path).map_err(err)?;
     c.busy_timeout(RESTART_PATIENCE).map_err(err)?;
@@ -86,8 +85,11 @@ fn checkpoints(
                 std::thread::sleep(CHECKPOINT_EVERY);
                 let done = match checkpoint("PASSIVE") {
                     Ok(frames) if frames > WAL_RESTART_FRAMES => {
-                        let _turn = writers.blocking_lock();
-                        checkpoint("RESTART")
+                        match writers.blocking_turn() {
+                            Some(_turn) => checkpoint("RESTART"),
+                            // A group's transaction is open: next time.
+                            None => Ok(frames),
+                        }
                     }
                     other => other,
                 };
@@ -126,7 +128,7 @@ impl Pool {
         path: &str,
         size: u32,
         statements: Arc<AtomicU64>,
-        writers: Arc<tokio::sync::Mutex<()>>,
+        writers: Arc<Writers>,
     ) -> Result<Arc<Pool>, DbErr> {
         let pool = Arc::new(Pool {
             path: path.to_owned(),

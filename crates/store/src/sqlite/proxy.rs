@@ -49,20 +49,19 @@ pub async fn shared(pool: &Arc<Pool>) -> Result<DatabaseConnection, DbErr> {
 }
 
 /// One connection held for a transaction: begun (`BEGIN IMMEDIATE` for writes) before sea-orm
-/// sees it, committed by sea-orm's commit, which records the outcome here.
+/// sees it, handed to sea-orm in parts (`group.rs`), committed by [`Transaction::commit`].
 #[derive(Debug)]
 pub struct Transaction {
     lease: Mutex<Option<Lease>>,
+    /// What the last part's commit (a savepoint's release) gave, which sea-orm's proxy
+    /// cannot return.
     committed: Mutex<Option<Result<(), DbErr>>>,
 }
 
 impl Transaction {
-    /// Begins a transaction on a connection of `pool` and returns it as sea-orm's.
-    pub async fn begin(
-        pool: &Arc<Pool>,
-        immediate: bool,
-    ) -> Result<(sea_orm::DatabaseTransaction, Arc<Transaction>), DbErr> {
-        use sea_orm::TransactionTrait;
+    /// Begins a transaction (`BEGIN`, or `BEGIN IMMEDIATE` to take the write lock at once)
+    /// that [`Self::part`] hands out in parts and [`Self::commit`] ends.
+    pub(crate) async fn open(pool: &Arc<Pool>, immediate: bool) -> Result<Arc<Self>, DbErr> {
         let lease = pool.get().await?;
         let sql = if immediate {
             "BEGIN IMMEDIATE"
@@ -71,20 +70,57 @@ impl Transaction {
         };
         // Waits (blocking) only for another process's writer, up to the busy timeout.
         lease.execute_batch(sql).map_err(err)?;
-        let t = Arc::new(Transaction {
+        Ok(Arc::new(Transaction {
             lease: Mutex::new(Some(lease)),
             committed: Mutex::new(None),
-        });
-        let conn = sea_orm::Database::connect_proxy(
-            DbBackend::Sqlite,
-            Arc::new(Box::new(Held(t.clone()))),
-        )
-        .await?;
-        Ok((conn.begin().await?, t))
+        }))
     }
 
-    /// What the commit gave; an error if sea-orm never committed.
-    pub fn committed(&self) -> Result<(), DbErr> {
+    /// One part of the transaction as sea-orm's: the first (`nested` false) is the
+    /// transaction itself up to its commit, which sea-orm's commit leaves to
+    /// [`Self::commit`] and whose rollback rolls back the whole; a later one is a savepoint,
+    /// released by sea-orm's commit, rolled back alone by its rollback.
+    pub(crate) async fn part(
+        self: &Arc<Self>,
+        nested: bool,
+    ) -> Result<sea_orm::DatabaseTransaction, DbErr> {
+        if !nested {
+            return self.as_sea_orm(Scope::First).await;
+        }
+        self.with(|l| l.execute_batch("SAVEPOINT cairn_part").map_err(err))?;
+        self.as_sea_orm(Scope::Savepoint).await
+    }
+
+    /// Commits the transaction (its parts released before) and gives the connection back;
+    /// an error if it has ended already (a part's rollback that failed rolled back the whole).
+    pub(crate) fn commit(&self) -> Result<(), DbErr> {
+        if !self.is_open() {
+            return Err(DbErr::Custom("the transaction was rolled back".into()));
+        }
+        self.end("COMMIT")
+    }
+
+    /// Whether the transaction is still open.
+    pub(crate) fn is_open(&self) -> bool {
+        self.lease.lock().expect("lease lock").is_some()
+    }
+
+    async fn as_sea_orm(
+        self: &Arc<Self>,
+        scope: Scope,
+    ) -> Result<sea_orm::DatabaseTransaction, DbErr> {
+        use sea_orm::TransactionTrait;
+        let proxy = Held {
+            t: self.clone(),
+            scope,
+        };
+        let conn =
+            sea_orm::Database::connect_proxy(DbBackend::Sqlite, Arc::new(Box::new(proxy))).await?;
+        conn.begin().await
+    }
+
+    /// What the last part's commit gave; an error if sea-orm never committed it.
+    pub(crate) fn committed(&self) -> Result<(), DbErr> {
         (self.committed.lock().expect("commit lock").take())
             .unwrap_or_else(|| Err(DbErr::Custom("the transaction was not committed".into())))
     }
@@ -106,32 +142,77 @@ impl Transaction {
     }
 }
 
-/// A [`Transaction`] as sea-orm's proxy sees it.
+/// What a sea-orm transaction over a [`Transaction`] commits and rolls back.
+#[derive(Debug, Clone, Copy)]
+enum Scope {
+    /// The transaction up to its commit, which is left to [`Transaction::commit`].
+    First,
+    /// A savepoint in it.
+    Savepoint,
+}
+
+impl Scope {
+    fn commit(self) -> Option<&'static str> {
+        match self {
+            Scope::First => None,
+            Scope::Savepoint => Some("RELEASE cairn_part"),
+        }
+    }
+
+    fn rollback(self) -> &'static str {
+        match self {
+            Scope::First => "ROLLBACK",
+            Scope::Savepoint => "ROLLBACK TO cairn_part; RELEASE cairn_part",
+        }
+    }
+}
+
+/// A [`Transaction`], or a part of it, as sea-orm's proxy sees it.
 #[derive(Debug)]
-struct Held(Arc<Transaction>);
+struct Held {
+    t: Arc<Transaction>,
+    scope: Scope,
+}
+
+impl Held {
+    /// Runs `sql` to end this scope; the whole transaction's end gives the connection back.
+    fn end(&self, sql: &str) -> Result<(), DbErr> {
+        match self.scope {
+            Scope::Savepoint => self.t.with(|l| l.execute_batch(sql).map_err(err)),
+            Scope::First => self.t.end(sql),
+        }
+    }
+}
 
 #[async_trait::async_trait]
 impl ProxyDatabaseTrait for Held {
     async fn query(&self, s: Statement) -> Result<Vec<ProxyRow>, DbErr> {
-        self.0.with(|l| read(l, &s))
+        self.t.with(|l| read(l, &s))
     }
 
     async fn execute(&self, s: Statement) -> Result<ProxyExecResult, DbErr> {
-        self.0.with(|l| l.execute(&s))
+        self.t.with(|l| l.execute(&s))
     }
 
     async fn commit(&self) {
-        let outcome = self.0.end("COMMIT");
-        *self.0.committed.lock().expect("commit lock") = Some(outcome);
+        let outcome = match self.scope.commit() {
+            Some(sql) => self.end(sql),
+            None => Ok(()),
+        };
+        *self.t.committed.lock().expect("commit lock") = Some(outcome);
     }
 
     async fn rollback(&self) {
-        if let Err(e) = self.0.end("ROLLBACK") {
+        if let Err(e) = self.end(self.scope.rollback()) {
             tracing::warn!(error = %e, "rollback failed");
+            // A savepoint that could not be rolled back leaves the transaction unusable.
+            let _ = self.t.end("ROLLBACK");
         }
     }
 
     fn start_rollback(&self) {
-        let _ = self.0.end("ROLLBACK");
+        if self.end(self.scope.rollback()).is_err() {
+            let _ = self.t.end("ROLLBACK");
+        }
     }
 }

@@ -55,7 +55,8 @@ async fn a_dropped_transaction_rolls_back_and_gives_its_connection_back() {
     let dir = tempfile::tempdir().unwrap();
     let (pool, conn) = pool(&dir).await;
     let insert = || Statement::from_string(DbBackend::Sqlite, "INSERT INTO t (n) VALUES (1)");
-    let (tx, t) = Transaction::begin(&pool, true).await.unwrap();
+    let t = Transaction::open(&pool, true).await.unwrap();
+    let tx = t.part(false).await.unwrap();
     tx.execute_raw(insert()).await.unwrap();
     drop(tx);
     drop(t);
@@ -74,10 +75,9 @@ async fn a_dropped_transaction_rolls_back_and_gives_its_connection_back() {
     assert_eq!(n(&conn).await, 0);
     let (open, idle) = pool.size();
     assert_eq!(open as usize, idle);
-    let (tx, t) = Transaction::begin(&pool, true).await.unwrap();
-    tx.execute_raw(insert()).await.unwrap();
-    tx.commit().await.unwrap();
-    t.committed().unwrap();
+    let writers = Writers::default();
+    let write = async |tx: &sea_orm::DatabaseTransaction| tx.execute_raw(insert()).await;
+    writers.write(&pool, write).await.unwrap();
     assert_eq!(n(&conn).await, 1);
 }
 
@@ -90,12 +90,10 @@ async fn the_wal_is_copied_back_by_the_checkpoint_thread() {
     let file = dir.path().join("t.db");
     std::thread::sleep(CHECKPOINT_EVERY * 3);
     let before = std::fs::metadata(&file).unwrap().len();
-    let (tx, t) = Transaction::begin(&pool, true).await.unwrap();
     let rows = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 5000) \
                 INSERT INTO t (n, s) SELECT x, printf('%.200c', 'x') FROM n";
-    tx.execute_unprepared(rows).await.unwrap();
-    tx.commit().await.unwrap();
-    t.committed().unwrap();
+    let write = async |tx: &sea_orm::DatabaseTransaction| tx.execute_unprepared(rows).await;
+    Writers::default().write(&pool, write).await.unwrap();
     assert_eq!(
         std::fs::metadata(&file).unwrap().len(),
         before,
@@ -150,4 +148,54 @@ async fn a_bound_limit_is_written_into_the_statement() {
         fixed.values.map(|v| v.0),
         Some(vec![1i64.into(), 1i64.into()])
     );
+}
+
+/// Writes that queue behind one another share commits; each is answered once the commit that
+/// holds it is done, and one that fails in the middle of a group is rolled back alone.
+#[tokio::test]
+async fn queued_writes_share_a_commit_and_fail_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pool, conn) = pool(&dir).await;
+    let writers = Arc::new(Writers::default());
+    let tasks: Vec<_> = (1..=8i64)
+        .map(|n| {
+            let (writers, pool) = (writers.clone(), pool.clone());
+            tokio::spawn(async move {
+                let write = async |tx: &sea_orm::DatabaseTransaction| {
+                    let insert = format!("INSERT INTO t (n) VALUES ({n})");
+                    tx.execute_unprepared(&insert).await?;
+                    // Long enough for the others to queue behind it.
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    if n == 5 {
+                        return Err(DbErr::Custom("five fails".into()));
+                    }
+                    Ok(())
+                };
+                writers.write(&pool, write).await
+            })
+        })
+        .collect();
+    let mut failed = Vec::new();
+    for (n, task) in (1..=8i64).zip(tasks) {
+        if task.await.unwrap().is_err() {
+            failed.push(n);
+        }
+    }
+    assert_eq!(failed, [5]);
+    let rows = conn
+        .query_all_raw(Statement::from_string(
+            DbBackend::Sqlite,
+            "SELECT n FROM t ORDER BY n",
+        ))
+        .await
+        .unwrap();
+    let written: Vec<i64> = rows
+        .iter()
+        .map(|r| r.try_get_by_index(0).unwrap())
+        .collect();
+    assert_eq!(written, [1, 2, 3, 4, 6, 7, 8]);
+    let commits = writers.commits();
+    assert!(commits < 7, "{commits} commits for 7 writes");
+    let (open, idle) = pool.size();
+    assert_eq!(open as usize, idle, "a connection is still held");
 }
