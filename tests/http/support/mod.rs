@@ -209,11 +209,16 @@ impl TestApp {
 
     /// Logs in as admin and returns (cookie header value, CSRF token).
     pub async fn login(&self) -> (String, String) {
+        self.login_as(ADMIN.0, ADMIN.1).await
+    }
+
+    /// Logs in as `login` (201) and returns (cookie header value, CSRF token).
+    pub async fn login_as(&self, login: &str, password: &str) -> (String, String) {
         let r = self
             .req("POST", "/user/sessions")
             .json_body(
                 "SessionInput",
-                serde_json::json!({"login": ADMIN.0, "password": ADMIN.1}),
+                serde_json::json!({"login": login, "password": password}),
             )
             .accept("Session+json")
             .send()
