@@ -67,13 +67,9 @@ async fn custom_location_aliases() {
     .await;
 
     // XML input, as in the reference's example.
-    let r = app
-        .req("POST", "/content/urlaliases")
-        .admin()
-        .accept("UrlAlias+xml")
-        .xml_body(
-            "UrlAliasCreate",
-            r#"<?xml version="1.0" encoding="UTF-8"?>
+    let x = create_xml(
+        &app,
+        r#"<?xml version="1.0" encoding="UTF-8"?>
 <UrlAliasCreate type="LOCATION">
   <location href="/api/ibexa/v2/content/locations/1/43/53" />
   <path>example-urlalias</path>
@@ -81,11 +77,8 @@ async fn custom_location_aliases() {
   <alwaysAvailable>true</alwaysAvailable>
   <forward>true</forward>
 </UrlAliasCreate>"#,
-        )
-        .send()
-        .await;
-    r.assert(201);
-    let x = r.xml();
+    )
+    .await;
     assert_eq!(attr(&x, "type"), "LOCATION");
     assert_eq!(child_text(&x, "path"), "/example-urlalias");
     assert_eq!(child_text(&x, "forward"), "true");

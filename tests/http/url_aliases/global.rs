@@ -110,13 +110,9 @@ async fn global_aliases_are_created_listed_loaded_and_deleted() {
 #[tokio::test]
 async fn global_alias_in_xml() {
     let app = TestApp::new().await;
-    let r = app
-        .req("POST", "/content/urlaliases")
-        .admin()
-        .accept("UrlAlias+xml")
-        .xml_body(
-            "UrlAliasCreate",
-            r#"<?xml version="1.0" encoding="UTF-8"?>
+    let x = create_xml(
+        &app,
+        r#"<?xml version="1.0" encoding="UTF-8"?>
 <UrlAliasCreate type="GLOBAL">
   <resource>module:content/search</resource>
   <path>find</path>
@@ -124,11 +120,8 @@ async fn global_alias_in_xml() {
   <alwaysAvailable>false</alwaysAvailable>
   <forward>false</forward>
 </UrlAliasCreate>"#,
-        )
-        .send()
-        .await;
-    r.assert(201);
-    let x = r.xml();
+    )
+    .await;
     assert_eq!(x.name, "UrlAlias");
     assert_eq!(attr(&x, "type"), "RESOURCE");
     assert_eq!(child_text(&x, "resource"), "content/search");

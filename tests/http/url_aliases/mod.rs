@@ -112,3 +112,14 @@ fn create_req(app: &TestApp, input: Value) -> Req<'_> {
         .accept("UrlAlias+json")
         .json_body("UrlAliasCreate", input)
 }
+
+/// Creates an alias from a `UrlAliasCreate` in XML as admin (201); the `UrlAlias` in XML.
+async fn create_xml(app: &TestApp, xml: &str) -> cairn_runtime::xml::XmlElement {
+    let r = app
+        .req("POST", "/content/urlaliases")
+        .admin()
+        .accept("UrlAlias+xml");
+    let r = r.xml_body("UrlAliasCreate", xml).send().await;
+    r.assert(201);
+    r.xml()
+}
