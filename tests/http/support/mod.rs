@@ -1,6 +1,20 @@
 //! The test harness: a fresh database per test (SQLite in a temporary directory, or a fresh
 //! schema of the PostgreSQL server named by `CAIRN_TEST_DATABASE_URL`), the whole HTTP
-//! application over it, and a small client that speaks to it in XML or JSON.
+//! application over it, and a small client that speaks to it in XML or JSON. Server-Sent
+//! Events are read in `stream`, the database straight in `db`, the storage tests' S3 server
+//! lives in `s3`, and table-driven request checks in `tables`; all of it is reachable as
+//! `crate::support::*`.
+
+mod db;
+mod s3;
+mod stream;
+mod tables;
+
+pub use s3::*;
+// `Streamed` is named by no test today, only returned by `Req::open`.
+#[allow(unused_imports)]
+pub use stream::*;
+pub use tables::*;
 
 use cairn::config::{Cli, Command};
 use cairn_runtime::xml::XmlElement;
@@ -8,7 +22,6 @@ use cairn_store::scratch::ScratchDb;
 use clap::Parser;
 use poem::http::{HeaderMap, Method, StatusCode};
 use poem::{Endpoint, EndpointExt, Request};
-use sea_orm::ConnectionTrait;
 use serde_json::Value;
 
 pub const PREFIX: &str = "/api/ibexa/v2";
@@ -81,7 +94,6 @@ impl TestApp {
         self.abs(method, &format!("{PREFIX}{path}"))
     }
 
-    /// A SWAP, as admin, of the Locations at `a` and `b` (paths such as `1/2/54`).
     /// Puts content item `id` in Section `section` (a metadata PATCH as admin; 200).
     pub async fn set_section(&self, id: i64, section: i64) {
         let to = format!("{PREFIX}/content/sections/{section}");
@@ -102,6 +114,7 @@ impl TestApp {
             .header("destination", &format!("{PREFIX}/content/locations/{b}"))
     }
 
+    /// A SWAP, as admin, of the Locations at `a` and `b` (paths such as `1/2/54`).
     pub fn swap(&self, a: &str, b: &str) -> Req<'_> {
         self.req("SWAP", &format!("/content/locations/{a}"))
             .admin()
@@ -124,84 +137,18 @@ impl TestApp {
         self.req("GET", path)
     }
 
-    /// Statements the database has run so far.
-    pub fn statements(&self) -> u64 {
-        self.service.db.statements()
-    }
-
-    /// Takes `n` ids of the shared id sequence `name`, as the server takes them.
-    pub async fn take_ids(&self, name: &str, n: usize) -> Vec<i64> {
-        cairn_store::ids::next_ids(self.service.db.conn(), name, n as i64)
-            .await
-            .unwrap()
-    }
-
-    /// Runs raw SQL (`?` placeholders) on the app's database.
-    pub async fn sql(&self, sql: &str, values: Vec<sea_orm::Value>) {
-        let conn = self.service.db.conn();
-        conn.execute_raw(cairn_store::sql::stmt(
-            conn.get_database_backend(),
-            sql,
-            values,
-        ))
-        .await
-        .unwrap_or_else(|e| panic!("{sql}: {e}"));
-    }
-
-    /// Runs a query and returns its rows as (column → value) JSON objects; values are read
-    /// as integers, then booleans, then text.
-    pub async fn query(&self, sql: &str, values: Vec<sea_orm::Value>) -> Vec<serde_json::Value> {
-        let conn = self.service.db.conn();
-        let rows = conn
-            .query_all_raw(cairn_store::sql::stmt(
-                conn.get_database_backend(),
-                sql,
-                values,
-            ))
-            .await
-            .unwrap_or_else(|e| panic!("{sql}: {e}"));
-        rows.into_iter()
-            .map(|r| {
-                let mut o = serde_json::Map::new();
-                // SQLite's rows (`cairn_store::sqlite`) carry typed values, also keyed by
-                // position ("\0...").
-                if let Some(row) = r.try_as_proxy_row() {
-                    for (name, v) in row.values.iter().filter(|(k, _)| !k.starts_with('\0')) {
-                        let v = match v {
-                            sea_orm::Value::BigInt(i) => serde_json::json!(i),
-                            sea_orm::Value::Bool(b) => serde_json::json!(b),
-                            sea_orm::Value::String(s) => serde_json::json!(s),
-                            sea_orm::Value::Double(f) => serde_json::json!(f),
-                            _ => serde_json::Value::Null,
-                        };
-                        o.insert(name.clone(), v);
-                    }
-                    return serde_json::Value::Object(o);
-                }
-                for (i, name) in r.column_names().into_iter().enumerate() {
-                    let v = if let Ok(v) = r.try_get_by_index::<Option<i64>>(i) {
-                        serde_json::json!(v)
-                    } else if let Ok(v) = r.try_get_by_index::<Option<bool>>(i) {
-                        serde_json::json!(v)
-                    } else if let Ok(v) = r.try_get_by_index::<Option<String>>(i) {
-                        serde_json::json!(v)
-                    } else {
-                        serde_json::Value::Null
-                    };
-                    o.insert(name, v);
-                }
-                serde_json::Value::Object(o)
-            })
-            .collect()
-    }
-
     /// Logs in as admin and returns (cookie header value, CSRF token).
     pub async fn login(&self) -> (String, String) {
+        self.login_as(ADMIN.0, ADMIN.1).await
+    }
+
+    /// Logs in as `login` (201) and returns (cookie header value, CSRF token).
+    pub async fn login_as(&self, login: &str, password: &str) -> (String, String) {
         let r = self
             .req("POST", "/user/sessions")
             .json_body(
                 "SessionInput",
-                serde_json::json!({"login": ADMIN.0, "password": ADMIN.1}),
+                serde_json::json!({"login": login, "password": password}),
             )
             .accept("Session+json")
             .send()
@@ -327,80 +274,6 @@ pub fn id_and(items: &[Value], id: &str, text: &str) -> Vec<(i64, String)> {
         .collect()
 }
 
-/// A response whose body is read as it comes (Server-Sent Events).
-pub struct Streamed {
-    pub status: StatusCode,
-    pub headers: HeaderMap,
-    body: futures_util::stream::BoxStream<'static, std::io::Result<bytes::Bytes>>,
-    text: String,
-}
-
-impl Req<'_> {
-    /// Sends the request and returns as soon as the response's head is there.
-    pub async fn open(self) -> Streamed {
-        let mut b = Request::builder().method(self.method).uri_str(&self.uri);
-        for (k, v) in &self.headers {
-            b = b.header(k.as_str(), v.as_str());
-        }
-        let resp = self.app.endpoint.get_response(b.body(self.body)).await;
-        Streamed {
-            status: resp.status(),
-            headers: resp.headers().clone(),
-            body: Box::pin(resp.into_body().into_bytes_stream()),
-            text: String::new(),
-        }
-    }
-}
-
-impl Streamed {
-    /// The next `n` events (`id`, `data`), comments and `retry:` skipped; panics after 10 s
-    /// without them.
-    pub async fn events(&mut self, n: usize) -> Vec<(String, String)> {
-        use futures_util::StreamExt;
-        let mut out = Vec::new();
-        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
-        while out.len() < n {
-            if let Some(end) = self.text.find("\n\n") {
-                let block: String = self.text.drain(..end + 2).collect();
-                let (mut id, mut data) = (None, Vec::new());
-                for line in block.lines() {
-                    if let Some(v) = line.strip_prefix("id: ") {
-                        id = Some(v.to_string());
-                    } else if let Some(v) = line.strip_prefix("data: ") {
-                        data.push(v);
-                    }
-                }
-                if let Some(id) = id {
-                    out.push((id, data.join("\n")));
-                }
-                continue;
-            }
-            let chunk = tokio::time::timeout_at(deadline, self.body.next())
-                .await
-                .unwrap_or_else(|_| {
-                    panic!("{} of {n} events came; then: {:?}", out.len(), self.text)
-                })
-                .expect("the stream ended")
-                .expect("the stream failed");
-            self.text.push_str(&String::from_utf8_lossy(&chunk));
-        }
-        out
-    }
-
-    /// Whether the stream ends within `seconds`, its remaining events skipped.
-    pub async fn ends_within(&mut self, seconds: u64) -> bool {
-        use futures_util::StreamExt;
-        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(seconds);
-        loop {
-            match tokio::time::timeout_at(deadline, self.body.next()).await {
-                Err(_) => return false,
-                Ok(None) => return true,
-                Ok(Some(_)) => {}
-            }
-        }
-    }
-}
-
 /// With `CAIRN_XML_BODIES` set to a directory, keeps every XML body of an API media type
 /// there as `<Type>/<n>.xml`, for CI to validate against the reference's schemas
 /// (`.ci/xml-schemas`).
@@ -511,7 +384,6 @@ pub fn attr(el: &XmlElement, name: &str) -> String {
         .unwrap_or_else(|| panic!("<{}> has no attribute {name}", el.name))
 }
 
-/// The Field `identifier` of the current version of a JSON `Content` body.
 /// Creates a content item from a `ContentCreate` body (JSON) as admin; the `Content` of the
 /// 201 answer, in JSON.
 pub async fn create_content(app: &TestApp, body: Value) -> Value {
@@ -526,6 +398,7 @@ pub async fn create_content(app: &TestApp, body: Value) -> Value {
     r.json()["Content"].clone()
 }
 
+/// The Field `identifier` of the current version of a JSON `Content` body.
 pub fn field_of<'a>(content: &'a Value, identifier: &str) -> &'a Value {
     content["CurrentVersion"]["Version"]["Fields"]["field"]
         .as_array()
@@ -533,83 +406,4 @@ pub fn field_of<'a>(content: &'a Value, identifier: &str) -> &'a Value {
         .iter()
         .find(|f| f["fieldDefinitionIdentifier"] == identifier)
         .unwrap_or_else(|| panic!("no field {identifier}"))
-}
-
-/// An S3-compatible server for the storage tests: moto's (`moto_server`, PyPI `moto[server]`,
-/// which tests/run installs; `CAIRN_TEST_MOTO` names another), started once per test process
-/// and stopped with it. `None`, with a warning, when there is none, unless
-/// `CAIRN_REQUIRE_S3` is set (as in CI).
-pub fn s3_endpoint() -> Option<&'static str> {
-    static ENDPOINT: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-    let endpoint = ENDPOINT.get_or_init(|| {
-        let moto = std::env::var("CAIRN_TEST_MOTO").unwrap_or_else(|_| "moto_server".into());
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        // The server goes when this process's end of its standard input closes.
-        let started = std::process::Command::new("sh")
-            .args([
-                "-c",
-                &format!(
-                    "\"$0\" -H 127.0.0.1 -p {port} >/dev/null 2>&1 & pid=$!; read _; kill $pid"
-                ),
-                &moto,
-            ])
-            .stdin(std::process::Stdio::piped())
-            .spawn();
-        let child = match started {
-            Ok(child) => child,
-            Err(e) => return no_s3(&format!("{moto}: {e}")),
-        };
-        std::mem::forget(child.stdin);
-        for _ in 0..200 {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                return Some(format!("http://127.0.0.1:{port}"));
-            }
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
-        no_s3(&format!("{moto} did not answer on port {port}"))
-    });
-    endpoint.as_deref()
-}
-
-fn no_s3(why: &str) -> Option<String> {
-    if std::env::var_os("CAIRN_REQUIRE_S3").is_some() {
-        panic!("no S3-compatible server for the storage tests: {why}");
-    }
-    eprintln!("!! storage tests on S3 skipped: {why}");
-    None
-}
-
-/// Sends `method path` to the test S3 server (moto takes unsigned requests); its status line.
-pub fn s3_request(method: &str, path: &str) -> String {
-    use std::io::{Read, Write};
-    let endpoint = s3_endpoint().expect("the test S3 server");
-    let host = endpoint.trim_start_matches("http://");
-    let mut conn = std::net::TcpStream::connect(host).expect("the S3 server");
-    write!(
-        conn,
-        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut answer = String::new();
-    conn.read_to_string(&mut answer).unwrap();
-    answer.lines().next().unwrap_or("").to_string()
-}
-
-/// A new bucket on the test S3 server, and the `--storage-url` of a prefix in it.
-pub fn s3_bucket() -> Option<String> {
-    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
-    let endpoint = s3_endpoint()?;
-    let bucket = format!(
-        "cairn-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    );
-    let created = s3_request("PUT", &format!("/{bucket}"));
-    assert!(created.starts_with("HTTP/1.1 200"), "{created}");
-    Some(format!(
-        "s3://{bucket}/uploads?endpoint={endpoint}&region=us-east-1&access_key_id=test&secret_access_key=test"
-    ))
 }
