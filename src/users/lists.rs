@@ -237,15 +237,14 @@ impl UsersService {
         db: &impl ConnectionTrait,
         cx: &Caller,
         parent: &location::Model,
-        (offset, limit): (Offset, Limit),
+        window: (Offset, Limit),
     ) -> Result<Vec<(content::Model, location::Model)>> {
         let groups = Query::select()
             .column(content::Column::Id)
             .from(content::Entity)
             .and_where(content::Column::ContentTypeId.is_in(self.group_types(db).await?))
             .to_owned();
-        self.children_with(db, cx, parent, groups, (offset, limit))
-            .await
+        self.children_with(db, cx, parent, groups, window).await
     }
 
     pub(super) async fn users_under(
@@ -253,14 +252,14 @@ impl UsersService {
         db: &impl ConnectionTrait,
         cx: &Caller,
         parent: &location::Model,
-        (offset, limit): (Offset, Limit),
+        window: (Offset, Limit),
     ) -> Result<Vec<content::Model>> {
         let accounts = Query::select()
             .column(user::Column::Id)
             .from(user::Entity)
             .to_owned();
         Ok(self
-            .children_with(db, cx, parent, accounts, (offset, limit))
+            .children_with(db, cx, parent, accounts, window)
             .await?
             .into_iter()
             .map(|(c, _)| c)

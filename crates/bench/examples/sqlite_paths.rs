@@ -73,8 +73,7 @@ fn report(name: &str, sequential: f64, concurrent: f64) {
 
 async fn sea_orm_path(path: &str) -> (f64, f64) {
     let statements = Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let pool = cairn_store::sqlite::Pool::open(path, TASKS as u32, statements, Default::default())
-        .unwrap();
+    let pool = cairn_store::sqlite::Pool::open(path, TASKS as u32, statements).unwrap();
     let db = cairn_store::sqlite::shared(&pool).await.unwrap();
     let unit = async |db: &sea_orm::DatabaseConnection, n: usize| {
         for q in QUERIES {

@@ -23,11 +23,6 @@ pub struct Db {
     limit: Option<Duration>,
     /// Statements run since start-up (tests count what an operation costs).
     statements: Arc<AtomicU64>,
-    /// SQLite has one writer at a time: this process's writers queue here, in order, instead
-    /// of polling in SQLite's busy handler (whose sleeps grow to hundreds of milliseconds), and
-    /// share a commit when they come one after another (`sqlite/group.rs`). The busy timeout
-    /// still covers writers of other processes.
-    writers: Option<Arc<crate::sqlite::Writers>>,
     /// This instance and the schema it works in, as notifications to the other instances
     /// name them (see `notify.rs`).
     pub(crate) instance: Arc<str>,
@@ -70,7 +65,6 @@ impl Db {
     /// Opens the database and applies pending migrations.
     pub async fn open(options: &DbOptions) -> Result<Db, DbErr> {
         let statements = Arc::new(AtomicU64::new(0));
-        let writers = Arc::new(crate::sqlite::Writers::default());
         let (conn, sqlite, marks) = match options.url.strip_prefix("sqlite:") {
             Some(path) => {
                 // `sqlite://file` or `sqlite:file`; options after `?` are sqlx's, not taken.
@@ -79,12 +73,8 @@ impl Db {
                     .split('?')
                     .next()
                     .unwrap_or_default();
-                let pool = crate::sqlite::Pool::open(
-                    path,
-                    options.max_connections,
-                    statements.clone(),
-                    writers.clone(),
-                )?;
+                let pool =
+                    crate::sqlite::Pool::open(path, options.max_connections, statements.clone())?;
                 let conn = crate::sqlite::shared(&pool).await?;
                 let marks = crate::commits::CommitMarks::open(path).map(Arc::new);
                 (conn, Some(pool), marks)
@@ -93,7 +83,6 @@ impl Db {
         };
         let schema = crate::notify::schema_of(&conn).await?;
         let db = Db {
-            writers: sqlite.is_some().then_some(writers),
             conn,
             sqlite,
             marks,
@@ -260,8 +249,12 @@ impl Db {
             }
             Ok(v)
         };
-        if let (Some(writers), Some(pool)) = (&self.writers, &self.sqlite) {
-            return writers.write(pool, work).await;
+        // SQLite has one writer at a time: this process's writers queue in the pool, in
+        // order, instead of polling in SQLite's busy handler (whose sleeps grow to hundreds of
+        // milliseconds), and share a commit when they come one after another
+        // (`sqlite/group.rs`). The busy timeout still covers writers of other processes.
+        if let Some(pool) = &self.sqlite {
+            return pool.write(work).await;
         }
         let tx = self.conn.begin().await?;
         match work(&tx).await {

@@ -19,7 +19,7 @@ const MOST_PER_GROUP: usize = 32;
 
 /// This process's writers: their turns, and the transaction a group of them shares.
 #[derive(Debug, Default)]
-pub struct Writers {
+pub(super) struct Writers {
     turn: tokio::sync::Mutex<()>,
     /// The transaction left open for the writers waiting for their turn.
     open: Mutex<Option<Group>>,
@@ -60,7 +60,7 @@ impl Writers {
 
     /// Runs `work` as a write: in a transaction of its own, or in a savepoint of the one
     /// the writes before it left open, and answers once that transaction has committed.
-    pub async fn write<T, E>(
+    pub(super) async fn write<T, E>(
         &self,
         pool: &Arc<Pool>,
         work: impl AsyncFnOnce(&DatabaseTransaction) -> Result<T, E>,
@@ -162,7 +162,7 @@ impl Writers {
     }
 
     /// Commits made since start-up.
-    pub fn commits(&self) -> u64 {
+    pub(super) fn commits(&self) -> u64 {
         self.commits.load(Ordering::Relaxed)
     }
 }

@@ -7,8 +7,9 @@
 //! - [`shared`]: the pool as one connection, for reads; each statement takes an idle
 //!   connection and gives it back, or, in a request, runs in the request's read transaction
 //!   (`snapshot.rs`).
-//! - [`Transaction`]: one connection held from `BEGIN` to `COMMIT`, for writes (`Db::write`)
-//!   and migrations; its commit's failure is reported (the proxy's own commit cannot be).
+//! - [`Pool::write`]: a write, in the transaction this process's writers share while they
+//!   queue (`group.rs`), on one connection held from `BEGIN` to `COMMIT` ([`Transaction`]),
+//!   whose failures are reported (the proxy's own commit cannot report one).
 //! - Rows: every integer is `i64` (the entities declare no narrower one; migration 16),
 //!   `BOOLEAN` columns are `bool`, text is `String`, blobs are bytes. Each value is keyed by
 //!   its column's name and by its position, since sea-orm reads models by name and tuples by
@@ -38,7 +39,8 @@ mod tests;
 
 use binding::*;
 pub(crate) use binding::{err, limits_fixed};
-pub use group::{ABANDONED, Writers};
+pub use group::ABANDONED;
+use group::Writers;
 pub use proxy::{Transaction, shared};
 
 /// How long a connection waits for another process's writer.
@@ -112,6 +114,8 @@ pub struct Pool {
     snapshots: Arc<Semaphore>,
     opened: AtomicU32,
     statements: Arc<AtomicU64>,
+    /// This process's writers: their turns and their groups.
+    writers: Arc<Writers>,
 }
 
 impl std::fmt::Debug for Pool {
@@ -122,14 +126,7 @@ impl std::fmt::Debug for Pool {
 
 impl Pool {
     /// Opens the file `path` (created when missing) in WAL mode; at most `size` connections.
-    /// `writers`: the queue this process's writers take their turn in, which a checkpoint that
-    /// must wait for the writers joins.
-    pub fn open(
-        path: &str,
-        size: u32,
-        statements: Arc<AtomicU64>,
-        writers: Arc<Writers>,
-    ) -> Result<Arc<Pool>, DbErr> {
+    pub fn open(path: &str, size: u32, statements: Arc<AtomicU64>) -> Result<Arc<Pool>, DbErr> {
         let pool = Arc::new(Pool {
             path: path.to_owned(),
             idle: Mutex::new(Vec::new()),
@@ -137,13 +134,14 @@ impl Pool {
             snapshots: Arc::new(Semaphore::new(size.max(1) as usize)),
             opened: AtomicU32::new(0),
             statements,
+            writers: Default::default(),
         });
         let first = pool.connect()?;
         (first.db)
             .pragma_update(None, "journal_mode", "WAL")
             .map_err(err)?;
         pool.idle.lock().expect("pool lock").push(first);
-        checkpoints(Arc::downgrade(&pool), writers)?;
+        checkpoints(Arc::downgrade(&pool), pool.writers.clone())?;
         Ok(pool)
     }
 
@@ -171,6 +169,19 @@ impl Pool {
             db: c,
             shapes: Default::default(),
         })
+    }
+
+    /// Runs `work` as a write and answers once it has committed (`group.rs`).
+    pub async fn write<T, E: From<DbErr>>(
+        self: &Arc<Self>,
+        work: impl AsyncFnOnce(&sea_orm::DatabaseTransaction) -> Result<T, E>,
+    ) -> Result<T, E> {
+        self.writers.write(self, work).await
+    }
+
+    /// Commits of writes since the pool opened.
+    pub fn commits(&self) -> u64 {
+        self.writers.commits()
     }
 
     /// A connection, once one is free.

@@ -3,13 +3,7 @@ use sea_orm::ConnectionTrait;
 
 async fn pool(dir: &tempfile::TempDir) -> (Arc<Pool>, DatabaseConnection) {
     let path = dir.path().join("t.db");
-    let pool = Pool::open(
-        path.to_str().unwrap(),
-        4,
-        Default::default(),
-        Default::default(),
-    )
-    .unwrap();
+    let pool = Pool::open(path.to_str().unwrap(), 4, Default::default()).unwrap();
     let conn = shared(&pool).await.unwrap();
     conn.execute_unprepared(
         "CREATE TABLE t (id INTEGER PRIMARY KEY, n BIGINT, b BOOLEAN, s TEXT, f REAL)",
@@ -75,9 +69,8 @@ async fn a_dropped_transaction_rolls_back_and_gives_its_connection_back() {
     assert_eq!(n(&conn).await, 0);
     let (open, idle) = pool.size();
     assert_eq!(open as usize, idle);
-    let writers = Writers::default();
     let write = async |tx: &sea_orm::DatabaseTransaction| tx.execute_raw(insert()).await;
-    writers.write(&pool, write).await.unwrap();
+    pool.write(write).await.unwrap();
     assert_eq!(n(&conn).await, 1);
 }
 
@@ -93,7 +86,7 @@ async fn the_wal_is_copied_back_by_the_checkpoint_thread() {
     let rows = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 5000) \
                 INSERT INTO t (n, s) SELECT x, printf('%.200c', 'x') FROM n";
     let write = async |tx: &sea_orm::DatabaseTransaction| tx.execute_unprepared(rows).await;
-    Writers::default().write(&pool, write).await.unwrap();
+    pool.write(write).await.unwrap();
     assert_eq!(
         std::fs::metadata(&file).unwrap().len(),
         before,
@@ -156,10 +149,9 @@ async fn a_bound_limit_is_written_into_the_statement() {
 async fn queued_writes_share_a_commit_and_fail_alone() {
     let dir = tempfile::tempdir().unwrap();
     let (pool, conn) = pool(&dir).await;
-    let writers = Arc::new(Writers::default());
     let tasks: Vec<_> = (1..=8i64)
         .map(|n| {
-            let (writers, pool) = (writers.clone(), pool.clone());
+            let pool = pool.clone();
             tokio::spawn(async move {
                 let write = async |tx: &sea_orm::DatabaseTransaction| {
                     let insert = format!("INSERT INTO t (n) VALUES ({n})");
@@ -171,7 +163,7 @@ async fn queued_writes_share_a_commit_and_fail_alone() {
                     }
                     Ok(())
                 };
-                writers.write(&pool, write).await
+                pool.write(write).await
             })
         })
         .collect();
@@ -194,7 +186,7 @@ async fn queued_writes_share_a_commit_and_fail_alone() {
         .map(|r| r.try_get_by_index(0).unwrap())
         .collect();
     assert_eq!(written, [1, 2, 3, 4, 6, 7, 8]);
-    let commits = writers.commits();
+    let commits = pool.commits();
     assert!(commits < 7, "{commits} commits for 7 writes");
     let (open, idle) = pool.size();
     assert_eq!(open as usize, idle, "a connection is still held");
