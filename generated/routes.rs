@@ -25,6 +25,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "createBookmark",
@@ -39,6 +40,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["locationId"],
     },
     Operation {
         id: "isBookmarked",
@@ -53,6 +55,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["locationId"],
     },
     Operation {
         id: "isBookmarkedGet",
@@ -67,6 +70,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["locationId"],
     },
     Operation {
         id: "deleteBookmark",
@@ -81,6 +85,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["locationId"],
     },
     Operation {
         id: "redirectContent",
@@ -95,6 +100,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "createContent",
@@ -109,6 +115,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        numeric: &[],
     },
     Operation {
         id: "loadContent",
@@ -123,6 +130,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: Some(("content", "contentId")),
         narrow: false,
+        numeric: &["contentId"],
     },
     Operation {
         id: "updateContentMetadata",
@@ -137,6 +145,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        numeric: &["contentId"],
     },
     Operation {
         id: "deleteContent",
@@ -151,6 +160,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentId"],
     },
     Operation {
         id: "copyContent",
@@ -165,6 +175,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentId"],
     },
     Operation {
         id: "deleteContentTranslation",
@@ -179,6 +190,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentId"],
     },
     Operation {
         id: "redirectCurrentVersion",
@@ -193,6 +205,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["contentId"],
     },
     Operation {
         id: "createDraftFromCurrentVersion",
@@ -207,6 +220,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        numeric: &["contentId"],
     },
     Operation {
         id: "loadContentVersions",
@@ -221,6 +235,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["contentId"],
     },
     Operation {
         id: "loadContentInVersion",
@@ -235,6 +250,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["contentId", "versionNo"],
     },
     Operation {
         id: "updateVersion",
@@ -249,6 +265,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        numeric: &["contentId", "versionNo"],
     },
     Operation {
         id: "deleteContentVersion",
@@ -263,6 +280,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        numeric: &["contentId", "versionNo"],
     },
     Operation {
         id: "createDraftFromVersion",
@@ -277,6 +295,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        numeric: &["contentId", "versionNo"],
     },
     Operation {
         id: "publishVersion",
@@ -291,6 +310,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        numeric: &["contentId", "versionNo"],
     },
     Operation {
         id: "deleteTranslationFromDraft",
@@ -305,6 +325,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentId", "versionNo"],
     },
     Operation {
         id: "redirectCurrentVersionRelations",
@@ -319,6 +340,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["contentId"],
     },
     Operation {
         id: "loadVersionRelations",
@@ -333,6 +355,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["contentId", "versionNo"],
     },
     Operation {
         id: "createRelation",
@@ -347,6 +370,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentId", "versionNo"],
     },
     Operation {
         id: "loadVersionRelation",
@@ -361,6 +385,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["contentId", "versionNo", "relationId"],
     },
     Operation {
         id: "removeRelation",
@@ -375,6 +400,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentId", "versionNo", "relationId"],
     },
     Operation {
         id: "hideContent",
@@ -389,6 +415,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        numeric: &["contentId"],
     },
     Operation {
         id: "revealContent",
@@ -403,6 +430,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        numeric: &["contentId"],
     },
     Operation {
         id: "getObjectStatesForContent",
@@ -417,6 +445,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["contentId"],
     },
     Operation {
         id: "setObjectStatesForContent",
@@ -431,6 +460,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        numeric: &["contentId"],
     },
     Operation {
         id: "getImageVariation",
@@ -445,6 +475,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadContentTypeGroupList",
@@ -459,6 +490,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "createContentTypeGroup",
@@ -473,6 +505,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadContentTypeGroup",
@@ -487,6 +520,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeGroupId"],
     },
     Operation {
         id: "updateContentTypeGroup",
@@ -501,6 +535,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeGroupId"],
     },
     Operation {
         id: "deleteContentTypeGroup",
@@ -515,6 +550,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeGroupId"],
     },
     Operation {
         id: "listContentTypesForGroup",
@@ -529,6 +565,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeGroupId"],
     },
     Operation {
         id: "createContentType",
@@ -543,6 +580,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeGroupId"],
     },
     Operation {
         id: "listContentTypes",
@@ -557,6 +595,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "createContentTypeView",
@@ -571,6 +610,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "copyContentType",
@@ -585,6 +625,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId"],
     },
     Operation {
         id: "loadContentType",
@@ -599,6 +640,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId"],
     },
     Operation {
         id: "createContentTypeDraft",
@@ -613,6 +655,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId"],
     },
     Operation {
         id: "deleteContentType",
@@ -627,6 +670,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId"],
     },
     Operation {
         id: "loadContentTypeFieldDefinitionList",
@@ -641,6 +685,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId"],
     },
     Operation {
         id: "loadContentTypeFieldDefinition",
@@ -655,6 +700,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId", "fieldDefinitionId"],
     },
     Operation {
         id: "loadContentTypeFieldDefinitionByIdentifier",
@@ -669,6 +715,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId"],
     },
     Operation {
         id: "loadContentTypeDraft",
@@ -683,6 +730,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId"],
     },
     Operation {
         id: "updateContentTypeDraft",
@@ -697,6 +745,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId"],
     },
     Operation {
         id: "publishContentTypeDraft",
@@ -711,6 +760,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId"],
     },
     Operation {
         id: "deleteContentTypeDraft",
@@ -725,6 +775,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId"],
     },
     Operation {
         id: "loadContentTypeDraftFieldDefinitionList",
@@ -739,6 +790,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId"],
     },
     Operation {
         id: "addContentTypeDraftFieldDefinition",
@@ -753,6 +805,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId"],
     },
     Operation {
         id: "loadContentTypeDraftFieldDefinition",
@@ -767,6 +820,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId", "fieldDefinitionId"],
     },
     Operation {
         id: "updateContentTypeDraftFieldDefinition",
@@ -781,6 +835,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId", "fieldDefinitionId"],
     },
     Operation {
         id: "removeContentTypeDraftFieldDefinition",
@@ -795,6 +850,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId", "fieldDefinitionId"],
     },
     Operation {
         id: "loadGroupsOfContentType",
@@ -809,6 +865,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId"],
     },
     Operation {
         id: "linkContentTypeToGroup",
@@ -823,6 +880,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId"],
     },
     Operation {
         id: "unlinkContentTypeFromGroup",
@@ -837,6 +895,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["contentTypeId", "contentTypeGroupId"],
     },
     Operation {
         id: "loadCountryList",
@@ -851,6 +910,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadEvents",
@@ -865,6 +925,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "listLanguages",
@@ -879,6 +940,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadLanguage",
@@ -893,6 +955,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "redirectLocation",
@@ -907,6 +970,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadLocation",
@@ -921,6 +985,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: Some(("location", "locationPath")),
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "updateLocation",
@@ -935,6 +1000,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        numeric: &[],
     },
     Operation {
         id: "deleteSubtree",
@@ -949,6 +1015,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        numeric: &[],
     },
     Operation {
         id: "copySubtree",
@@ -963,6 +1030,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        numeric: &[],
     },
     Operation {
         id: "moveSubtree",
@@ -977,6 +1045,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        numeric: &[],
     },
     Operation {
         id: "swapLocation",
@@ -991,6 +1060,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        numeric: &[],
     },
     Operation {
         id: "loadLocationChildren",
@@ -1005,6 +1075,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadLocationsForContent",
@@ -1019,6 +1090,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["contentId"],
     },
     Operation {
         id: "createLocation",
@@ -1033,6 +1105,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        numeric: &["contentId"],
     },
     Operation {
         id: "loadObjectStateGroups",
@@ -1047,6 +1120,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "createObjectStateGroup",
@@ -1061,6 +1135,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadObjectStateGroup",
@@ -1075,6 +1150,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["objectStateGroupId"],
     },
     Operation {
         id: "updateObjectStateGroup",
@@ -1089,6 +1165,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["objectStateGroupId"],
     },
     Operation {
         id: "deleteObjectStateGroup",
@@ -1103,6 +1180,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["objectStateGroupId"],
     },
     Operation {
         id: "loadObjectStates",
@@ -1117,6 +1195,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["objectStateGroupId"],
     },
     Operation {
         id: "createObjectState",
@@ -1131,6 +1210,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["objectStateGroupId"],
     },
     Operation {
         id: "loadObjectState",
@@ -1145,6 +1225,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["objectStateGroupId", "objectStateId"],
     },
     Operation {
         id: "updateObjectState",
@@ -1159,6 +1240,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["objectStateGroupId", "objectStateId"],
     },
     Operation {
         id: "deleteObjectState",
@@ -1173,6 +1255,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["objectStateGroupId", "objectStateId"],
     },
     Operation {
         id: "listRoles",
@@ -1187,6 +1270,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "createRole",
@@ -1201,6 +1285,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadRole",
@@ -1215,6 +1300,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["roleId"],
     },
     Operation {
         id: "createRoleDraft",
@@ -1229,6 +1315,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["roleId"],
     },
     Operation {
         id: "updateRole",
@@ -1243,6 +1330,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["roleId"],
     },
     Operation {
         id: "deleteRole",
@@ -1257,6 +1345,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["roleId"],
     },
     Operation {
         id: "loadRoleDraft",
@@ -1271,6 +1360,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["roleId"],
     },
     Operation {
         id: "updateRoleDraft",
@@ -1285,6 +1375,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["roleId"],
     },
     Operation {
         id: "publishRoleDraft",
@@ -1299,6 +1390,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["roleId"],
     },
     Operation {
         id: "deleteRoleDraft",
@@ -1313,6 +1405,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["roleId"],
     },
     Operation {
         id: "loadPolicies",
@@ -1327,6 +1420,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["roleId"],
     },
     Operation {
         id: "addPolicy",
@@ -1341,6 +1435,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["roleId"],
     },
     Operation {
         id: "deletePolicies",
@@ -1355,6 +1450,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["roleId"],
     },
     Operation {
         id: "loadPolicy",
@@ -1369,6 +1465,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["roleId", "policyId"],
     },
     Operation {
         id: "updatePolicy",
@@ -1383,6 +1480,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["roleId", "policyId"],
     },
     Operation {
         id: "deletePolicy",
@@ -1397,6 +1495,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["roleId", "policyId"],
     },
     Operation {
         id: "listPoliciesForUser",
@@ -1411,6 +1510,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadRoleAssignmentsForUser",
@@ -1425,6 +1525,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["userId"],
     },
     Operation {
         id: "assignRoleToUser",
@@ -1439,6 +1540,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["userId"],
     },
     Operation {
         id: "loadRoleAssignmentForUser",
@@ -1453,6 +1555,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["userId", "roleId"],
     },
     Operation {
         id: "unassignRoleFromUser",
@@ -1467,6 +1570,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["userId", "roleId"],
     },
     Operation {
         id: "loadRoleAssignmentsForUserGroup",
@@ -1481,6 +1585,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "assignRoleToUserGroup",
@@ -1495,6 +1600,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadRoleAssignmentForUserGroup",
@@ -1509,6 +1615,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["roleId"],
     },
     Operation {
         id: "unassignRoleFromUserGroup",
@@ -1523,6 +1630,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["roleId"],
     },
     Operation {
         id: "loadRootResource",
@@ -1537,6 +1645,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "listSections",
@@ -1551,6 +1660,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "createSection",
@@ -1565,6 +1675,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadSection",
@@ -1579,6 +1690,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["sectionId"],
     },
     Operation {
         id: "updateSection",
@@ -1593,6 +1705,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["sectionId"],
     },
     Operation {
         id: "deleteSection",
@@ -1607,6 +1720,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["sectionId"],
     },
     Operation {
         id: "createSession",
@@ -1621,6 +1735,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "checkSession",
@@ -1635,6 +1750,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "refreshSession",
@@ -1649,6 +1765,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "deleteSession",
@@ -1663,6 +1780,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadTrashItems",
@@ -1677,6 +1795,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "emptyTrash",
@@ -1691,6 +1810,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadTrashItem",
@@ -1705,6 +1825,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["trashItemId"],
     },
     Operation {
         id: "restoreTrashItem",
@@ -1719,6 +1840,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        numeric: &["trashItemId"],
     },
     Operation {
         id: "deleteTrashItem",
@@ -1733,6 +1855,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["trashItemId"],
     },
     Operation {
         id: "listGlobalURLAliases",
@@ -1747,6 +1870,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "listLocationURLAliases",
@@ -1761,6 +1885,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "createURLAlias",
@@ -1775,6 +1900,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadURLAlias",
@@ -1789,6 +1915,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "deleteURLAlias",
@@ -1803,6 +1930,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "listURLWildcards",
@@ -1817,6 +1945,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "createURLWildcard",
@@ -1831,6 +1960,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadURLWildcard",
@@ -1845,6 +1975,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["urlWildcardId"],
     },
     Operation {
         id: "deleteURLWildcard",
@@ -1859,6 +1990,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["urlWildcardId"],
     },
     Operation {
         id: "loadUsers",
@@ -1873,6 +2005,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "verifyUsers",
@@ -1887,6 +2020,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadUser",
@@ -1901,6 +2035,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: Some(("content", "userId")),
         narrow: false,
+        numeric: &["userId"],
     },
     Operation {
         id: "updateUser",
@@ -1915,6 +2050,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["userId"],
     },
     Operation {
         id: "deleteUser",
@@ -1929,6 +2065,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["userId"],
     },
     Operation {
         id: "redirectToCurrentUser",
@@ -1943,6 +2080,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadUserGroupsOfUser",
@@ -1957,6 +2095,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["userId"],
     },
     Operation {
         id: "assignUserToUserGroup",
@@ -1971,6 +2110,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["userId"],
     },
     Operation {
         id: "unassignUserFromUserGroup",
@@ -1985,6 +2125,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &["userId"],
     },
     Operation {
         id: "loadUserDrafts",
@@ -1999,6 +2140,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &["userId"],
     },
     Operation {
         id: "loadUserGroups",
@@ -2013,6 +2155,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadRootUserGroup",
@@ -2027,6 +2170,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "createRootUserGroup",
@@ -2041,6 +2185,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadUserGroup",
@@ -2055,6 +2200,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "updateUserGroup",
@@ -2069,6 +2215,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "deleteUserGroup",
@@ -2083,6 +2230,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "moveUserGroup",
@@ -2097,6 +2245,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadSubUserGroups",
@@ -2111,6 +2260,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "createUserGroup",
@@ -2125,6 +2275,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadUsersFromGroup",
@@ -2139,6 +2290,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "createUser",
@@ -2153,6 +2305,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "createView",
@@ -2167,6 +2320,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "listView",
@@ -2181,6 +2335,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "getView",
@@ -2195,6 +2350,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadViewResults",
@@ -2209,6 +2365,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "createContentView",
@@ -2223,6 +2380,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
 ];
 /// The policy map: each module's functions and the limitations each function takes.
@@ -3250,7 +3408,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/bookmark/:locationId<^\d+>",
+            r"/bookmark/:locationId",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3263,7 +3421,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+>",
+            r"/content/objects/:contentId",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3276,7 +3434,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+>/currentversion",
+            r"/content/objects/:contentId/currentversion",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3287,7 +3445,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+>/versions",
+            r"/content/objects/:contentId/versions",
             PathEndpoint::new(
                 settings.clone(),
                 vec![(& OPERATIONS[14], h_load_content_versions(api.clone())),],
@@ -3295,7 +3453,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+>/relations",
+            r"/content/objects/:contentId/relations",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3306,7 +3464,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+>/hide",
+            r"/content/objects/:contentId/hide",
             PathEndpoint::new(
                 settings.clone(),
                 vec![(& OPERATIONS[26], h_hide_content(api.clone())),],
@@ -3314,7 +3472,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+>/reveal",
+            r"/content/objects/:contentId/reveal",
             PathEndpoint::new(
                 settings.clone(),
                 vec![(& OPERATIONS[27], h_reveal_content(api.clone())),],
@@ -3322,7 +3480,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+>/objectstates",
+            r"/content/objects/:contentId/objectstates",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3333,7 +3491,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/typegroups/:contentTypeGroupId<^\d+>",
+            r"/content/typegroups/:contentTypeGroupId",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3345,7 +3503,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/typegroups/:contentTypeGroupId<^\d+>/types",
+            r"/content/typegroups/:contentTypeGroupId/types",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3356,7 +3514,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+>",
+            r"/content/types/:contentTypeId",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3369,7 +3527,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+>/fieldDefinitions",
+            r"/content/types/:contentTypeId/fieldDefinitions",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3380,7 +3538,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+>/draft",
+            r"/content/types/:contentTypeId/draft",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3393,7 +3551,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+>/draft/fieldDefinitions",
+            r"/content/types/:contentTypeId/draft/fieldDefinitions",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3406,7 +3564,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+>/groups",
+            r"/content/types/:contentTypeId/groups",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3425,7 +3583,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+>/locations",
+            r"/content/objects/:contentId/locations",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3436,7 +3594,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/objectstategroups/:objectStateGroupId<^\d+>",
+            r"/content/objectstategroups/:objectStateGroupId",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3448,7 +3606,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/objectstategroups/:objectStateGroupId<^\d+>/objectstates",
+            r"/content/objectstategroups/:objectStateGroupId/objectstates",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3459,7 +3617,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/user/roles/:roleId<^\d+>",
+            r"/user/roles/:roleId",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3472,7 +3630,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/user/roles/:roleId<^\d+>/draft",
+            r"/user/roles/:roleId/draft",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3485,7 +3643,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/user/roles/:roleId<^\d+>/policies",
+            r"/user/roles/:roleId/policies",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3497,7 +3655,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/user/users/:userId<^\d+>/roles",
+            r"/user/users/:userId/roles",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3508,7 +3666,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/sections/:sectionId<^\d+>",
+            r"/content/sections/:sectionId",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3536,7 +3694,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/trash/:trashItemId<^\d+>",
+            r"/content/trash/:trashItemId",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3559,7 +3717,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/urlwildcards/:urlWildcardId<^\d+>",
+            r"/content/urlwildcards/:urlWildcardId",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3570,7 +3728,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/user/users/:userId<^\d+>",
+            r"/user/users/:userId",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3582,7 +3740,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/user/users/:userId<^\d+>/groups",
+            r"/user/users/:userId/groups",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3593,7 +3751,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/user/users/:userId<^\d+>/drafts",
+            r"/user/users/:userId/drafts",
             PathEndpoint::new(
                 settings.clone(),
                 vec![(& OPERATIONS[141], h_load_user_drafts(api.clone())),],
@@ -3617,7 +3775,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+>/translations/:languageCode",
+            r"/content/objects/:contentId/translations/:languageCode",
             PathEndpoint::new(
                 settings.clone(),
                 vec![(& OPERATIONS[11], h_delete_content_translation(api.clone())),],
@@ -3625,7 +3783,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+>/versions/:versionNo<^\d+>",
+            r"/content/objects/:contentId/versions/:versionNo",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3639,7 +3797,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+>/versions/:versionNo<^\d+>/relations",
+            r"/content/objects/:contentId/versions/:versionNo/relations",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3658,7 +3816,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+>/fieldDefinitions/:fieldDefinitionId<^\d+>",
+            r"/content/types/:contentTypeId/fieldDefinitions/:fieldDefinitionId",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3669,7 +3827,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+>/fieldDefinition/:fieldDefinitionIdentifier",
+            r"/content/types/:contentTypeId/fieldDefinition/:fieldDefinitionIdentifier",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3680,7 +3838,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+>/draft/fieldDefinitions/:fieldDefinitionId<^\d+>",
+            r"/content/types/:contentTypeId/draft/fieldDefinitions/:fieldDefinitionId",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3694,7 +3852,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/types/:contentTypeId<^\d+>/groups/:contentTypeGroupId<^\d+>",
+            r"/content/types/:contentTypeId/groups/:contentTypeGroupId",
             PathEndpoint::new(
                 settings.clone(),
                 vec![(& OPERATIONS[58], h_unlink_content_type_from_group(api.clone())),],
@@ -3724,7 +3882,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/objectstategroups/:objectStateGroupId<^\d+>/objectstates/:objectStateId<^\d+>",
+            r"/content/objectstategroups/:objectStateGroupId/objectstates/:objectStateId",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3736,7 +3894,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/user/roles/:roleId<^\d+>/policies/:policyId<^\d+>",
+            r"/user/roles/:roleId/policies/:policyId",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3748,7 +3906,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/user/users/:userId<^\d+>/roles/:roleId<^\d+>",
+            r"/user/users/:userId/roles/:roleId",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3814,7 +3972,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+>/versions/:versionNo<^\d+>/translations/:languageCode",
+            r"/content/objects/:contentId/versions/:versionNo/translations/:languageCode",
             PathEndpoint::new(
                 settings.clone(),
                 vec![(& OPERATIONS[20], h_delete_translation_from_draft(api.clone())),],
@@ -3822,7 +3980,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/content/objects/:contentId<^\d+>/versions/:versionNo<^\d+>/relations/:relationId<^\d+>",
+            r"/content/objects/:contentId/versions/:versionNo/relations/:relationId",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3833,7 +3991,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/user/groups/:groupPath<^\d+(?:/\d+)*>/roles/:roleId<^\d+>",
+            r"/user/groups/:groupPath<^\d+(?:/\d+)*>/roles/:roleId",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
@@ -3845,7 +4003,7 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
-            r"/user/users/:userId<^\d+>/groups/:groupPath<^\d+(?:/\d+)*>",
+            r"/user/users/:userId/groups/:groupPath<^\d+(?:/\d+)*>",
             PathEndpoint::new(
                 settings.clone(),
                 vec![(& OPERATIONS[140], h_unassign_user_from_user_group(api.clone())),],

@@ -68,6 +68,30 @@ async fn errors_are_error_messages_in_the_negotiated_format() {
     // Outside the prefix too.
     let r = app.abs("GET", "/elsewhere").send().await;
     r.assert_error(404);
+    // A number in the path that is not all digits is no route, whatever the method and
+    // before the credentials are looked at.
+    for (method, path) in [
+        ("GET", "/content/sections/abc"),
+        ("GET", "/content/sections/+1"),
+        ("GET", "/content/sections/-1"),
+        ("DELETE", "/content/objects/1x"),
+        ("OPTIONS", "/user/users/14a"),
+        ("GET", "/content/objects/4/versions/1.0"),
+        ("GET", "/content/types/1/fieldDefinitions/x"),
+    ] {
+        let r = app
+            .req(method, path)
+            .basic("admin", "wrong")
+            .accept("Section+json")
+            .send()
+            .await;
+        assert_eq!(r.assert_error(404), "No such route", "{method} {path}");
+    }
+    // The literal siblings of a number still answer.
+    let r = app.get("/content/types/view").admin().send().await;
+    assert_eq!(r.status, 405, "GET of the content type view: it takes POST");
+    let r = app.get("/user/groups/root").admin().send().await;
+    assert_eq!(r.status, 301);
 }
 
 #[tokio::test]

@@ -277,13 +277,14 @@ fn status_name(status: u16) -> &'static str {
     }
 }
 
-/// `/content/sections/{sectionId}` → `/content/sections/:sectionId<\d+>` for poem's router.
+/// `/content/sections/{sectionId}` → `/content/sections/:sectionId` for poem's router. A
+/// number is checked by the endpoint (a regex segment costs a match per request); a path of
+/// several numbers needs the regex, which matches across its slashes.
 fn poem_path(e: &Endpoint) -> String {
     let mut out = e.path.clone();
     for (name, kind) in &e.path_params {
         let pat = match kind {
-            ParamKind::Int => format!(":{name}<^\\d+>"),
-            ParamKind::String => format!(":{name}"),
+            ParamKind::Int | ParamKind::String => format!(":{name}"),
             ParamKind::Path => format!(":{name}<^\\d+(?:/\\d+)*>"),
         };
         out = out.replace(&format!("{{{name}}}"), &pat);
@@ -403,6 +404,7 @@ fn endpoint_ctx(api: &Api, e: &Endpoint, index: usize) -> Value {
         "cached": e.cached,
         "shows": e.shows.as_ref().map(|(kind, param)| serde_json::json!({"kind": kind, "param": param})),
         "narrow": e.narrow,
+        "numeric": e.path_params.iter().filter(|(_, k)| matches!(k, ParamKind::Int)).map(|(n, _)| n).collect::<Vec<_>>(),
         "stream": e.stream,
         "inputs": e.inputs,
         "input": e.inputs.first(),

@@ -25,6 +25,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "createThing",
@@ -39,6 +40,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "loadThing",
@@ -53,6 +55,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "copyThing",
@@ -67,6 +70,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
     Operation {
         id: "moveThing",
@@ -81,6 +85,7 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        numeric: &[],
     },
 ];
 /// The policy map: each module's functions and the limitations each function takes.

@@ -49,6 +49,19 @@ impl PathEndpoint {
         }
     }
 
+    /// Whether the path's numeric parameters are all digits (the operations of one path
+    /// share its parameters); a path where they are not is no route.
+    fn numbers_are_digits(&self, req: &Request) -> bool {
+        let numeric = self
+            .methods
+            .first()
+            .map_or(&[][..], |(_, op, _)| op.numeric);
+        numeric.iter().all(|name| {
+            req.raw_path_param(name)
+                .is_some_and(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+        })
+    }
+
     fn options(&self, req: &Request) -> Response {
         let mut b = Response::builder()
             .status(StatusCode::OK)
@@ -81,6 +94,9 @@ impl Endpoint for PathEndpoint {
     type Output = Response;
 
     async fn call(&self, mut req: Request) -> poem::Result<Response> {
+        if !self.numbers_are_digits(&req) {
+            return Err(poem::error::NotFoundError.into());
+        }
         let neg = Negotiation::from_accept(req.header("accept"), &self.settings.wire.vendor);
         let origin = req
             .header("origin")

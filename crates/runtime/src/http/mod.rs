@@ -51,6 +51,9 @@ pub struct Operation {
     pub shows: Option<(&'static str, &'static str)>,
     /// A write whose event names all it changed of what kept answers show.
     pub narrow: bool,
+    /// The path parameters that are numbers: a path whose value is not all digits is no
+    /// route (404), checked before anything else runs.
+    pub numeric: &'static [&'static str],
 }
 
 /// The operation a response answered (a response extension, for logs and metrics).
