@@ -106,27 +106,35 @@ pub struct CredentialCache {
 
 const CREDENTIAL_CACHE_SIZE: usize = 10_000;
 
-/// Accounts found by login, each with the generation it was found in: used again only in
-/// that generation (a cached read), when nothing can have changed it.
+/// Accounts found by login, each with the moment it was found in: used again only while
+/// nothing can have changed it since.
 #[derive(Default)]
 pub struct AccountCache {
-    found: Mutex<HashMap<String, (u64, user::Model)>>,
+    found: Mutex<HashMap<String, (Since, user::Model)>>,
+}
+
+/// A moment with nothing committed since: the generation of a cached read, or (without one,
+/// on SQLite) the commit mark taken before the account was read.
+#[derive(Clone, PartialEq)]
+enum Since {
+    Generation(u64),
+    Mark(cairn_store::commits::Mark),
 }
 
 impl AccountCache {
-    fn get(&self, login: &str, generation: u64) -> Option<user::Model> {
+    fn get(&self, login: &str, since: &Since) -> Option<user::Model> {
         let map = self.found.lock().unwrap_or_else(|e| e.into_inner());
         map.get(login)
-            .filter(|(g, _)| *g == generation)
+            .filter(|(s, _)| s == since)
             .map(|(_, u)| u.clone())
     }
 
-    fn put(&self, login: &str, generation: u64, user: user::Model) {
+    fn put(&self, login: &str, since: Since, user: user::Model) {
         let mut map = self.found.lock().unwrap_or_else(|e| e.into_inner());
         if map.len() >= CREDENTIAL_CACHE_SIZE {
-            map.retain(|_, (g, _)| *g == generation);
+            map.retain(|_, (s, _)| *s == since);
         }
-        map.insert(login.to_string(), (generation, user));
+        map.insert(login.to_string(), (since, user));
     }
 }
 
@@ -314,8 +322,8 @@ impl Shared {
 
     /// The enabled user `login` if `password` is its password, or 401; 429 while failed logins
     /// for this login or address make the caller wait. Within a `generation` (a cached read),
-    /// an account found before is not looked up again: any change to it is a change of
-    /// generation.
+    /// or on SQLite while no commit has changed the commit mark, an account found before is
+    /// not looked up again: any change to it is a change of both.
     pub async fn verify_password(
         &self,
         login: &str,
@@ -359,13 +367,18 @@ impl Shared {
         password: &str,
         generation: Option<u64>,
     ) -> Result<user::Model> {
-        let found = generation.and_then(|g| self.accounts.get(login, g));
+        // Taken before the read: a commit after it changes the mark.
+        let since = match generation {
+            Some(g) => Some(Since::Generation(g)),
+            None => self.db.commit_mark().map(Since::Mark),
+        };
+        let found = since.as_ref().and_then(|s| self.accounts.get(login, s));
         let user = match found {
             Some(user) => Some(user),
             None => {
                 let user = self.account(login).await?;
-                if let (Some(g), Some(u)) = (generation, &user) {
-                    self.accounts.put(login, g, u.clone());
+                if let (Some(s), Some(u)) = (since, &user) {
+                    self.accounts.put(login, s, u.clone());
                 }
                 user
             }

@@ -126,7 +126,7 @@ async fn a_kept_content_item_costs_at_most_the_generation() {
     }
     assert_eq!(costs[0], kept_cost(), "kept: at most the generation");
     assert!(
-        costs[1] > 5,
+        costs[1] >= 4,
         "rendered every time without the cache: {costs:?}"
     );
 }

@@ -101,7 +101,8 @@ async fn authentication_looks_users_up_by_index_whatever_the_repository_size() {
         assert!(!text.contains("SCAN contents"), "{text}");
         assert!(!text.contains("SCAN users"), "{text}");
     }
-    // A warm request with credentials: the login, nothing else (Policies are cached).
+    // A warm request with credentials: the login, nothing else (Policies are cached); on
+    // SQLite not even the login while nothing has committed since it was read.
     app.get("/content/locations/1/2")
         .admin()
         .send()
@@ -113,7 +114,11 @@ async fn authentication_looks_users_up_by_index_whatever_the_repository_size() {
         .send()
         .await
         .assert(200);
-    assert_eq!(app.statements() - before, 2, "the login and the Section");
+    assert_eq!(
+        app.statements() - before,
+        login_cost() + 1,
+        "the login and the Section"
+    );
     let before = app.statements();
     app.get("/content/sections/1")
         .basic("nobody", "x")
@@ -123,9 +128,18 @@ async fn authentication_looks_users_up_by_index_whatever_the_repository_size() {
     assert_eq!(app.statements() - before, 1, "the login only");
 }
 
+/// What a known account's login costs: reading the account on PostgreSQL; on SQLite nothing
+/// while no commit has changed the commit mark since it was read.
+fn login_cost() -> u64 {
+    match backend() {
+        "postgres" => 1,
+        _ => 0,
+    }
+}
+
 /// A check on one resource costs no statement on a warm cache: an anonymous (Section
-/// limited) Location read runs the same statements as an administrator's, and one more than
-/// reading it needs only for the administrator's login.
+/// limited) Location read runs the same statements as an administrator's but for the
+/// administrator's login.
 #[tokio::test]
 async fn a_check_on_one_resource_adds_no_statement() {
     let app = TestApp::with_args(&["--cache-mib", "0"]).await; // the rendering path
@@ -141,7 +155,11 @@ async fn a_check_on_one_resource_adds_no_statement() {
     };
     let anonymous = cost(false).await;
     let admin = cost(true).await;
-    assert_eq!(admin, anonymous + 1, "the login is the only difference");
+    assert_eq!(
+        admin,
+        anonymous + login_cost(),
+        "the login is the only difference"
+    );
     assert_eq!(
         anonymous, 3,
         "the Location, its child count, its content item"
