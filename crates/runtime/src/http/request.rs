@@ -74,7 +74,8 @@ impl Rq {
         self.http.header(name)
     }
 
-    /// A path parameter; the route's pattern guarantees its shape, so a bad one is a 404.
+    /// A path parameter; the route's pattern and its endpoint's check of numbers guarantee its
+    /// shape, so a bad one is a 404.
     pub fn path<T: FromScalar>(&self, name: &str) -> Result<T, HttpError> {
         let v = self
             .http
