@@ -116,7 +116,7 @@ async fn authentication_looks_users_up_by_index_whatever_the_repository_size() {
         .assert(200);
     assert_eq!(
         app.statements() - before,
-        login_cost() + 1,
+        marked_cost() + 1,
         "the login and the Section"
     );
     let before = app.statements();
@@ -126,15 +126,6 @@ async fn authentication_looks_users_up_by_index_whatever_the_repository_size() {
         .await
         .assert_error(401);
     assert_eq!(app.statements() - before, 1, "the login only");
-}
-
-/// What a known account's login costs: reading the account on PostgreSQL; on SQLite nothing
-/// while no commit has changed the commit mark since it was read.
-fn login_cost() -> u64 {
-    match backend() {
-        "postgres" => 1,
-        _ => 0,
-    }
 }
 
 /// A check on one resource costs no statement on a warm cache: an anonymous (Section
@@ -157,7 +148,7 @@ async fn a_check_on_one_resource_adds_no_statement() {
     let admin = cost(true).await;
     assert_eq!(
         admin,
-        anonymous + login_cost(),
+        anonymous + marked_cost(),
         "the login is the only difference"
     );
     assert_eq!(

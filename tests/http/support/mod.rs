@@ -48,6 +48,15 @@ pub struct TestApp {
 
 pub use cairn_store::scratch::backend;
 
+/// A statement SQLite's commit mark saves (the generation of a kept answer, a known login's
+/// account): one on PostgreSQL, none on SQLite while no commit has changed the mark.
+pub fn marked_cost() -> u64 {
+    match backend() {
+        "postgres" => 1,
+        _ => 0,
+    }
+}
+
 impl TestApp {
     pub async fn new() -> TestApp {
         Self::with_args(&[]).await
