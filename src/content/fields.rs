@@ -431,10 +431,12 @@ impl Shared {
 
 /// `eng-GB`: three lowercase letters, a dash, two uppercase letters (400 otherwise).
 pub fn check_language_code(code: &str) -> Result<()> {
-    let ok = code.len() == 6
-        && code[..3].chars().all(|c| c.is_ascii_lowercase())
-        && &code[3..4] == "-"
-        && code[4..].chars().all(|c| c.is_ascii_uppercase());
+    // By bytes: a text of six bytes need not have a character boundary at 3 or 4.
+    let b = code.as_bytes();
+    let ok = b.len() == 6
+        && b[..3].iter().all(u8::is_ascii_lowercase)
+        && b[3] == b'-'
+        && b[4..].iter().all(u8::is_ascii_uppercase);
     if ok {
         Ok(())
     } else {
