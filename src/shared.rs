@@ -51,6 +51,8 @@ pub struct Shared {
     pub(crate) languages: crate::languages::Languages,
     /// Defined content types with their Field definitions, by id.
     pub(crate) types: crate::cache::Cache<i64, crate::content::rows::TypeInfo>,
+    /// Where deep pages of children start (`locations::pages`).
+    pub(crate) page_starts: crate::locations::PageStarts,
     /// Rendered answers of GETs (`responses.rs`); none when turned off.
     pub(crate) responses: Option<cairn_runtime::ResponseCache>,
     /// Shared reads of the repository's generation (`responses.rs`).
@@ -79,6 +81,7 @@ impl Shared {
             permissions: PermissionCache::new("permissions", 10_000),
             languages: crate::languages::Languages::default(),
             types: crate::cache::Cache::new("content_types", 1_000),
+            page_starts: Default::default(),
             responses: (cache_bytes > 0).then(|| cairn_runtime::ResponseCache::new(cache_bytes)),
             generations: crate::responses::Generations::new(),
             feed: crate::events::Feed::default(),

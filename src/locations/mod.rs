@@ -3,6 +3,7 @@
 //! `tree` holds the set operations over the materialized path; this module the endpoints.
 
 pub(crate) mod ops;
+mod pages;
 mod render;
 pub(crate) mod tree;
 
@@ -19,7 +20,8 @@ use crate::services::Services;
 use crate::shared::Shared;
 use cairn_runtime::ETag;
 use cairn_store::entity::{content, location};
-use cairn_store::sql::{placeholders, stmt};
+use cairn_store::sql::placeholders;
+pub(crate) use pages::PageStarts;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
@@ -49,16 +51,41 @@ pub const SORT_FIELDS: &[(&str, &str, &str)] = &[
     ("CONTENTOBJECT_ID", "", "l.content_id"),
 ];
 
-/// The joins and the `ORDER BY` of children for a parent's sort field (PATH when unknown).
-fn order_by(sort_field: &str, desc: bool) -> (&'static str, String) {
+/// The children of `parent` that `visible` lets a caller see, in the parent's sort order
+/// (PATH when unknown).
+fn children_of(parent: &location::Model, visible: &Filter) -> pages::Children {
+    let desc = parent.sort_order == "DESC";
     let dir = if desc { "DESC" } else { "ASC" };
     let (_, joins, key) = (SORT_FIELDS.iter())
-        .find(|(name, ..)| *name == sort_field)
+        .find(|(name, ..)| *name == parent.sort_field)
         .unwrap_or(&SORT_FIELDS[0]);
-    match *key {
+    let order = match *key {
         // Unique: no tie-break.
-        "l.path_string" | "l.id" => (joins, format!("{key} {dir}")),
-        _ => (joins, format!("{key} {dir}, l.id {dir}")),
+        "l.path_string" | "l.id" => format!("{key} {dir}"),
+        _ => format!("{key} {dir}, l.id {dir}"),
+    };
+    // The orders an index of the children follows.
+    let seek = match *key {
+        "l.path_string" => Some((*key, true, desc)),
+        "l.priority" | "l.id" => Some((*key, false, desc)),
+        _ => None,
+    };
+    // A Section limitation reads the Location row; others read the content row too.
+    let (permission_join, only) = match visible {
+        Filter::All => ("", Sql::default()),
+        f if !f.reads("pc") => ("", f.sql().and_prefix()),
+        f => (
+            "JOIN contents pc ON pc.id = l.content_id",
+            f.sql().and_prefix(),
+        ),
+    };
+    pages::Children {
+        joins,
+        order,
+        seek,
+        permission_join,
+        only,
+        parent: parent.id,
     }
 }
 
@@ -268,32 +295,15 @@ impl LocationsApi<Services> for LocationsService {
             location_sections: true,
         };
         let visible = self.visible(cx, READ, scope);
-        // A Section limitation reads the Location row; others read the content row too.
-        let (permission_join, only) = match &visible {
-            Filter::All => ("", Sql::default()),
-            f if !f.reads("pc") => ("", f.sql().and_prefix()),
-            f => (
-                "JOIN contents pc ON pc.id = l.content_id",
-                f.sql().and_prefix(),
-            ),
-        };
-        let (offset, limit) = (req.offset.sql(), req.limit.sql());
-        let (joins, order) = order_by(&parent.sort_field, parent.sort_order == "DESC");
-        // The page's ids first, from the index alone: the rows skipped by OFFSET are never read.
-        let sql = format!(
-            "SELECT l.* FROM locations l {joins} WHERE l.id IN \
-               (SELECT l.id FROM locations l {joins} {permission_join} \
-                WHERE l.parent_id = ? AND l.id <> ?{} ORDER BY {order} LIMIT ? OFFSET ?) \
-             ORDER BY {order}",
-            only.sql
-        );
-        let mut values: Vec<sea_orm::Value> = vec![parent.id.into(), parent.id.into()];
-        values.extend(only.values);
-        values.extend([limit.into(), offset.into()]);
-        let children = location::Entity::find()
-            .from_raw_sql(stmt(db.get_database_backend(), &sql, values))
-            .all(db)
-            .await?;
+        let list = children_of(&parent, &visible);
+        let children = pages::page(
+            &self.db,
+            &self.page_starts,
+            &list,
+            req.offset.0,
+            req.limit.0,
+        )
+        .await?;
         Ok(LoadLocationChildrenResponse::Ok {
             body: self.location_list(
                 hrefs::load_location_children(&href_path(&parent.path_string)),

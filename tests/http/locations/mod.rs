@@ -3,6 +3,7 @@
 //! tree's consistency after each operation. Shared here: the tree check and the bulk seeding
 //! of large subtrees (trash and permissions use them too).
 
+mod pages;
 mod reads;
 mod scale;
 mod subtrees;
