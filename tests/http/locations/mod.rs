@@ -29,6 +29,19 @@ fn children_ids(v: &serde_json::Value) -> Vec<i64> {
         .collect()
 }
 
+/// Sets the children's sort field and order of the Location at `path` (`1/2/54`), as admin.
+async fn sort_children(app: &TestApp, path: &str, field: &str, order: &str) {
+    app.req("PATCH", &format!("/content/locations/{path}"))
+        .admin()
+        .json_body(
+            "LocationUpdate",
+            json!({"sortField": field, "sortOrder": order}),
+        )
+        .send()
+        .await
+        .assert(200);
+}
+
 fn hex_md5(text: &str) -> String {
     use md5::{Digest, Md5};
     Md5::digest(text.as_bytes())

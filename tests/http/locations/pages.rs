@@ -51,17 +51,7 @@ async fn deep_pages_of_children_are_the_pages_the_offset_gives() {
             .copied()
             .collect()
     };
-    let sort = async |field: &str, order: &str| {
-        app.req("PATCH", &format!("/content/locations/{parent}"))
-            .admin()
-            .json_body(
-                "LocationUpdate",
-                json!({"sortField": field, "sortOrder": order}),
-            )
-            .send()
-            .await
-            .assert(200);
-    };
+    let sort = async |field: &str, order: &str| sort_children(&app, &parent, field, order).await;
     let offsets = [
         0, 499, 500, 501, 777, 999, 1_000, 1_024, 1_040, 1_299, 1_300, 2_000,
     ];

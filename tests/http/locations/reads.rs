@@ -95,21 +95,7 @@ async fn children_sort_by_every_sort_field_with_offset_and_limit() {
             )
         }
     };
-    let sort = |field: &'static str, order: &'static str| {
-        let path = format!("/content/locations/{parent}");
-        let app = &app;
-        async move {
-            app.req("PATCH", &path)
-                .admin()
-                .json_body(
-                    "LocationUpdate",
-                    json!({"sortField": field, "sortOrder": order}),
-                )
-                .send()
-                .await
-                .assert(200);
-        }
-    };
+    let sort = async |field: &str, order: &str| sort_children(&app, &parent, field, order).await;
     for (field, asc) in [
         ("PATH", vec![c, a, b]),
         ("NODE_ID", vec![c, a, b]),
