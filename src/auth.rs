@@ -106,35 +106,42 @@ pub struct CredentialCache {
 
 const CREDENTIAL_CACHE_SIZE: usize = 10_000;
 
-/// Accounts found by login, each with the moment it was found in: used again only while
-/// nothing can have changed it since.
-#[derive(Default)]
-pub struct AccountCache {
-    found: Mutex<HashMap<String, (Since, user::Model)>>,
+/// Rows found by a key (accounts by login, sessions by id), each with the moment it was found
+/// in: used again only while nothing can have changed it since.
+pub struct Kept<T> {
+    found: Mutex<HashMap<String, (Since, T)>>,
+}
+
+impl<T> Default for Kept<T> {
+    fn default() -> Self {
+        Kept {
+            found: Mutex::default(),
+        }
+    }
 }
 
 /// A moment with nothing committed since: the generation of a cached read, or (without one,
-/// on SQLite) the commit mark taken before the account was read.
+/// on SQLite) the commit mark taken before the row was read.
 #[derive(Clone, PartialEq)]
 enum Since {
     Generation(u64),
     Mark(cairn_store::commits::Mark),
 }
 
-impl AccountCache {
-    fn get(&self, login: &str, since: &Since) -> Option<user::Model> {
+impl<T: Clone> Kept<T> {
+    fn get(&self, key: &str, since: &Since) -> Option<T> {
         let map = self.found.lock().unwrap_or_else(|e| e.into_inner());
-        map.get(login)
+        map.get(key)
             .filter(|(s, _)| s == since)
-            .map(|(_, u)| u.clone())
+            .map(|(_, row)| row.clone())
     }
 
-    fn put(&self, login: &str, since: Since, user: user::Model) {
+    fn put(&self, key: &str, since: Since, row: T) {
         let mut map = self.found.lock().unwrap_or_else(|e| e.into_inner());
         if map.len() >= CREDENTIAL_CACHE_SIZE {
             map.retain(|_, (s, _)| *s == since);
         }
-        map.insert(login.to_string(), (since, user));
+        map.insert(key.to_string(), (since, row));
     }
 }
 
@@ -404,18 +411,31 @@ impl Shared {
     /// The session `id` if it exists, its user is enabled, and it has not been idle too
     /// long; refreshes its last use at most once a minute.
     pub async fn live_session(&self, id: &str) -> Result<Option<user_session::Model>> {
-        let Some(s) = model::<user_session::Model>(
-            self.db.conn(),
-            stmt(
-                self.db.backend(),
-                "SELECT user_sessions.* FROM user_sessions \
-                 JOIN users ON users.id = user_sessions.user_id \
-                 WHERE user_sessions.id = ? AND users.enabled = ?",
-                [id.into(), true.into()],
-            ),
-        )
-        .await?
-        else {
+        // Kept only under the commit mark: every commit changes it, a logout and a disabled
+        // user included (they name no generation of the cache).
+        let since = self.db.commit_mark().map(Since::Mark);
+        let kept = since.as_ref().and_then(|s| self.sessions.get(id, s));
+        let found = match kept {
+            Some(s) => Some(s),
+            None => {
+                let found = model::<user_session::Model>(
+                    self.db.conn(),
+                    stmt(
+                        self.db.backend(),
+                        "SELECT user_sessions.* FROM user_sessions \
+                         JOIN users ON users.id = user_sessions.user_id \
+                         WHERE user_sessions.id = ? AND users.enabled = ?",
+                        [id.into(), true.into()],
+                    ),
+                )
+                .await?;
+                if let (Some(m), Some(s)) = (since, &found) {
+                    self.sessions.put(id, m, s.clone());
+                }
+                found
+            }
+        };
+        let Some(s) = found else {
             return Ok(None);
         };
         let now = chrono::Utc::now().timestamp();

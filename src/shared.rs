@@ -41,8 +41,10 @@ pub struct Shared {
     /// Where uploaded files are kept.
     pub files: Arc<crate::storage::Storage>,
     pub(crate) credentials: CredentialCache,
-    /// Accounts found by login within a generation (cached reads).
-    pub(crate) accounts: crate::auth::AccountCache,
+    /// Accounts found by login, kept within a generation (cached reads) or a commit mark.
+    pub(crate) accounts: crate::auth::Kept<cairn_store::entity::user::Model>,
+    /// Sessions found by id, kept within a commit mark.
+    pub(crate) sessions: crate::auth::Kept<cairn_store::entity::user_session::Model>,
     /// Failed logins, which slow down the next attempts.
     pub(crate) throttle: crate::throttle::LoginThrottle,
     /// The Policies of recent callers.
@@ -76,7 +78,8 @@ impl Shared {
             field_types,
             files,
             credentials: CredentialCache::default(),
-            accounts: crate::auth::AccountCache::default(),
+            accounts: Default::default(),
+            sessions: Default::default(),
             throttle: crate::throttle::LoginThrottle::new(throttle),
             permissions: PermissionCache::new("permissions", 10_000),
             languages: crate::languages::Languages::default(),

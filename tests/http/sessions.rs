@@ -247,6 +247,48 @@ async fn check_refresh_and_logout() {
         .assert_error(401);
 }
 
+/// A session kept between requests (SQLite, under the commit mark) costs no statement, and is
+/// read again after any commit: a logout and a disabled user end it at once, on every backend.
+#[tokio::test]
+async fn a_kept_session_is_read_again_after_a_commit() {
+    let app = TestApp::with_args(&["--cache-mib", "0"]).await;
+    let id = crate::users::new_user(&app, "1/5/13", "sessioned").await;
+    let (cookie, token) = app.login_as("sessioned", crate::users::PASSWORD).await;
+    let current = async |cookie: &str| {
+        (app.get("/user/sessions/current").header("cookie", cookie))
+            .send()
+            .await
+            .status
+    };
+    assert_eq!(current(&cookie).await, 200);
+    let before = app.statements();
+    assert_eq!(current(&cookie).await, 200);
+    let kept = app.statements() - before;
+    // The answer is the session itself: finding it is the request's only statement.
+    assert_eq!(kept, marked_cost(), "a known session's request");
+
+    // A logout ends it, though it was kept a moment before.
+    let sid = cookie.split('=').nth(1).unwrap().to_string();
+    app.req("DELETE", &format!("/user/sessions/{sid}"))
+        .header("cookie", &cookie)
+        .header("x-csrf-token", &token)
+        .send()
+        .await
+        .assert(204);
+    assert_eq!(current(&cookie).await, 404);
+
+    // Disabling the user ends its sessions (they are deleted), kept or not.
+    let (cookie, _) = app.login_as("sessioned", crate::users::PASSWORD).await;
+    assert_eq!(current(&cookie).await, 200);
+    assert_eq!(current(&cookie).await, 200);
+    (app.req("PATCH", &format!("/user/users/{id}")).admin())
+        .json_body("UserUpdate", json!({"enabled": false}))
+        .send()
+        .await
+        .assert(200);
+    assert_eq!(current(&cookie).await, 404);
+}
+
 #[tokio::test]
 async fn sessions_expire_when_idle() {
     let app = TestApp::with_args(&["--session-idle", "0"]).await;

@@ -9,7 +9,7 @@ mod lookups;
 use crate::support::*;
 use serde_json::{Value, json};
 
-const PASSWORD: &str = "Secret-12345";
+pub(crate) const PASSWORD: &str = "Secret-12345";
 
 fn user_create(login: &str, email: &str) -> Value {
     json!({"mainLanguageCode": "eng-GB", "login": login, "email": email, "password": PASSWORD,
@@ -41,7 +41,7 @@ async fn new_group(app: &TestApp, parent: &str, name: &str) -> String {
 }
 
 /// Creates a user in the group at `group`; its id.
-async fn new_user(app: &TestApp, group: &str, login: &str) -> i64 {
+pub(crate) async fn new_user(app: &TestApp, group: &str, login: &str) -> i64 {
     let r = app
         .req("POST", &format!("/user/groups/{group}/users"))
         .admin()
