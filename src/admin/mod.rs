@@ -47,11 +47,7 @@ pub async fn set_password(db: &Db, login: &str, password: &str) -> anyhow::Resul
 
 /// Adds the language `code` (`pol-PL`) named `name`; an existing code is an error.
 pub async fn add_language(db: &Db, code: &str, name: &str) -> anyhow::Result<()> {
-    let valid = code.len() == 6
-        && code.as_bytes()[3] == b'-'
-        && code[..3].chars().all(|c| c.is_ascii_lowercase())
-        && code[4..].chars().all(|c| c.is_ascii_uppercase());
-    if !valid {
+    if crate::content::check_language_code(code).is_err() {
         anyhow::bail!("'{code}' is not a language code such as pol-PL");
     }
     if name.trim().is_empty() {

@@ -34,8 +34,8 @@ use cairn_runtime::{ETag, Timestamp};
 use cairn_store::entity::{
     content, content_relation, content_version, location, pending_location, section,
 };
-pub(crate) use fields::FieldSet;
-use fields::{Failures, check_language_code};
+use fields::Failures;
+pub(crate) use fields::{FieldSet, check_language_code};
 use rows::TypeInfo;
 use sea_orm::sea_query::Expr;
 use sea_orm::{

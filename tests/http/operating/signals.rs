@@ -241,7 +241,13 @@ fn kill_9_under_writes_loses_no_acknowledged_item() {
             })
         })
         .collect();
-    std::thread::sleep(Duration::from_millis(1500));
+    // Killed once more than 20 items are acknowledged (at most 30 s: a loaded machine is slow),
+    // while the writers keep going.
+    let started = std::time::Instant::now();
+    while acknowledged.lock().unwrap().len() <= 20 && started.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(200));
     Command::new("kill")
         .args(["-KILL", &server.id().to_string()])
         .status()
