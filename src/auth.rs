@@ -129,6 +129,24 @@ enum Since {
 }
 
 impl<T: Clone> Kept<T> {
+    /// The row kept for `key` since `since`, else the one `read` finds (kept when `since` is
+    /// known: it must be taken before the read, so that a commit after it changes it).
+    async fn get_or_read(
+        &self,
+        key: &str,
+        since: Option<Since>,
+        read: impl AsyncFnOnce() -> Result<Option<T>>,
+    ) -> Result<Option<T>> {
+        if let Some(row) = since.as_ref().and_then(|s| self.get(key, s)) {
+            return Ok(Some(row));
+        }
+        let found = read().await?;
+        if let (Some(s), Some(row)) = (since, &found) {
+            self.put(key, s, row.clone());
+        }
+        Ok(found)
+    }
+
     fn get(&self, key: &str, since: &Since) -> Option<T> {
         let map = self.found.lock().unwrap_or_else(|e| e.into_inner());
         map.get(key)
@@ -379,17 +397,9 @@ impl Shared {
             Some(g) => Some(Since::Generation(g)),
             None => self.db.commit_mark().map(Since::Mark),
         };
-        let found = since.as_ref().and_then(|s| self.accounts.get(login, s));
-        let user = match found {
-            Some(user) => Some(user),
-            None => {
-                let user = self.account(login).await?;
-                if let (Some(s), Some(u)) = (since, &user) {
-                    self.accounts.put(login, s, u.clone());
-                }
-                user
-            }
-        };
+        let user = (self.accounts)
+            .get_or_read(login, since, async || self.account(login).await)
+            .await?;
         let user = user
             .filter(|u| u.id != ANONYMOUS_USER_ID)
             .ok_or_else(invalid_login)?;
@@ -414,11 +424,9 @@ impl Shared {
         // Kept only under the commit mark: every commit changes it, a logout and a disabled
         // user included (they name no generation of the cache).
         let since = self.db.commit_mark().map(Since::Mark);
-        let kept = since.as_ref().and_then(|s| self.sessions.get(id, s));
-        let found = match kept {
-            Some(s) => Some(s),
-            None => {
-                let found = model::<user_session::Model>(
+        let found = (self.sessions)
+            .get_or_read(id, since, async || {
+                model::<user_session::Model>(
                     self.db.conn(),
                     stmt(
                         self.db.backend(),
@@ -428,13 +436,10 @@ impl Shared {
                         [id.into(), true.into()],
                     ),
                 )
-                .await?;
-                if let (Some(m), Some(s)) = (since, &found) {
-                    self.sessions.put(id, m, s.clone());
-                }
-                found
-            }
-        };
+                .await
+                .map_err(Into::into)
+            })
+            .await?;
         let Some(s) = found else {
             return Ok(None);
         };

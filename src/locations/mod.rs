@@ -34,21 +34,21 @@ const CONTENT: &str = "LEFT JOIN contents c ON c.id = l.content_id";
 const TYPE: &str = "LEFT JOIN contents c ON c.id = l.content_id LEFT JOIN content_types t ON t.id = c.content_type_id AND t.status = 0";
 
 /// The reference's sort fields of Locations, as the API names them, each with the joins and
-/// the key it sorts children by. PATH, PRIORITY and NODE_ID follow an index; the others sort
-/// the children.
-pub const SORT_FIELDS: &[(&str, &str, &str)] = &[
-    ("PATH", "", "l.path_string"),
-    ("PUBLISHED", CONTENT, "c.published"),
-    ("MODIFIED", CONTENT, "c.modified"),
-    ("SECTION", CONTENT, "c.section_id"),
-    ("DEPTH", "", "l.depth"),
-    ("CLASS_IDENTIFIER", TYPE, "t.identifier"),
-    ("CLASS_NAME", TYPE, "t.identifier"),
-    ("PRIORITY", "", "l.priority"),
-    ("NAME", CONTENT, "LOWER(c.name)"),
-    ("MODIFIED_SUBNODE", CONTENT, "c.modified"),
-    ("NODE_ID", "", "l.id"),
-    ("CONTENTOBJECT_ID", "", "l.content_id"),
+/// the key it sorts children by, and whether an index of the children follows that key (the
+/// others sort the children).
+pub const SORT_FIELDS: &[(&str, &str, &str, bool)] = &[
+    ("PATH", "", "l.path_string", true),
+    ("PUBLISHED", CONTENT, "c.published", false),
+    ("MODIFIED", CONTENT, "c.modified", false),
+    ("SECTION", CONTENT, "c.section_id", false),
+    ("DEPTH", "", "l.depth", false),
+    ("CLASS_IDENTIFIER", TYPE, "t.identifier", false),
+    ("CLASS_NAME", TYPE, "t.identifier", false),
+    ("PRIORITY", "", "l.priority", true),
+    ("NAME", CONTENT, "LOWER(c.name)", false),
+    ("MODIFIED_SUBNODE", CONTENT, "c.modified", false),
+    ("NODE_ID", "", "l.id", true),
+    ("CONTENTOBJECT_ID", "", "l.content_id", false),
 ];
 
 /// The children of `parent` that `visible` lets a caller see, in the parent's sort order
@@ -56,19 +56,13 @@ pub const SORT_FIELDS: &[(&str, &str, &str)] = &[
 fn children_of(parent: &location::Model, visible: &Filter) -> pages::Children {
     let desc = parent.sort_order == "DESC";
     let dir = if desc { "DESC" } else { "ASC" };
-    let (_, joins, key) = (SORT_FIELDS.iter())
+    let (_, joins, key, indexed) = (SORT_FIELDS.iter())
         .find(|(name, ..)| *name == parent.sort_field)
         .unwrap_or(&SORT_FIELDS[0]);
     let order = match *key {
         // Unique: no tie-break.
         "l.path_string" | "l.id" => format!("{key} {dir}"),
         _ => format!("{key} {dir}, l.id {dir}"),
-    };
-    // The orders an index of the children follows.
-    let seek = match *key {
-        "l.path_string" => Some((*key, true, desc)),
-        "l.priority" | "l.id" => Some((*key, false, desc)),
-        _ => None,
     };
     // A Section limitation reads the Location row; others read the content row too.
     let (permission_join, only) = match visible {
@@ -82,7 +76,8 @@ fn children_of(parent: &location::Model, visible: &Filter) -> pages::Children {
     pages::Children {
         joins,
         order,
-        seek,
+        seek: indexed.then_some(*key),
+        desc,
         permission_join,
         only,
         parent: parent.id,

@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 
 /// Children between two kept starts: the most a deep page walks before its first row.
-pub(crate) const STRIDE: u64 = 100;
+const STRIDE: u64 = 100;
 
 /// Starts kept at most, over all lists (a few megabytes); beyond, all are dropped.
 const STARTS: usize = 100_000;
@@ -82,9 +82,10 @@ pub(crate) struct Children {
     pub joins: &'static str,
     /// The `ORDER BY` of the page.
     pub order: String,
-    /// The order key when an index follows it (`(key, l.id)` is then unique and ordered):
-    /// its expression, whether it is text, and whether the order is descending.
-    pub seek: Option<(&'static str, bool, bool)>,
+    /// The order key when an index follows it (`(key, l.id)` is then unique and ordered).
+    pub seek: Option<&'static str>,
+    /// The order is descending.
+    pub desc: bool,
     /// The join the permission filter needs, and the filter (` AND ...`).
     pub permission_join: &'static str,
     pub only: Sql,
@@ -107,9 +108,9 @@ impl Children {
     /// (its own child counted), in order: two seeks of the index, the rest of the start's key
     /// and the keys after it, then a sort of at most twice `skip + take` keys.
     fn after_start(&self, start: &Start, skip: u64, take: u64) -> (String, Vec<Value>) {
-        let (key, _, desc) = self.seek.expect("a list with starts follows an index");
+        let key = self.seek.expect("a list with starts follows an index");
         let (from, values) = self.from();
-        let (cmp, dir, after) = if desc {
+        let (cmp, dir, after) = if self.desc {
             ("<=", "DESC", "<")
         } else {
             (">=", "ASC", ">")
@@ -149,10 +150,10 @@ pub(crate) async fn page(
     offset: u64,
     limit: Option<u64>,
 ) -> Result<Vec<location::Model>> {
-    // Taken before the reads: a commit after it changes the mark.
-    let mark = db.commit_mark();
-    if let (Some(_), Some(mark), Some(take)) = (list.seek, mark, limit)
+    if list.seek.is_some()
         && offset >= STRIDE
+        // Taken before the reads: a commit after it changes the mark.
+        && let (Some(mark), Some(take)) = (db.commit_mark(), limit)
         && let Some(rows) = page_from_start(db, starts, mark, list, offset, take).await?
     {
         return Ok(rows);
@@ -234,7 +235,7 @@ async fn find_start(
     nearest: Option<(u64, Start)>,
     target: u64,
 ) -> Result<Option<Start>> {
-    let (key, text, _) = list.seek.expect("a list with starts follows an index");
+    let key = list.seek.expect("a list with starts follows an index");
     let order = &list.order;
     let (sql, values) = match nearest {
         Some((p, s)) => list.after_start(&s, target - p, 1),
@@ -250,7 +251,8 @@ async fn find_start(
     let Some(row) = db.query_one_raw(stmt(backend, &sql, values)).await? else {
         return Ok(None);
     };
-    let key = if text {
+    // PATH's key is text; PRIORITY's and NODE_ID's are integers.
+    let key = if key == "l.path_string" {
         row.try_get::<Option<String>>("", "k")?.map(Value::from)
     } else {
         row.try_get::<Option<i64>>("", "k")?.map(Value::from)
