@@ -120,7 +120,7 @@ impl ContentService {
                 let ty = self.defined_type(tx, c.content_type_id).await?;
                 let l = tree::create(
                     tx,
-                    &parent,
+                    parent.id,
                     &copy,
                     tree::NewLocation {
                         priority: 0,

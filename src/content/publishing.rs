@@ -107,6 +107,7 @@ impl Shared {
                 &l,
                 &names,
                 c.always_available,
+                first,
             )
             .await?;
         }
@@ -133,10 +134,9 @@ impl Shared {
         let mut main = c.main_location_id;
         let mut locations = Vec::with_capacity(pending.len());
         for p in pending {
-            let parent = tree::find(tx, p.parent_id).await?;
             let l = tree::create(
                 tx,
-                &parent,
+                p.parent_id,
                 c,
                 tree::NewLocation {
                     priority: p.priority,

@@ -413,7 +413,7 @@ impl Shared {
         let ty = self.defined_type(tx, c.content_type_id).await?;
         let l = tree::create(
             tx,
-            &parent,
+            parent.id,
             &c,
             tree::NewLocation {
                 priority: b.priority.unwrap_or(0),

@@ -149,7 +149,7 @@ impl LocationsService {
                     let copy = self.copy_published(tx, cx, c).await?;
                     let l = tree::create(
                         tx,
-                        &under,
+                        under.id,
                         &copy,
                         tree::NewLocation {
                             priority: n.priority,

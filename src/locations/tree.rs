@@ -104,11 +104,12 @@ pub struct NewLocation {
     pub sort_order: String,
 }
 
-/// Places `content` under `parent`; invisible when hidden, when its content is hidden or
-/// when the parent is invisible. The caller [`share`]s the tree from before it read `parent`.
+/// Places `content` under Location `parent` (read by the insert itself, so the caller need
+/// not have read it); invisible when hidden, when its content is hidden or when the parent is
+/// invisible. The caller [`share`]s the tree from before it chose `parent`.
 pub async fn create(
     tx: &impl ConnectionTrait,
-    parent: &location::Model,
+    parent: i64,
     c: &content::Model,
     new: NewLocation,
 ) -> Result<location::Model> {
@@ -125,58 +126,46 @@ pub async fn create(
         )));
     }
     let remote_id = new.remote_id.unwrap_or_else(crate::stored::new_remote_id);
-    let is_invisible = new.hidden || c.is_hidden || parent.is_invisible;
-    // One statement: the id is taken inside it (PostgreSQL's sequence; on SQLite, whose
-    // writers are serialised, the next of AUTOINCREMENT's counter), and the path ends with it.
-    // The Section as the content row holds it now: a Section change that committed since `c`
-    // was read held the tree, which the caller shares.
+    // One statement: the parent's row is read, the id taken (PostgreSQL's sequence; on
+    // SQLite, whose writers are serialised, the next of AUTOINCREMENT's counter), and the path
+    // ends with it. The Section as the content row holds it now: a Section change that
+    // committed since `c` was read held the tree, which the caller shares.
     let backend = tx.get_database_backend();
-    let (next, returning) = match backend {
-        DbBackend::Postgres => (
-            "nextval(pg_get_serial_sequence('locations', 'id'))",
-            " RETURNING id",
-        ),
-        _ => (
-            "COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'locations'), 0) + 1",
-            "",
-        ),
+    let next = match backend {
+        DbBackend::Postgres => "nextval(pg_get_serial_sequence('locations', 'id'))",
+        _ => "COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'locations'), 0) + 1",
     };
     let insert = stmt(
         backend,
         &format!(
             "INSERT INTO locations (id, parent_id, content_id, path_string, depth, priority, is_hidden, is_invisible, remote_id, sort_field, sort_order, section_id) \
-             SELECT n.id, ?, ?, ? || CAST(n.id AS TEXT) || '/', ?, ?, ?, ?, ?, ?, ?, (SELECT c.section_id FROM contents c WHERE c.id = ?) \
-             FROM (SELECT {next} AS id) n{returning}"
+             SELECT n.id, p.id, ?, p.path_string || CAST(n.id AS TEXT) || '/', p.depth + 1, ?, ?, (? OR p.is_invisible), ?, ?, ?, (SELECT c.section_id FROM contents c WHERE c.id = ?) \
+             FROM locations p, (SELECT {next} AS id) n WHERE p.id = ? \
+             RETURNING id, path_string, depth, is_invisible"
         ),
         [
-            parent.id.into(),
             c.id.into(),
-            parent.path_string.clone().into(),
-            (parent.depth + 1).into(),
             new.priority.into(),
             new.hidden.into(),
-            is_invisible.into(),
+            (new.hidden || c.is_hidden).into(),
             remote_id.clone().into(),
             new.sort_field.clone().into(),
             new.sort_order.clone().into(),
             c.id.into(),
+            parent.into(),
         ],
     );
-    let id: i64 = match backend {
-        DbBackend::Postgres => (tx.query_one_raw(insert).await?)
-            .ok_or_else(|| Error::Internal("a Location insert returned no id".into()))?
-            .try_get_by_index(0)?,
-        _ => tx.execute_raw(insert).await?.last_insert_id() as i64,
-    };
+    let row =
+        (tx.query_one_raw(insert).await?).ok_or_else(|| Error::not_found("Location", parent))?;
     Ok(location::Model {
-        id,
-        parent_id: parent.id,
+        id: row.try_get_by_index(0)?,
+        parent_id: parent,
         content_id: c.id,
-        path_string: format!("{}{id}/", parent.path_string),
-        depth: parent.depth + 1,
+        path_string: row.try_get_by_index(1)?,
+        depth: row.try_get_by_index(2)?,
         priority: new.priority,
         is_hidden: new.hidden,
-        is_invisible,
+        is_invisible: row.try_get_by_index(3)?,
         remote_id,
         sort_field: new.sort_field,
         sort_order: new.sort_order,

@@ -332,19 +332,28 @@ async fn archive_languages(tx: &impl ConnectionTrait, location_id: i64, keep: i6
     Ok(())
 }
 
-/// Publishes a Location's system aliases in every language of `names`, with its element
-/// forced to `forced` when it has none.
+/// How [`publish_location`] treats the Location.
+#[derive(Default, Clone, Copy)]
+pub(super) struct Publish {
+    /// The element id it takes when it has none.
+    pub forced: Option<i64>,
+    /// Created in this transaction: it has no rows yet, so they are not read.
+    pub placed: bool,
+}
+
+/// Publishes a Location's system aliases in every language of `names` (see [`Publish`]).
 pub(super) async fn publish_location(
     tx: &impl ConnectionTrait,
     known: &Languages,
     l: &location::Model,
     names: &LangMap,
     always_available: bool,
-    forced: Option<i64>,
+    at: Publish,
 ) -> Result<()> {
     if l.id == TREE_ROOT {
         return Ok(());
     }
+    let Publish { forced, placed } = at;
     share_tree(tx).await?;
     let at = Placement {
         location_id: l.id,
@@ -354,9 +363,12 @@ pub(super) async fn publish_location(
     };
     let codes: Vec<&str> = names.0.iter().map(|(code, _)| code.as_str()).collect();
     let langs = languages(known, tx, &codes, 0).await?;
-    // Read once for the first language; a Location that had none (a new one) has only the
-    // rows published here afterwards, so none to archive.
-    let mut known = Some(system_rows(tx, l.id).await?);
+    // Read once for the first language (a Location placed in this transaction has none); a
+    // Location that had none has only the rows published here afterwards, so none to archive.
+    let mut known = Some(match placed {
+        true => Vec::new(),
+        false => system_rows(tx, l.id).await?,
+    });
     let had = known.as_ref().is_some_and(|rows| !rows.is_empty());
     let mut keep = 0;
     for (code, name) in &names.0 {

@@ -2,7 +2,8 @@
 //! Locations changes: a Location published, moved, swapped, removed, trashed or purged.
 
 use super::elements::{
-    content_names, languages, lock_tree, new_id, node_action, publish_location, system_rows,
+    Publish, content_names, languages, lock_tree, new_id, node_action, publish_location,
+    system_rows,
 };
 use crate::error::{Error, Result};
 use crate::languages::Languages;
@@ -15,16 +16,22 @@ use sea_orm::ConnectionTrait;
 /// content's names): the element text is the slug of the name, made unique among its
 /// siblings with a counter (`Folder2`); a rename keeps the old text as history that links to
 /// the element. Languages the Location had and `names` lacks turn into history. Call after a
-/// version is published, for each Location of the content item, and for a new Location of
-/// published content. A fixed number of statements per language.
+/// version is published, for each Location of the content item. `placed`: the Location was
+/// created in this transaction (a first publication), so it has no rows to read yet. A fixed
+/// number of statements per language.
 pub(crate) async fn location_published(
     tx: &impl ConnectionTrait,
     known: &Languages,
     l: &location::Model,
     names: &LangMap,
     always_available: bool,
+    placed: bool,
 ) -> Result<()> {
-    publish_location(tx, known, l, names, always_available, None).await
+    let at = Publish {
+        forced: None,
+        placed,
+    };
+    publish_location(tx, known, l, names, always_available, at).await
 }
 
 /// [`location_published`] with the names and availability read from the Location's content
@@ -38,7 +45,7 @@ pub(crate) async fn location_republished(
         return Err(Error::not_found("Location", location_id));
     };
     if let Some((names, aa)) = content_names(tx, l.content_id).await? {
-        publish_location(tx, known, &l, &names, aa, None).await?;
+        publish_location(tx, known, &l, &names, aa, Publish::default()).await?;
     }
     Ok(())
 }
@@ -76,7 +83,7 @@ pub(crate) async fn subtree_moved(
             (names, aa)
         }
     };
-    publish_location(tx, known, moved, &names, aa, None).await
+    publish_location(tx, known, moved, &names, aa, Publish::default()).await
 }
 
 /// Deletes the aliases (system, history and custom) of every Location whose path lies in
@@ -173,7 +180,11 @@ pub(crate) async fn locations_swapped(
     }
     for (l, element) in &plan {
         if let Some((names, aa)) = content_names(tx, l.content_id).await? {
-            publish_location(tx, known, l, &names, aa, *element).await?;
+            let at = Publish {
+                forced: *element,
+                placed: false,
+            };
+            publish_location(tx, known, l, &names, aa, at).await?;
         }
     }
     Ok(())

@@ -77,10 +77,9 @@ async fn add_content(db: &DatabaseConnection, name: &str) -> content::Model {
 
 /// A new Location of `c` under `parent` (no aliases yet).
 async fn place(db: &DatabaseConnection, parent: i64, c: &content::Model) -> location::Model {
-    let parent = tree::find(db, parent).await.expect("parent");
     tree::create(
         db,
-        &parent,
+        parent,
         c,
         tree::NewLocation {
             priority: 0,
@@ -98,7 +97,7 @@ async fn place(db: &DatabaseConnection, parent: i64, c: &content::Model) -> loca
 async fn add(db: &DatabaseConnection, parent: i64, name: &str) -> location::Model {
     let c = add_content(db, name).await;
     let l = place(db, parent, &c).await;
-    super::location_published(db, &Languages::default(), &l, &eng(name), true)
+    super::location_published(db, &Languages::default(), &l, &eng(name), true, false)
         .await
         .expect("published");
     l
@@ -200,16 +199,23 @@ async fn publishing_generates_unique_slugs_and_keeps_history() {
     let e = add(db, a.id, "").await;
     assert_eq!(lookup(db, "/My-Folder/_1").await, Some(e.id));
     // Publishing again with the same name changes nothing.
-    super::location_published(db, &Languages::default(), &a, &eng("My Folder"), true)
-        .await
-        .unwrap();
+    super::location_published(
+        db,
+        &Languages::default(),
+        &a,
+        &eng("My Folder"),
+        true,
+        false,
+    )
+    .await
+    .unwrap();
     assert_eq!(
         system_texts(db, a.id).await,
         [("My-Folder".to_string(), true)]
     );
 
     // A rename: the old text is history, and the subtree resolves under both.
-    super::location_published(db, &Languages::default(), &a, &eng("Renamed"), true)
+    super::location_published(db, &Languages::default(), &a, &eng("Renamed"), true, false)
         .await
         .unwrap();
     assert_eq!(
@@ -224,9 +230,16 @@ async fn publishing_generates_unique_slugs_and_keeps_history() {
     assert_eq!(lookup(db, "/Renamed/Content").await, Some(d.id));
     assert_eq!(lookup(db, "/My-Folder/Content").await, Some(d.id));
     // The freed text can be taken by the sibling; renaming back takes the history over.
-    super::location_published(db, &Languages::default(), &a, &eng("My Folder"), true)
-        .await
-        .unwrap();
+    super::location_published(
+        db,
+        &Languages::default(),
+        &a,
+        &eng("My Folder"),
+        true,
+        false,
+    )
+    .await
+    .unwrap();
     assert_eq!(
         system_texts(db, a.id).await,
         [
@@ -242,6 +255,7 @@ async fn publishing_generates_unique_slugs_and_keeps_history() {
         &root,
         &eng("Ibexa Platform"),
         true,
+        false,
     )
     .await
     .unwrap();
@@ -263,6 +277,7 @@ async fn translations_share_the_element() {
         &a,
         &names(&[("eng-GB", "Folder"), ("pol-PL", "Katalog")]),
         true,
+        false,
     )
     .await
     .unwrap();
@@ -283,6 +298,7 @@ async fn translations_share_the_element() {
         &a,
         &names(&[("eng-GB", "Folder"), ("pol-PL", "Folder")]),
         true,
+        false,
     )
     .await
     .unwrap();
@@ -297,7 +313,7 @@ async fn translations_share_the_element() {
         .unwrap();
     assert_eq!(folder.lang_mask, 2 | 4);
     // A translation removed: its language goes.
-    super::location_published(db, &Languages::default(), &a, &eng("Folder"), true)
+    super::location_published(db, &Languages::default(), &a, &eng("Folder"), true, false)
         .await
         .unwrap();
     let folder = elements::row(db, 0, &elements::hash("folder"))
@@ -371,9 +387,16 @@ async fn removed_locations_lose_their_aliases() {
     let a = add(db, 2, "A").await;
     let c = add(db, a.id, "C").await;
     let keep = add(db, 2, "Keep").await;
-    super::location_published(db, &Languages::default(), &c, &eng("C renamed"), true)
-        .await
-        .unwrap();
+    super::location_published(
+        db,
+        &Languages::default(),
+        &c,
+        &eng("C renamed"),
+        true,
+        false,
+    )
+    .await
+    .unwrap();
     t.db.write(Change::by_server("test", "/"), async |tx| {
         super::locations_removed(tx, &a.path_string, &tree::subtree_end(&a.path_string)).await
     })
