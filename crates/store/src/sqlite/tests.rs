@@ -191,3 +191,60 @@ async fn queued_writes_share_a_commit_and_fail_alone() {
     let (open, idle) = pool.size();
     assert_eq!(open as usize, idle, "a connection is still held");
 }
+
+/// A commit's WAL frames reach the file in one write before the commit returns: another
+/// connection (SQLite's own VFS) reads them at once, a transaction larger than what is
+/// gathered in memory too, and the database is whole when opened again.
+#[tokio::test]
+async fn a_commit_writes_its_wal_frames_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pool, conn) = pool(&dir).await;
+    conn.execute_unprepared("CREATE INDEX t_s ON t (s)")
+        .await
+        .unwrap();
+    let path = dir.path().join("t.db");
+    let plain = rusqlite::Connection::open(&path).unwrap();
+    let count = |c: &rusqlite::Connection| -> (i64, i64) {
+        c.query_row("SELECT COUNT(*), COALESCE(SUM(n), 0) FROM t", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap()
+    };
+    let insert = |rows: i64, width: i64| {
+        format!(
+            "WITH RECURSIVE k(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM k WHERE x < {rows}) \
+             INSERT INTO t (n, s) SELECT x, printf('%.{width}c', 'a') || x FROM k"
+        )
+    };
+    // About 16 pages (rows and index), written once.
+    let before = gather::writes();
+    let sql = insert(100, 300);
+    let write = async |tx: &sea_orm::DatabaseTransaction| tx.execute_unprepared(&sql).await;
+    pool.write(write).await.unwrap();
+    assert_eq!(
+        gather::writes() - before,
+        1,
+        "one write for the commit's frames"
+    );
+    assert_eq!(count(&plain), (100, 100 * 101 / 2));
+    // 12 MB: past what a WAL file gathers, so written in parts, and still whole.
+    let sql = insert(6000, 2000);
+    let write = async |tx: &sea_orm::DatabaseTransaction| tx.execute_unprepared(&sql).await;
+    pool.write(write).await.unwrap();
+    assert_eq!(count(&plain), (6100, 100 * 101 / 2 + 6000 * 6001 / 2));
+    // Rolled back: nothing of it is seen.
+    let t = Transaction::open(&pool, true).await.unwrap();
+    let tx = t.part(false).await.unwrap();
+    tx.execute_unprepared(&insert(3000, 2000)).await.unwrap();
+    drop(tx);
+    drop(t);
+    assert_eq!(count(&plain).0, 6100);
+    drop((conn, pool));
+    let check: String = plain
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(check, "ok");
+    drop(plain);
+    let again = rusqlite::Connection::open(&path).unwrap();
+    assert_eq!(count(&again).0, 6100);
+}
