@@ -93,13 +93,18 @@ async fn place(db: &DatabaseConnection, parent: i64, c: &content::Model) -> loca
     .expect("location")
 }
 
+/// Publishes the system aliases of `l` in the languages of `names` (always available).
+async fn published(db: &DatabaseConnection, l: &location::Model, names: &LangMap) {
+    super::location_published(db, &Languages::default(), l, names, true, false)
+        .await
+        .expect("published");
+}
+
 /// A Location of a new content item `name` under `parent`, with its aliases published.
 async fn add(db: &DatabaseConnection, parent: i64, name: &str) -> location::Model {
     let c = add_content(db, name).await;
     let l = place(db, parent, &c).await;
-    super::location_published(db, &Languages::default(), &l, &eng(name), true, false)
-        .await
-        .expect("published");
+    published(db, &l, &eng(name)).await;
     l
 }
 
@@ -199,25 +204,14 @@ async fn publishing_generates_unique_slugs_and_keeps_history() {
     let e = add(db, a.id, "").await;
     assert_eq!(lookup(db, "/My-Folder/_1").await, Some(e.id));
     // Publishing again with the same name changes nothing.
-    super::location_published(
-        db,
-        &Languages::default(),
-        &a,
-        &eng("My Folder"),
-        true,
-        false,
-    )
-    .await
-    .unwrap();
+    published(db, &a, &eng("My Folder")).await;
     assert_eq!(
         system_texts(db, a.id).await,
         [("My-Folder".to_string(), true)]
     );
 
     // A rename: the old text is history, and the subtree resolves under both.
-    super::location_published(db, &Languages::default(), &a, &eng("Renamed"), true, false)
-        .await
-        .unwrap();
+    published(db, &a, &eng("Renamed")).await;
     assert_eq!(
         system_texts(db, a.id).await,
         [
@@ -230,16 +224,7 @@ async fn publishing_generates_unique_slugs_and_keeps_history() {
     assert_eq!(lookup(db, "/Renamed/Content").await, Some(d.id));
     assert_eq!(lookup(db, "/My-Folder/Content").await, Some(d.id));
     // The freed text can be taken by the sibling; renaming back takes the history over.
-    super::location_published(
-        db,
-        &Languages::default(),
-        &a,
-        &eng("My Folder"),
-        true,
-        false,
-    )
-    .await
-    .unwrap();
+    published(db, &a, &eng("My Folder")).await;
     assert_eq!(
         system_texts(db, a.id).await,
         [
@@ -249,16 +234,7 @@ async fn publishing_generates_unique_slugs_and_keeps_history() {
     );
     // The site root keeps the empty alias whatever its name.
     let root = tree::find(db, 2).await.unwrap();
-    super::location_published(
-        db,
-        &Languages::default(),
-        &root,
-        &eng("Ibexa Platform"),
-        true,
-        false,
-    )
-    .await
-    .unwrap();
+    published(db, &root, &eng("Ibexa Platform")).await;
     assert_eq!(lookup(db, "/").await, Some(2));
     assert_eq!(system_texts(db, 2).await, [(String::new(), true)]);
 }
@@ -271,16 +247,12 @@ async fn translations_share_the_element() {
         .unwrap();
     let db = t.db.conn();
     let a = add(db, 2, "Folder").await;
-    super::location_published(
+    published(
         db,
-        &Languages::default(),
         &a,
         &names(&[("eng-GB", "Folder"), ("pol-PL", "Katalog")]),
-        true,
-        false,
     )
-    .await
-    .unwrap();
+    .await;
     let child = add(db, a.id, "Child").await;
     assert_eq!(lookup(db, "/Folder/Child").await, Some(child.id));
     assert_eq!(lookup(db, "/Katalog/Child").await, Some(child.id));
@@ -292,16 +264,12 @@ async fn translations_share_the_element() {
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0].id, rows[1].id);
     // The same text in both languages is one row with both languages.
-    super::location_published(
+    published(
         db,
-        &Languages::default(),
         &a,
         &names(&[("eng-GB", "Folder"), ("pol-PL", "Folder")]),
-        true,
-        false,
     )
-    .await
-    .unwrap();
+    .await;
     let texts = system_texts(db, a.id).await;
     assert_eq!(
         texts,
@@ -313,9 +281,7 @@ async fn translations_share_the_element() {
         .unwrap();
     assert_eq!(folder.lang_mask, 2 | 4);
     // A translation removed: its language goes.
-    super::location_published(db, &Languages::default(), &a, &eng("Folder"), true, false)
-        .await
-        .unwrap();
+    published(db, &a, &eng("Folder")).await;
     let folder = elements::row(db, 0, &elements::hash("folder"))
         .await
         .unwrap()
@@ -387,16 +353,7 @@ async fn removed_locations_lose_their_aliases() {
     let a = add(db, 2, "A").await;
     let c = add(db, a.id, "C").await;
     let keep = add(db, 2, "Keep").await;
-    super::location_published(
-        db,
-        &Languages::default(),
-        &c,
-        &eng("C renamed"),
-        true,
-        false,
-    )
-    .await
-    .unwrap();
+    published(db, &c, &eng("C renamed")).await;
     t.db.write(Change::by_server("test", "/"), async |tx| {
         super::locations_removed(tx, &a.path_string, &tree::subtree_end(&a.path_string)).await
     })

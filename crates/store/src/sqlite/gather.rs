@@ -56,7 +56,7 @@ pub(super) fn register() -> Result<&'static CStr, c_int> {
     }
 }
 
-/// The `unix` VFS and its methods, as found at registration.
+/// The `unix` VFS, and where this VFS's part of a file lies.
 struct Base {
     vfs: *mut ffi::sqlite3_vfs,
     /// Offset of [`Gathered`] in our file structure: after the base's, aligned.
