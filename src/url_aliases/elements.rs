@@ -348,12 +348,12 @@ pub(super) async fn publish_location(
     l: &location::Model,
     names: &LangMap,
     always_available: bool,
-    at: Publish,
+    how: Publish,
 ) -> Result<()> {
     if l.id == TREE_ROOT {
         return Ok(());
     }
-    let Publish { forced, placed } = at;
+    let Publish { forced, placed } = how;
     share_tree(tx).await?;
     let at = Placement {
         location_id: l.id,

@@ -27,11 +27,11 @@ pub(crate) async fn location_published(
     always_available: bool,
     placed: bool,
 ) -> Result<()> {
-    let at = Publish {
+    let how = Publish {
         forced: None,
         placed,
     };
-    publish_location(tx, known, l, names, always_available, at).await
+    publish_location(tx, known, l, names, always_available, how).await
 }
 
 /// [`location_published`] with the names and availability read from the Location's content
@@ -180,11 +180,11 @@ pub(crate) async fn locations_swapped(
     }
     for (l, element) in &plan {
         if let Some((names, aa)) = content_names(tx, l.content_id).await? {
-            let at = Publish {
+            let how = Publish {
                 forced: *element,
                 placed: false,
             };
-            publish_location(tx, known, l, &names, aa, at).await?;
+            publish_location(tx, known, l, &names, aa, how).await?;
         }
     }
     Ok(())
