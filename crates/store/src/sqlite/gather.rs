@@ -24,7 +24,7 @@ use std::ffi::{CStr, c_int, c_void};
 use std::sync::OnceLock;
 
 /// The name connections open with.
-pub(super) const NAME: &CStr = c"cairn-gather";
+const NAME: &CStr = c"cairn-gather";
 
 thread_local! {
     /// Writes this thread passed to the base's WAL files.
@@ -144,7 +144,10 @@ unsafe extern "C" fn open(
     }
 }
 
-/// The base's methods with the WAL's own in front: every one writes what is gathered first.
+/// The base's methods with the WAL's own in front of those that use the file's bytes or
+/// state: each writes what is gathered first. The file's properties and the shared-memory
+/// methods (which SQLite calls on database files only) are the base's, called with the same
+/// pointer.
 fn wal_methods(base: &ffi::sqlite3_io_methods) -> ffi::sqlite3_io_methods {
     ffi::sqlite3_io_methods {
         iVersion: base.iVersion,
@@ -158,15 +161,22 @@ fn wal_methods(base: &ffi::sqlite3_io_methods) -> ffi::sqlite3_io_methods {
         xUnlock: Some(unlock),
         xCheckReservedLock: Some(check_reserved_lock),
         xFileControl: Some(file_control),
-        xSectorSize: Some(sector_size),
-        xDeviceCharacteristics: Some(device_characteristics),
-        xShmMap: base.xShmMap.map(|_| shm_map as _),
-        xShmLock: base.xShmLock.map(|_| shm_lock as _),
-        xShmBarrier: base.xShmBarrier.map(|_| shm_barrier as _),
-        xShmUnmap: base.xShmUnmap.map(|_| shm_unmap as _),
         xFetch: base.xFetch.map(|_| fetch as _),
         xUnfetch: base.xUnfetch.map(|_| unfetch as _),
+        ..*base
     }
+}
+
+/// One call of the base's `xWrite` (counted).
+unsafe fn base_write(
+    f: *mut ffi::sqlite3_file,
+    g: &Gathered,
+    data: *const c_void,
+    amount: c_int,
+    offset: i64,
+) -> c_int {
+    WRITES.set(WRITES.get() + 1);
+    unsafe { ((*g.base).xWrite.expect("files are written"))(f, data, amount, offset) }
 }
 
 /// Writes what `g` (of `f`) gathered with one call of the base's `xWrite`.
@@ -174,9 +184,7 @@ unsafe fn flush(f: *mut ffi::sqlite3_file, g: &mut Gathered) -> c_int {
     if g.bytes.is_empty() {
         return ffi::SQLITE_OK;
     }
-    let write = unsafe { (*g.base).xWrite.expect("files are written") };
-    WRITES.set(WRITES.get() + 1);
-    let rc = unsafe { write(f, g.bytes.as_ptr().cast(), g.bytes.len() as c_int, g.at) };
+    let rc = unsafe { base_write(f, g, g.bytes.as_ptr().cast(), g.bytes.len() as c_int, g.at) };
     g.bytes.clear();
     rc
 }
@@ -203,7 +211,7 @@ unsafe extern "C" fn write(
         let g = gathered(f);
         let len = amount.max(0) as usize;
         if len == 0 {
-            return ((*g.base).xWrite.expect("files are written"))(f, data, amount, offset);
+            return base_write(f, g, data, amount, offset);
         }
         let bytes = std::slice::from_raw_parts(data.cast::<u8>(), len);
         // The write after a commit frame's header is its page: the commit's last write.
@@ -222,8 +230,7 @@ unsafe extern "C" fn write(
             }
             g.bytes.extend_from_slice(bytes);
         } else {
-            WRITES.set(WRITES.get() + 1);
-            let rc = ((*g.base).xWrite.expect("files are written"))(f, data, amount, offset);
+            let rc = base_write(f, g, data, amount, offset);
             if rc != ffi::SQLITE_OK {
                 return rc;
             }
@@ -277,50 +284,6 @@ unsafe extern "C" fn check_reserved_lock(f: *mut ffi::sqlite3_file, out: *mut c_
 
 unsafe extern "C" fn file_control(f: *mut ffi::sqlite3_file, op: c_int, arg: *mut c_void) -> c_int {
     unsafe { then_base!(f, xFileControl, op, arg) }
-}
-
-/// Properties of the file, which what is gathered does not change.
-unsafe extern "C" fn sector_size(f: *mut ffi::sqlite3_file) -> c_int {
-    unsafe { ((*gathered(f).base).xSectorSize.expect("xSectorSize"))(f) }
-}
-
-unsafe extern "C" fn device_characteristics(f: *mut ffi::sqlite3_file) -> c_int {
-    unsafe {
-        ((*gathered(f).base)
-            .xDeviceCharacteristics
-            .expect("xDeviceCharacteristics"))(f)
-    }
-}
-
-unsafe extern "C" fn shm_map(
-    f: *mut ffi::sqlite3_file,
-    region: c_int,
-    size: c_int,
-    extend: c_int,
-    out: *mut *mut c_void,
-) -> c_int {
-    unsafe { then_base!(f, xShmMap, region, size, extend, out) }
-}
-
-unsafe extern "C" fn shm_lock(
-    f: *mut ffi::sqlite3_file,
-    at: c_int,
-    n: c_int,
-    flags: c_int,
-) -> c_int {
-    unsafe { then_base!(f, xShmLock, at, n, flags) }
-}
-
-unsafe extern "C" fn shm_barrier(f: *mut ffi::sqlite3_file) {
-    unsafe {
-        let g = gathered(f);
-        let _ = flush(f, g);
-        ((*g.base).xShmBarrier.expect("xShmBarrier"))(f)
-    }
-}
-
-unsafe extern "C" fn shm_unmap(f: *mut ffi::sqlite3_file, delete: c_int) -> c_int {
-    unsafe { then_base!(f, xShmUnmap, delete) }
 }
 
 unsafe extern "C" fn fetch(
