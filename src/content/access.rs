@@ -13,7 +13,47 @@ impl Shared {
         id: i64,
     ) -> Result<content::Model> {
         let c = rows::content(db, id).await?;
-        let facts = ContentFacts::of(&c);
+        self.check_readable(db, cx, &c).await?;
+        Ok(c)
+    }
+
+    /// [`Self::visible_content`] read with its version `no` (its current version when none)
+    /// and its main Location's path, in one query; the version is not checked.
+    pub(crate) async fn visible_read(
+        &self,
+        db: &impl ConnectionTrait,
+        cx: &Caller,
+        id: i64,
+        no: Option<i64>,
+    ) -> Result<rows::ContentRead> {
+        let read = rows::content_read(db, id, no).await?;
+        self.check_readable(db, cx, &read.content).await?;
+        Ok(read)
+    }
+
+    /// The content item and its version `no` (its current version when none), if the caller
+    /// may read both: one query.
+    pub(crate) async fn visible_content_version(
+        &self,
+        db: &impl ConnectionTrait,
+        cx: &Caller,
+        id: i64,
+        no: Option<i64>,
+    ) -> Result<(content::Model, content_version::Model)> {
+        let read = self.visible_read(db, cx, id, no).await?;
+        let no = no.unwrap_or(read.content.current_version);
+        let v = (self.readable_version(db, cx, &read.content, read.version, no)).await?;
+        Ok((read.content, v))
+    }
+
+    /// 401 unless the caller may read `c`.
+    async fn check_readable(
+        &self,
+        db: &impl ConnectionTrait,
+        cx: &Caller,
+        c: &content::Model,
+    ) -> Result<()> {
+        let facts = ContentFacts::of(c);
         self.authorize(
             db,
             cx,
@@ -33,7 +73,7 @@ impl Shared {
             )
             .await?;
         }
-        Ok(c)
+        Ok(())
     }
 
     /// A new Section for `c` needs `section/assign` (its `NewSection` limitation names the
@@ -88,6 +128,20 @@ impl Shared {
         no: i64,
     ) -> Result<content_version::Model> {
         let v = rows::version(db, c.id, no).await?;
+        self.readable_version(db, cx, c, Some(v), no).await
+    }
+
+    /// Version `no` of `c` as read (none: there is no such version, 404), if the caller may
+    /// read it (401 otherwise).
+    async fn readable_version(
+        &self,
+        db: &impl ConnectionTrait,
+        cx: &Caller,
+        c: &content::Model,
+        v: Option<content_version::Model>,
+        no: i64,
+    ) -> Result<content_version::Model> {
+        let v = v.ok_or_else(|| Error::not_found("Version", format!("{}/{no}", c.id)))?;
         if !self.may_read_version(db, cx, c, &v).await? {
             return Err(denied("content", "versionread"));
         }

@@ -54,21 +54,16 @@ impl Shared {
         )
         .await?;
         let source = rows::fields(tx, c.id, v.version_no).await?;
-        let ids = cairn_store::ids::next_ids(tx, "content_fields", source.len() as i64).await?;
-        let fields: Vec<content_field::ActiveModel> = source
+        let mut fields: Vec<content_field::Model> = source
             .into_iter()
-            .zip(ids)
-            .map(|(f, id)| {
-                content_field::Model {
-                    id,
-                    version_no: 1,
-                    content_id: copy.id,
-                    ..f
-                }
-                .into_active_model()
+            .map(|f| content_field::Model {
+                id: 0,
+                version_no: 1,
+                content_id: copy.id,
+                ..f
             })
             .collect();
-        rows::insert_fields(tx, fields).await?;
+        rows::insert_fields(tx, &mut fields).await?;
         copy_relations(tx, (c.id, v.version_no), (copy.id, 1)).await?;
         let states: Vec<content_object_state::ActiveModel> = content_object_state::Entity::find()
             .filter(content_object_state::Column::ContentId.eq(c.id))

@@ -10,8 +10,7 @@ use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{FieldErrors, HashValue, LangMap};
 use cairn_store::entity::{content, content_field, content_relation};
-use cairn_store::ids::next_ids;
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 use std::collections::BTreeSet;
 
 /// One field value of the version: a Field definition in a language.
@@ -299,13 +298,6 @@ impl Shared {
         set: &mut FieldSet,
         fresh: bool,
     ) -> Result<()> {
-        let new = set.entries.iter().filter(|e| e.id == 0).count() as i64;
-        if new > 0 {
-            let ids = next_ids(tx, "content_fields", new).await?;
-            for (e, id) in set.entries.iter_mut().filter(|e| e.id == 0).zip(ids) {
-                e.id = id;
-            }
-        }
         for e in set.entries.iter_mut() {
             let Some(def) = ty.field(e.definition_id) else {
                 continue;
@@ -345,21 +337,22 @@ impl Shared {
                     relations.insert((dest, kind, field));
                 }
             }
-            rows.push(
-                content_field::Model {
-                    id: e.id,
-                    version_no: no,
-                    content_id: c.id,
-                    field_definition_id: e.definition_id,
-                    language_code: e.language.clone(),
-                    value: stored::hash_json(&e.value),
-                    sort_key_string: sort_string,
-                    sort_key_int: sort_int,
-                }
-                .into_active_model(),
-            );
+            rows.push(content_field::Model {
+                id: e.id,
+                version_no: no,
+                content_id: c.id,
+                field_definition_id: e.definition_id,
+                language_code: e.language.clone(),
+                value: stored::hash_json(&e.value),
+                sort_key_string: sort_string,
+                sort_key_int: sort_int,
+            });
         }
-        super::rows::insert_fields(tx, rows).await?;
+        super::rows::insert_fields(tx, &mut rows).await?;
+        // New fields have their ids now (one row per entry, in order).
+        for (e, f) in set.entries.iter_mut().zip(&rows) {
+            e.id = f.id;
+        }
         if !fresh {
             content_relation::Entity::delete_many()
                 .filter(content_relation::Column::SourceContentId.eq(c.id))

@@ -105,15 +105,19 @@ impl ContentApi<Services> for ContentService {
         req: LoadContentRequest,
     ) -> Result<LoadContentResponse> {
         let db = self.db.conn();
-        let c = self.visible_content(db, cx, req.content_id).await?;
+        let read = self.visible_read(db, cx, req.content_id, None).await?;
+        let c = &read.content;
         let languages = req.languages.as_deref().map(rows::languages);
-        let info = self.info_of(db, &c).await?;
+        let path = read.main_path_string.as_deref().map(tree::href_path);
+        let info = self.content_info(c, path.as_deref());
         let etag = ETag::of(&info);
         if req.accept == LoadContentAccept::ContentInfo {
             return Ok(LoadContentResponse::OkContentInfo { body: info, etag });
         }
-        let v = rows::version(db, c.id, c.current_version).await?;
-        let version = self.version_body(db, &c, &v, languages.as_deref()).await?;
+        let v = (read.version.as_ref()).ok_or_else(|| {
+            Error::not_found("Version", format!("{}/{}", c.id, c.current_version))
+        })?;
+        let version = self.version_body(db, c, v, languages.as_deref()).await?;
         Ok(LoadContentResponse::OkContent {
             body: self.content_with_version(info, version),
             etag,
@@ -223,8 +227,9 @@ impl ContentApi<Services> for ContentService {
         req: LoadContentInVersionRequest,
     ) -> Result<LoadContentInVersionResponse> {
         let db = self.db.conn();
-        let c = self.visible_content(db, cx, req.content_id).await?;
-        let v = self.visible_version(db, cx, &c, req.version_no).await?;
+        let (c, v) = self
+            .visible_content_version(db, cx, req.content_id, Some(req.version_no))
+            .await?;
         let languages = req.languages.as_deref().map(rows::languages);
         let body = self.version_body(db, &c, &v, languages.as_deref()).await?;
         Ok(LoadContentInVersionResponse::Ok {
@@ -272,8 +277,9 @@ impl ContentApi<Services> for ContentService {
     ) -> Result<PublishVersionResponse> {
         self.db
             .write(cx.change(), async |tx| {
-                let c = self.visible_content(tx, cx, req.content_id).await?;
-                let v = self.visible_version(tx, cx, &c, req.version_no).await?;
+                let (c, v) = self
+                    .visible_content_version(tx, cx, req.content_id, Some(req.version_no))
+                    .await?;
                 let facts = ContentFacts::of(&c).in_languages(rows::languages(&v.language_codes));
                 let policy = ("content", "publish");
                 self.authorize(tx, cx, policy, Subject::Content(facts), &[])

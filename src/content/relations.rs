@@ -21,8 +21,9 @@ pub(super) async fn list(
     req: LoadVersionRelationsRequest,
 ) -> Result<LoadVersionRelationsResponse> {
     let db = service.db.conn();
-    let c = service.visible_content(db, cx, req.content_id).await?;
-    let v = service.visible_version(db, cx, &c, req.version_no).await?;
+    let (c, v) = service
+        .visible_content_version(db, cx, req.content_id, Some(req.version_no))
+        .await?;
     let ty = service.defined_type(db, c.content_type_id).await?;
     let mut all = rows::relations(db, c.id, v.version_no).await?;
     // Relations to content the caller may not read are left out (before the window).
@@ -59,8 +60,9 @@ pub(super) async fn create(
     let r = service
         .db
         .write(cx.change(), async |tx| {
-            let c = service.visible_content(tx, cx, req.content_id).await?;
-            let v = service.visible_version(tx, cx, &c, req.version_no).await?;
+            let (c, v) = service
+                .visible_content_version(tx, cx, req.content_id, Some(req.version_no))
+                .await?;
             service.authorize_content(tx, cx, &c, &[]).await?;
             if v.status != content_version::DRAFT {
                 return Err(Error::Forbidden(
@@ -115,8 +117,9 @@ pub(super) async fn load(
     req: LoadVersionRelationRequest,
 ) -> Result<LoadVersionRelationResponse> {
     let db = service.db.conn();
-    let c = service.visible_content(db, cx, req.content_id).await?;
-    let v = service.visible_version(db, cx, &c, req.version_no).await?;
+    let (c, v) = service
+        .visible_content_version(db, cx, req.content_id, Some(req.version_no))
+        .await?;
     let r = rows::relations(db, c.id, v.version_no)
         .await?
         .into_iter()
@@ -137,8 +140,9 @@ pub(super) async fn remove(
 ) -> Result<RemoveRelationResponse> {
     service.db
         .write(cx.change(), async |tx| {
-            let c = service.visible_content(tx, cx, req.content_id).await?;
-            let v = service.visible_version(tx, cx, &c, req.version_no).await?;
+            let (c, v) = service
+                .visible_content_version(tx, cx, req.content_id, Some(req.version_no))
+                .await?;
             service.authorize_content(tx, cx, &c, &[]).await?;
             let r = rows::relations(tx, c.id, v.version_no)
                 .await?

@@ -18,6 +18,76 @@ pub async fn content(db: &impl ConnectionTrait, id: i64) -> Result<content::Mode
         .ok_or_else(|| Error::not_found("Content", id))
 }
 
+/// A content item with one of its versions and its main Location's `path_string`, read
+/// together.
+pub struct ContentRead {
+    pub content: content::Model,
+    /// The version asked for; none when the item has no such version.
+    pub version: Option<content_version::Model>,
+    pub main_path_string: Option<String>,
+}
+
+impl cairn_store::direct::FromRow for ContentRead {
+    fn from_row(
+        row: &cairn_store::direct::Row<'_>,
+        columns: &[String],
+    ) -> cairn_store::direct::RowResult<Self> {
+        use cairn_store::direct::{column, prefixed};
+        let version_id: Option<i64> = column(row, columns, "v_id")?;
+        Ok(ContentRead {
+            content: prefixed(row, columns, "c_")?,
+            version: match version_id {
+                Some(_) => Some(prefixed(row, columns, "v_")?),
+                None => None,
+            },
+            main_path_string: column(row, columns, "main_path_string")?,
+        })
+    }
+}
+
+impl sea_orm::FromQueryResult for ContentRead {
+    fn from_query_result(res: &sea_orm::QueryResult, _: &str) -> Result<Self, sea_orm::DbErr> {
+        let version_id: Option<i64> = res.try_get("", "v_id")?;
+        Ok(ContentRead {
+            content: content::Model::from_query_result(res, "c_")?,
+            version: match version_id {
+                Some(_) => Some(content_version::Model::from_query_result(res, "v_")?),
+                None => None,
+            },
+            main_path_string: res.try_get("", "main_path_string")?,
+        })
+    }
+}
+
+/// Content item `id` with its version `no` (its current version when none) and its main
+/// Location's path, in one query: 404 when there is no such item.
+pub async fn content_read(
+    db: &impl ConnectionTrait,
+    id: i64,
+    no: Option<i64>,
+) -> Result<ContentRead> {
+    static SQL: [std::sync::OnceLock<String>; 2] = [const { std::sync::OnceLock::new() }; 2];
+    let backend = db.get_database_backend();
+    let sql = SQL[usize::from(backend == sea_orm::DbBackend::Postgres)].get_or_init(|| {
+        use cairn_store::sql::{columns_as, placeholders};
+        placeholders(
+            backend,
+            &format!(
+                "SELECT {}, {}, l.path_string AS main_path_string FROM contents c \
+                 LEFT JOIN content_versions v \
+                 ON v.content_id = c.id AND v.version_no = COALESCE(?, c.current_version) \
+                 LEFT JOIN locations l ON l.id = c.main_location_id WHERE c.id = ?",
+                columns_as::<content::Entity>("c", "c_"),
+                columns_as::<content_version::Entity>("v", "v_"),
+            ),
+        )
+    });
+    let s = sea_orm::Statement::from_sql_and_values(backend, sql, [no.into(), id.into()]);
+    cairn_store::sql::model(db, s)
+        .await?
+        .ok_or_else(|| Error::not_found("Content", id))
+}
+
 pub async fn version(
     db: &impl ConnectionTrait,
     content_id: i64,
@@ -73,14 +143,75 @@ pub async fn fields(
 
 /// Inserts Field rows, a hundred per statement (under every database's limit of bound
 /// values).
+/// Inserts fields, 100 a statement; those with id 0 get a new one, written into `rows` (on
+/// PostgreSQL taken from its sequence inside the insert).
 pub async fn insert_fields(
     tx: &impl ConnectionTrait,
-    rows: Vec<content_field::ActiveModel>,
+    rows: &mut [content_field::Model],
 ) -> Result<()> {
-    for chunk in rows.chunks(100) {
-        content_field::Entity::insert_many(chunk.to_vec())
-            .exec_without_returning(tx)
-            .await?;
+    use content_field::Column as F;
+    use sea_orm::sea_query::{Expr, Query, SimpleExpr};
+    let backend = tx.get_database_backend();
+    let postgres = backend == sea_orm::DbBackend::Postgres;
+    let new = rows.iter().filter(|f| f.id == 0).count() as i64;
+    if !postgres && new > 0 {
+        let ids = cairn_store::ids::next_ids(tx, "content_fields", new).await?;
+        for (f, id) in rows.iter_mut().filter(|f| f.id == 0).zip(ids) {
+            f.id = id;
+        }
+    }
+    for chunk in rows.chunks_mut(100) {
+        let mut insert = Query::insert();
+        insert.into_table(content_field::Entity).columns([
+            F::Id,
+            F::VersionNo,
+            F::ContentId,
+            F::FieldDefinitionId,
+            F::LanguageCode,
+            F::Value,
+            F::SortKeyString,
+            F::SortKeyInt,
+        ]);
+        for f in chunk.iter() {
+            let id: SimpleExpr = match f.id {
+                0 => Expr::cust("nextval('ids_content_fields')"),
+                id => id.into(),
+            };
+            insert
+                .values([
+                    id,
+                    f.version_no.into(),
+                    f.content_id.into(),
+                    f.field_definition_id.into(),
+                    f.language_code.clone().into(),
+                    f.value.clone().into(),
+                    f.sort_key_string.clone().into(),
+                    f.sort_key_int.into(),
+                ])
+                .map_err(|e| Error::Internal(e.to_string()))?;
+        }
+        if !chunk.iter().any(|f| f.id == 0) {
+            tx.execute_raw(backend.build(&insert)).await?;
+            continue;
+        }
+        // The new ids, found by what is unique among a version's fields.
+        insert.returning(Query::returning().columns([
+            F::Id,
+            F::FieldDefinitionId,
+            F::LanguageCode,
+        ]));
+        for row in tx.query_all_raw(backend.build(&insert)).await? {
+            let (id, definition, language): (i64, i64, String) = (
+                row.try_get_by_index(0)?,
+                row.try_get_by_index(1)?,
+                row.try_get_by_index(2)?,
+            );
+            if let Some(f) = chunk.iter_mut().find(|f| {
+                f.id == 0 && f.field_definition_id == definition && f.language_code == language
+            }) {
+                f.id = id;
+            }
+        }
     }
     Ok(())
 }

@@ -44,18 +44,15 @@ impl Shared {
             version_like(&source, c.id, no, content_version::DRAFT, cx.user_id, now),
         )
         .await?;
-        let fields: Vec<content_field::ActiveModel> = rows::fields(tx, c.id, source_no)
+        let mut fields: Vec<content_field::Model> = rows::fields(tx, c.id, source_no)
             .await?
             .into_iter()
-            .map(|f| {
-                content_field::Model {
-                    version_no: no,
-                    ..f
-                }
-                .into_active_model()
+            .map(|f| content_field::Model {
+                version_no: no,
+                ..f
             })
             .collect();
-        rows::insert_fields(tx, fields).await?;
+        rows::insert_fields(tx, &mut fields).await?;
         copy_relations(tx, (c.id, source_no), (c.id, no)).await?;
         Ok(v)
     }
@@ -155,8 +152,7 @@ impl ContentService {
         id: i64,
         no: i64,
     ) -> Result<(content::Model, content_version::Model)> {
-        let c = self.visible_content(tx, cx, id).await?;
-        let v = self.visible_version(tx, cx, &c, no).await?;
+        let (c, v) = self.visible_content_version(tx, cx, id, Some(no)).await?;
         self.authorize_content(tx, cx, &c, &[]).await?;
         touched([Touched::Content(c.id)]);
         Ok((c, v))
@@ -241,8 +237,9 @@ impl ContentService {
     ) -> Result<()> {
         self.db
             .write(cx.change(), async |tx| {
-                let c = self.visible_content(tx, cx, content_id).await?;
-                let v = self.visible_version(tx, cx, &c, no).await?;
+                let (c, v) = self
+                    .visible_content_version(tx, cx, content_id, Some(no))
+                    .await?;
                 self.authorize_content(tx, cx, &c, &[]).await?;
                 if v.status != content_version::DRAFT {
                     return Err(Error::Forbidden(
@@ -374,9 +371,9 @@ impl ContentService {
             _ => return Err(missing()),
         };
         let db = self.db.conn();
-        let c = self.visible_content(db, cx, content_id).await?;
-        let no = parts.get(2).copied().unwrap_or(c.current_version);
-        self.visible_version(db, cx, &c, no).await?;
+        let (c, v) =
+            (self.visible_content_version(db, cx, content_id, parts.get(2).copied())).await?;
+        let no = v.version_no;
         let f = content_field::Entity::find_by_id((field_id, no))
             .one(db)
             .await?

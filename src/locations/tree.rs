@@ -47,9 +47,11 @@ pub async fn hold(tx: &impl ConnectionTrait) -> Result<()> {
 /// The hold of a writer that places new Locations under a parent it reads after this (a
 /// first publication, a further Location, a copy): shared, so that such writers run side by
 /// side, while [`hold`]'s writers wait for them. Taken before the transaction writes any row
-/// that a [`hold`]er could change.
+/// that a [`hold`]er could change; with the alias tree's hold, shared too, which the new
+/// Locations' aliases need next (one statement; the tree's first, as a holder takes them).
 pub async fn share(tx: &impl ConnectionTrait) -> Result<()> {
-    Ok(cairn_store::sql::lock_shared(tx, TREE_LOCK).await?)
+    let keys = [TREE_LOCK, crate::url_aliases::ALIAS_TREE_LOCK];
+    Ok(cairn_store::sql::lock_shared_all(tx, &keys).await?)
 }
 
 /// The href path of the parent of the Location at `path_string` (`1/2` for `/1/2/54/`);

@@ -19,7 +19,7 @@ use crate::stored;
 use cairn_runtime::LangMap;
 use cairn_store::entity::{content, content_version, location, url_alias};
 use cairn_store::ids::next_id;
-use cairn_store::sql::{Kept, lock, lock_shared, try_lock};
+use cairn_store::sql::{Kept, lock, lock_shared};
 use md5::{Digest, Md5};
 use sea_orm::sea_query::OnConflict;
 use sea_orm::{
@@ -53,7 +53,7 @@ pub async fn new_id(tx: &impl ConnectionTrait) -> Result<i64> {
 }
 
 /// The alias tree's lock on PostgreSQL (SQLite's writers are serialised already).
-const TREE_LOCK: &str = "url_aliases";
+pub(crate) const TREE_LOCK: &str = "url_aliases";
 
 /// Holds off every other writer of the alias tree until the transaction ends: for the writes
 /// that check and rewrite several elements at once (custom aliases and their deletion, a
@@ -63,21 +63,56 @@ pub async fn lock_tree(tx: &impl ConnectionTrait) -> Result<()> {
 }
 
 /// A publication's hold on the alias tree: shared, so that publications run side by side
-/// while [`lock_tree`]'s writers wait for them. Each text a publication writes it first
-/// [`claim`]s.
+/// while [`lock_tree`]'s writers wait for them (a writer that placed the Location holds it
+/// already: `tree::share`). Each text a publication writes it first claims ([`row_claimed`]).
 async fn share_tree(tx: &impl ConnectionTrait) -> Result<()> {
     Ok(lock_shared(tx, TREE_LOCK).await?)
 }
 
-/// Claims the text `text_md5` under `parent` for this transaction: false when a concurrent
-/// publication holds it. That one is writing the text for another Location (publications of
-/// one content item wait for each other on its row before they reach its aliases), so the
-/// text counts as taken. (A move racing a publication of the moved Location's content may
-/// leave it the next text, `Folder2`, with its first as history: consistent, only named
-/// otherwise.) It never waits, so publications that claim texts in different orders cannot
-/// deadlock.
-async fn claim(tx: &impl ConnectionTrait, parent: i64, text_md5: &str) -> Result<bool> {
-    Ok(try_lock(tx, &format!("{TREE_LOCK}/{parent}/{text_md5}")).await?)
+/// The row of the text `text_md5` under `parent`, and whether this transaction holds the
+/// text. A text free for a publication of the Location whose action is `action` (no row, a
+/// placeholder, history, or that Location's own) is claimed for the transaction: not held
+/// when a concurrent publication holds it. That one is writing the text for another
+/// Location (publications of one content item wait for each other on its row before they
+/// reach its aliases), so the text counts as taken. (A move racing a publication of the
+/// moved Location's content may leave it the next text, `Folder2`, with its first as
+/// history: consistent, only named otherwise.) A claim never waits, so publications that
+/// claim texts in different orders cannot deadlock. Without `claim` (and on SQLite, whose
+/// writers are serialised) the text is held. On PostgreSQL one statement.
+async fn row_claimed(
+    tx: &impl ConnectionTrait,
+    parent: i64,
+    text_md5: &str,
+    action: &str,
+    claim: bool,
+) -> Result<(Option<url_alias::Model>, bool)> {
+    if !claim || tx.get_database_backend() != sea_orm::DbBackend::Postgres {
+        return Ok((row(tx, parent, text_md5).await?, true));
+    }
+    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let sql = SQL.get_or_init(|| {
+        format!(
+            "SELECT {}, CASE WHEN a.parent IS NULL OR a.action = 'nop:' OR a.action = $3 \
+             OR NOT a.is_original THEN pg_try_advisory_xact_lock(hashtext($4)) END AS claimed \
+             FROM (SELECT 1) one LEFT JOIN url_aliases a ON a.parent = $1 AND a.text_md5 = $2",
+            cairn_store::sql::columns_as::<url_alias::Entity>("a", "a_")
+        )
+    });
+    let key = format!("{TREE_LOCK}/{parent}/{text_md5}");
+    let values = [parent.into(), text_md5.into(), action.into(), key.into()];
+    let s = sea_orm::Statement::from_sql_and_values(sea_orm::DbBackend::Postgres, sql, values);
+    let Some(r) = tx.query_one_raw(s).await? else {
+        return Ok((None, false));
+    };
+    let found: Option<i64> = r.try_get("", "a_parent")?;
+    let existing = match found {
+        Some(_) => {
+            Some(<url_alias::Model as sea_orm::FromQueryResult>::from_query_result(&r, "a_")?)
+        }
+        None => None,
+    };
+    let claimed: Option<bool> = r.try_get("", "claimed")?;
+    Ok((existing, claimed == Some(true)))
 }
 
 pub async fn row(
@@ -238,14 +273,15 @@ async fn publish_one(
             slug::with_counter(slug, counter)
         };
         let md5 = hash(&text);
-        let existing = row(tx, parent, &md5).await?;
+        // The site root's text is the empty one whatever the counter: it is not claimed
+        // (publications of one content item wait for each other on its row anyway).
+        let (existing, claimed) =
+            row_claimed(tx, parent, &md5, &action, location_id != SITE_ROOT).await?;
         let reusable = match &existing {
             None => true,
             Some(r) => r.action == "nop:" || r.action == action || !r.is_original,
         };
-        // The site root's text is the empty one whatever the counter: it is not claimed
-        // (publications of one content item wait for each other on its row anyway).
-        if !reusable || !(location_id == SITE_ROOT || claim(tx, parent, &md5).await?) {
+        if !reusable || !claimed {
             counter += 1;
             continue;
         }
@@ -255,21 +291,24 @@ async fn publish_one(
         };
         let current = current_element(rows, parent);
         let mut mask = bit;
+        // A new element's id: on PostgreSQL taken from the sequence by the insert.
+        let postgres = tx.get_database_backend() == sea_orm::DbBackend::Postgres;
         let element = match (&current, &existing, forced) {
             (Some(c), Some(r), _) if c.id == r.id && c.parent == r.parent => {
                 mask |= r.lang_mask;
-                c.id
+                Some(c.id)
             }
-            (Some(c), _, _) => c.id,
-            (None, _, Some(f)) => f,
-            (None, Some(r), None) => r.id,
-            (None, None, None) => new_id(tx).await?,
+            (Some(c), _, _) => Some(c.id),
+            (None, _, Some(f)) => Some(f),
+            (None, Some(r), None) => Some(r.id),
+            (None, None, None) if postgres => None,
+            (None, None, None) => Some(new_id(tx).await?),
         };
         let model = url_alias::ActiveModel {
             parent: Set(parent),
             text_md5: Set(md5.clone()),
-            id: Set(element),
-            link: Set(element),
+            id: Set(element.unwrap_or_default()),
+            link: Set(element.unwrap_or_default()),
             text: Set(text),
             action: Set(action.clone()),
             lang_mask: Set(mask),
@@ -293,6 +332,8 @@ async fn publish_one(
                 .exec(tx)
                 .await?
                 .rows_affected
+        } else if element.is_none() {
+            insert_new_element(tx, model).await?
         } else {
             (url_alias::Entity::insert(model))
                 .on_conflict(
@@ -306,11 +347,37 @@ async fn publish_one(
         if written == 0 {
             continue;
         }
-        if current.is_some() {
+        if let (Some(_), Some(element)) = (&current, element) {
             cleanup_after_publish(tx, location_id, bit, element, parent, &md5).await?;
         }
         return Ok(());
     }
+}
+
+/// Inserts `model` as a new element (PostgreSQL), its id and link the sequence's next, unless
+/// its text is taken: the rows written.
+async fn insert_new_element(
+    tx: &impl ConnectionTrait,
+    model: url_alias::ActiveModel,
+) -> Result<u64> {
+    let m = &model;
+    let values = [
+        m.parent.clone().into_value(),
+        m.text_md5.clone().into_value(),
+        m.text.clone().into_value(),
+        m.action.clone().into_value(),
+        m.lang_mask.clone().into_value(),
+        m.always_available.clone().into_value(),
+        m.is_original.clone().into_value(),
+        m.is_alias.clone().into_value(),
+        m.alias_redirects.clone().into_value(),
+    ];
+    let sql = "INSERT INTO url_aliases (parent, text_md5, id, link, text, action, lang_mask, \
+               always_available, is_original, is_alias, alias_redirects) \
+               SELECT ?, ?, n.id, n.id, ?, ?, ?, ?, ?, ?, ? \
+               FROM (SELECT nextval('ids_url_aliases') AS id) n \
+               ON CONFLICT (parent, text_md5) DO NOTHING";
+    Ok(cairn_store::sql::exec(tx, sql, values.into_iter().flatten()).await?)
 }
 
 /// Languages the Location no longer has: their system rows lose them (or become history).

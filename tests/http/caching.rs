@@ -116,10 +116,13 @@ async fn a_kept_content_item_costs_at_most_the_generation() {
         costs.push(cost);
     }
     assert_eq!(costs[0], marked_cost(), "kept: at most the generation");
-    assert!(
-        costs[1] >= 4,
-        "rendered every time without the cache: {costs:?}"
-    );
+    // Without the cache: the item with its version and main Location, the version's fields,
+    // its relations (the admin's account is kept under the commit mark on SQLite).
+    let uncached = match backend() {
+        "postgres" => 4,
+        _ => 3,
+    };
+    assert_eq!(costs[1], uncached, "rendered every time without the cache");
 }
 
 #[tokio::test]

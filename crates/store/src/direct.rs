@@ -35,6 +35,15 @@ pub fn column<T: rusqlite::types::FromSql>(
     row.get(i)
 }
 
+/// A model read from the columns named `pre` followed by its fields' names: one of several
+/// models in a row of a join (see [`crate::sql::columns_as`]).
+pub fn prefixed<M: FromRow>(row: &Row<'_>, columns: &[String], pre: &str) -> RowResult<M> {
+    let names: Vec<String> = (columns.iter())
+        .map(|c| c.strip_prefix(pre).unwrap_or_default().to_owned())
+        .collect();
+    M::from_row(row, &names)
+}
+
 /// Declares a struct (a sea-orm model, or a row of a query) with its [`FromRow`] reading.
 #[macro_export]
 macro_rules! from_row {

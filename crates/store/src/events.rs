@@ -81,6 +81,8 @@ pub(crate) struct Named {
     pub everything: bool,
     /// Statements put off until the write ends ([`crate::last::last`]), in order.
     pub last: Vec<sea_orm::Statement>,
+    /// The advisory locks its transaction holds ([`crate::sql::lock`] and kin), by key.
+    pub held: Vec<String>,
 }
 
 tokio::task_local! {

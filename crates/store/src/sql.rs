@@ -68,17 +68,58 @@ pub async fn model<M: FromRow + sea_orm::FromQueryResult>(
     Ok(models(db, s).await?.into_iter().next())
 }
 
+/// `alias."column" AS "<pre>column"` for every column of `E`, comma-separated: one of several
+/// models in a row of a join, read back by sea-orm's prefix or [`crate::direct::prefixed`].
+pub fn columns_as<E: sea_orm::EntityTrait>(alias: &str, pre: &str) -> String {
+    use sea_orm::{IdenStatic, Iterable};
+    let columns: Vec<String> = (E::Column::iter())
+        .map(|c| format!("{alias}.\"{0}\" AS \"{pre}{0}\"", c.as_str()))
+        .collect();
+    columns.join(", ")
+}
+
 /// Serialises writers that check-then-insert under the same `key` (a uniqueness rule the
 /// schema cannot express) until the transaction ends. SQLite writers are serialised already.
 pub async fn lock(db: &impl ConnectionTrait, key: &str) -> Result<(), DbErr> {
-    advisory(db, "SELECT pg_advisory_xact_lock(hashtext(?))", key).await
+    advisory(db, "SELECT pg_advisory_xact_lock(hashtext(?))", key).await?;
+    held(key);
+    Ok(())
 }
 
 /// [`lock`] shared: writers holding `key` shared run side by side, and wait for (and hold
 /// off) those that take it alone. A transaction that takes a key alone must do so before it
-/// takes it shared, or two such transactions wait for each other.
+/// takes it shared, or two such transactions wait for each other. Inside a write (on its
+/// transaction), a key the write holds already is not asked for again.
 pub async fn lock_shared(db: &impl ConnectionTrait, key: &str) -> Result<(), DbErr> {
-    advisory(db, "SELECT pg_advisory_xact_lock_shared(hashtext(?))", key).await
+    lock_shared_all(db, &[key]).await
+}
+
+/// [`lock_shared`] on each of `keys`, in order, in one statement.
+pub async fn lock_shared_all(db: &impl ConnectionTrait, keys: &[&str]) -> Result<(), DbErr> {
+    if db.get_database_backend() != DbBackend::Postgres {
+        return Ok(());
+    }
+    let wanted: Vec<&str> = (keys.iter().copied()).filter(|k| !is_held(k)).collect();
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let calls = vec!["pg_advisory_xact_lock_shared(hashtext(?))"; wanted.len()];
+    let sql = format!("SELECT {}", calls.join(", "));
+    let values = wanted.iter().map(|k| Value::from(*k));
+    db.execute_raw(stmt(DbBackend::Postgres, &sql, values))
+        .await?;
+    wanted.into_iter().for_each(held);
+    Ok(())
+}
+
+/// Whether the running write holds the advisory lock `key` (false outside a write).
+fn is_held(key: &str) -> bool {
+    (crate::events::NAMED.try_with(|n| n.borrow().held.iter().any(|h| h == key))).unwrap_or(false)
+}
+
+/// Notes that the running write's transaction holds `key` (nothing outside a write).
+fn held(key: &str) {
+    let _ = crate::events::NAMED.try_with(|n| n.borrow_mut().held.push(key.to_owned()));
 }
 
 /// Runs the advisory lock statement `sql` on `key` (PostgreSQL only).
@@ -88,26 +129,6 @@ async fn advisory(db: &impl ConnectionTrait, sql: &str, key: &str) -> Result<(),
             .await?;
     }
     Ok(())
-}
-
-/// Takes `key` alone until the transaction ends if no other transaction holds it; never
-/// waits (so writers that take several such keys in any order cannot deadlock). Always true
-/// on SQLite, whose writers are serialised already.
-pub async fn try_lock(db: &impl ConnectionTrait, key: &str) -> Result<bool, DbErr> {
-    if db.get_database_backend() != DbBackend::Postgres {
-        return Ok(true);
-    }
-    let row = db
-        .query_one_raw(stmt(
-            DbBackend::Postgres,
-            "SELECT pg_try_advisory_xact_lock(hashtext(?))",
-            [key.into()],
-        ))
-        .await?;
-    Ok(match row {
-        Some(r) => r.try_get_by_index(0)?,
-        None => false,
-    })
 }
 
 /// Whether `e` is a unique constraint's violation: PostgreSQL's error code, SQLite's message

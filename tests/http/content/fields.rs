@@ -138,3 +138,75 @@ async fn content_types_with_content_refuse_deletion_and_singular_fields() {
         "tagline"
     );
 }
+
+/// New fields get ids of their own (on PostgreSQL from the sequence inside their insert): the
+/// created draft shows the ids its version keeps, a new draft keeps them, a copy has others.
+#[tokio::test]
+async fn new_fields_get_ids_their_version_keeps() {
+    let app = TestApp::new().await;
+    let body = json!({
+        "ContentType": {"_href": "/api/ibexa/v2/content/types/1"},
+        "mainLanguageCode": "eng-GB",
+        "LocationCreate": {"ParentLocation": {"_href": "/api/ibexa/v2/content/locations/1/2"}},
+        "fields": {"field": [
+            {"fieldDefinitionIdentifier": "short_name", "fieldValue": "Short"},
+            {"fieldDefinitionIdentifier": "name", "fieldValue": "Long name"}
+        ]}
+    });
+    let c = create_content(&app, body).await;
+    let id = c["_id"].as_i64().unwrap();
+    let ids = |fields: &Value| -> Vec<(String, i64, Value)> {
+        let mut out: Vec<_> = (fields["field"].as_array().unwrap().iter())
+            .map(|f| {
+                let name = f["fieldDefinitionIdentifier"].as_str().unwrap().to_string();
+                (name, f["id"].as_i64().unwrap(), f["fieldValue"].clone())
+            })
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    };
+    let created = ids(&c["CurrentVersion"]["Version"]["Fields"]);
+    let version = |path: String| {
+        let app = &app;
+        async move {
+            let r = app.get(&path).admin().accept("Version+json").send().await;
+            r.assert(200);
+            ids(&r.json()["Version"]["Fields"])
+        }
+    };
+    assert_eq!(
+        version(format!("/content/objects/{id}/versions/1")).await,
+        created
+    );
+    let mut seen: Vec<i64> = created.iter().map(|f| f.1).collect();
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), created.len(), "distinct ids: {created:?}");
+    assert!(seen.iter().all(|i| *i > 0));
+    crate::content::publish(&app, id, 1).await;
+
+    // A new draft keeps the ids; a copy's fields have new ones, with the same values.
+    let r = (app
+        .req("COPY", &format!("/content/objects/{id}/versions/1"))
+        .admin())
+    .send()
+    .await;
+    r.assert(201);
+    assert_eq!(
+        version(format!("/content/objects/{id}/versions/2")).await,
+        created
+    );
+    let r = (app.req("COPY", &format!("/content/objects/{id}")).admin())
+        .header("destination", "/api/ibexa/v2/content/locations/1/2")
+        .send()
+        .await;
+    r.assert(201);
+    let copy = r.header("location").unwrap();
+    let copy = copy.rsplit('/').next().unwrap().to_string();
+    let copied = version(format!("/content/objects/{copy}/versions/1")).await;
+    assert_eq!(copied.len(), created.len());
+    for (c, o) in copied.iter().zip(&created) {
+        assert_eq!((&c.0, &c.2), (&o.0, &o.2));
+        assert!(!seen.contains(&c.1), "{copied:?} against {created:?}");
+    }
+}
