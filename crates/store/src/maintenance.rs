@@ -1,6 +1,10 @@
 //! PostgreSQL's upkeep of cairn's tables, done by cairn itself where autovacuum does not.
 //! The plans of searches and the full-text counts (stop words, ranking words) come from the
-//! planner statistics, and a table full of dead rows is slow to read. Every few seconds each
+//! planner statistics, and a table full of dead rows is slow to read. A statement's plan,
+//! once made, is kept by each connection until the table's statistics change (the foreign
+//! keys' checks' too): made while a fresh repository's tables were small, it reads them
+//! whole, at a cost that grows with every row an import adds, until autovacuum (which looks
+//! once a minute) analyzes them. Every second each
 //! table of cairn's schema whose rows changed by more than autovacuum's analyze threshold
 //! (50 + 10% of its rows) since its last ANALYZE is analyzed again (with autovacuum on, it
 //! has usually done so already); when autovacuum is off, tables past its vacuum thresholds
@@ -16,7 +20,7 @@ use sea_orm::{DbBackend, DbErr};
 use std::time::Duration;
 
 /// How often the tables' change counters are looked at (one cheap catalog query).
-const EVERY: Duration = Duration::from_secs(5);
+const EVERY: Duration = Duration::from_secs(1);
 
 /// Runs until the server stops; returns at once on SQLite, whose planner needs no
 /// statistics here and whose full-text counts are exact.
