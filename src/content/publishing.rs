@@ -63,12 +63,6 @@ impl Shared {
                 .await?
                 .rows_affected
         };
-        let mut active = v.into_active_model();
-        active.status = Set(content_version::PUBLISHED);
-        active.modified = Set(now);
-        active.names = Set(stored::lang_map_json(&names));
-        cairn_store::write::update(tx, active).await?;
-
         // A first publication places the item under its pending parents first, so that the
         // content row is written once, with its main Location.
         let (main, locations) = match first {
@@ -90,7 +84,11 @@ impl Shared {
             .or_else(|| names.0.first().map(|(_, n)| n.as_str()))
             .unwrap_or_default()
             .to_string());
-        let c = cairn_store::write::update(tx, ca).await?;
+        let mut active = v.into_active_model();
+        active.status = Set(content_version::PUBLISHED);
+        active.modified = Set(now);
+        active.names = Set(stored::lang_map_json(&names));
+        let (_, c) = cairn_store::write::update_both(tx, active, ca).await?;
         self.index_text(tx, c.id, &ty, &set, !first).await?;
         // What shows the item: itself, its Locations, and the counts of children of their
         // parents (a first publication adds a child).

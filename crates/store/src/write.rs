@@ -75,6 +75,51 @@ where
     am.try_into_model()
 }
 
+/// [`update`] of two rows: on PostgreSQL in one statement (`a`'s in a `WITH`; `b`'s runs only
+/// when `a`'s found its row), elsewhere in two.
+pub async fn update_both<A, B>(
+    db: &impl ConnectionTrait,
+    a: A,
+    b: B,
+) -> Result<(ModelOf<A>, ModelOf<B>), DbErr>
+where
+    A: ActiveModelTrait + ActiveModelBehavior + TryIntoModel<ModelOf<A>> + Send,
+    ModelOf<A>: IntoActiveModel<A>,
+    B: ActiveModelTrait + ActiveModelBehavior + TryIntoModel<ModelOf<B>> + Send,
+    ModelOf<B>: IntoActiveModel<B>,
+{
+    use sea_orm::sea_query::{CommonTableExpression, Expr, Query, WithClause};
+    let known_a = (<A::Entity as EntityTrait>::Column::iter()).all(|c| !a.is_not_set(c));
+    let known_b = (<B::Entity as EntityTrait>::Column::iter()).all(|c| !b.is_not_set(c));
+    let postgres = db.get_database_backend() == DbBackend::Postgres;
+    if !(postgres && known_a && known_b && a.is_changed() && b.is_changed()) {
+        return Ok((update(db, a).await?, update(db, b).await?));
+    }
+    let mut first = <A::Entity as EntityTrait>::update(a.clone())
+        .validate()?
+        .into_query();
+    first.returning(Query::returning().expr(Expr::val(1)));
+    let mut second = <B::Entity as EntityTrait>::update(b.clone())
+        .validate()?
+        .into_query();
+    second.and_where(Expr::exists(
+        Query::select()
+            .expr(Expr::val(1))
+            .from("first_updated")
+            .to_owned(),
+    ));
+    let cte = CommonTableExpression::new()
+        .query(first)
+        .table_name("first_updated")
+        .to_owned();
+    let both = second.with(WithClause::new().cte(cte).to_owned());
+    let done = db.execute_raw(DbBackend::Postgres.build(&both)).await?;
+    if done.rows_affected() == 0 {
+        return Err(DbErr::RecordNotUpdated);
+    }
+    Ok((a.try_into_model()?, b.try_into_model()?))
+}
+
 fn single(t: ValueTuple) -> Result<Value, DbErr> {
     match t {
         ValueTuple::One(v) => Ok(v),
@@ -91,6 +136,35 @@ mod tests {
     use crate::events::Change;
     use crate::scratch::CleanDb;
     use sea_orm::ActiveValue::{NotSet, Set, Unchanged};
+
+    /// Two rows updated together are both written; when the first has no row, neither is.
+    async fn both(db: &impl ConnectionTrait) -> Result<(), DbErr> {
+        let sections = section::Entity::find().all(db).await?;
+        let (s, other) = (sections[0].clone(), sections[1].clone());
+        let rename = |m: &section::Model, name: &str| {
+            let mut a = m.clone().into_active_model();
+            a.name = Set(name.into());
+            a
+        };
+        let (a, b) = update_both(db, rename(&s, "First"), rename(&other, "Second")).await?;
+        assert_eq!((a.name.as_str(), b.name.as_str()), ("First", "Second"));
+        assert_eq!(section::Entity::find_by_id(s.id).one(db).await?, Some(a));
+        assert_eq!(
+            section::Entity::find_by_id(other.id).one(db).await?,
+            Some(b.clone())
+        );
+        let mut gone = rename(&s, "Gone");
+        gone.id = Unchanged(i64::MAX);
+        assert!(matches!(
+            update_both(db, gone, rename(&other, "Not written")).await,
+            Err(DbErr::RecordNotUpdated)
+        ));
+        assert_eq!(
+            section::Entity::find_by_id(other.id).one(db).await?,
+            Some(b)
+        );
+        Ok(())
+    }
 
     /// What each helper returns is the row the database holds: with a key the database chose,
     /// a key given, a column left to the database, and after an update; on the pool and in a
@@ -160,6 +234,7 @@ mod tests {
         }
         let t = CleanDb::new().await;
         check(t.db.conn()).await.unwrap();
+        both(t.db.conn()).await.unwrap();
         let change = Change::by_server("test", "/");
         t.db.write(change, async |tx| {
             section::Entity::delete_many().exec(tx).await?;

@@ -136,7 +136,7 @@ async fn create_and_publish_take_a_pinned_number_of_statements() {
     publish(&app, id, 1).await;
     let published = app.statements() - before;
     let pinned = match backend() {
-        "postgres" => (9, 13),
+        "postgres" => (9, 12),
         _ => (9, 13),
     };
     assert_eq!(
