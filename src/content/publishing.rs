@@ -14,9 +14,7 @@ impl Shared {
     ) -> Result<()> {
         let no = v.version_no;
         if v.status != content_version::DRAFT {
-            return Err(Error::Forbidden(
-                "Only versions with DRAFT status can be published".into(),
-            ));
+            return Err(not_a_draft());
         }
         // A first publication places the item: the tree is shared from before any row is
         // written (the content row of a create is new, seen by no other writer).
@@ -84,11 +82,24 @@ impl Shared {
             .or_else(|| names.0.first().map(|(_, n)| n.as_str()))
             .unwrap_or_default()
             .to_string());
-        let mut active = v.into_active_model();
-        active.status = Set(content_version::PUBLISHED);
-        active.modified = Set(now);
-        active.names = Set(stored::lang_map_json(&names));
-        let (_, c) = cairn_store::write::update_both(tx, active, ca).await?;
+        // The version only while it is a draft: a concurrent publication of the same draft
+        // (PostgreSQL) has placed the item and published it first.
+        let version = content_version::Entity::update_many()
+            .col_expr(
+                content_version::Column::Status,
+                content_version::PUBLISHED.into(),
+            )
+            .col_expr(content_version::Column::Modified, now.into())
+            .col_expr(
+                content_version::Column::Names,
+                stored::lang_map_json(&names).into(),
+            )
+            .filter(content_version::Column::Id.eq(v.id))
+            .filter(content_version::Column::Status.eq(content_version::DRAFT));
+        let c = match cairn_store::write::update_after(tx, version, ca).await {
+            Err(sea_orm::DbErr::RecordNotUpdated) => return Err(not_a_draft()),
+            done => done?,
+        };
         self.index_text(tx, c.id, &ty, &set, !first).await?;
         // What shows the item: itself, its Locations, and the counts of children of their
         // parents (a first publication adds a child).
@@ -205,4 +216,8 @@ impl Shared {
             .await?;
         Ok(())
     }
+}
+
+fn not_a_draft() -> Error {
+    Error::Forbidden("Only versions with DRAFT status can be published".into())
 }

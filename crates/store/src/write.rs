@@ -75,29 +75,28 @@ where
     am.try_into_model()
 }
 
-/// [`update`] of two rows: on PostgreSQL in one statement (`a`'s in a `WITH`; `b`'s runs only
-/// when `a`'s found its row), elsewhere in two.
-pub async fn update_both<A, B>(
+/// Runs `first` (an update with its own filter), then [`update`] of `b` only when `first`
+/// changed a row: an error otherwise, and nothing written. On PostgreSQL one statement
+/// (`first` in a `WITH`).
+pub async fn update_after<E, B>(
     db: &impl ConnectionTrait,
-    a: A,
+    first: sea_orm::UpdateMany<E>,
     b: B,
-) -> Result<(ModelOf<A>, ModelOf<B>), DbErr>
+) -> Result<ModelOf<B>, DbErr>
 where
-    A: ActiveModelTrait + ActiveModelBehavior + TryIntoModel<ModelOf<A>> + Send,
-    ModelOf<A>: IntoActiveModel<A>,
+    E: EntityTrait,
     B: ActiveModelTrait + ActiveModelBehavior + TryIntoModel<ModelOf<B>> + Send,
     ModelOf<B>: IntoActiveModel<B>,
 {
     use sea_orm::sea_query::{CommonTableExpression, Expr, Query, WithClause};
-    let known_a = (<A::Entity as EntityTrait>::Column::iter()).all(|c| !a.is_not_set(c));
-    let known_b = (<B::Entity as EntityTrait>::Column::iter()).all(|c| !b.is_not_set(c));
-    let postgres = db.get_database_backend() == DbBackend::Postgres;
-    if !(postgres && known_a && known_b && a.is_changed() && b.is_changed()) {
-        return Ok((update(db, a).await?, update(db, b).await?));
+    let known = (<B::Entity as EntityTrait>::Column::iter()).all(|c| !b.is_not_set(c));
+    if db.get_database_backend() != DbBackend::Postgres || !known || !b.is_changed() {
+        if first.exec(db).await?.rows_affected == 0 {
+            return Err(DbErr::RecordNotUpdated);
+        }
+        return update(db, b).await;
     }
-    let mut first = <A::Entity as EntityTrait>::update(a.clone())
-        .validate()?
-        .into_query();
+    let mut first = first.into_query();
     first.returning(Query::returning().expr(Expr::val(1)));
     let mut second = <B::Entity as EntityTrait>::update(b.clone())
         .validate()?
@@ -117,7 +116,7 @@ where
     if done.rows_affected() == 0 {
         return Err(DbErr::RecordNotUpdated);
     }
-    Ok((a.try_into_model()?, b.try_into_model()?))
+    b.try_into_model()
 }
 
 fn single(t: ValueTuple) -> Result<Value, DbErr> {
@@ -136,9 +135,10 @@ mod tests {
     use crate::events::Change;
     use crate::scratch::CleanDb;
     use sea_orm::ActiveValue::{NotSet, Set, Unchanged};
+    use sea_orm::{ColumnTrait, QueryFilter};
 
-    /// Two rows updated together are both written; when the first has no row, neither is.
-    async fn both(db: &impl ConnectionTrait) -> Result<(), DbErr> {
+    /// A row updated after another is written only when the other was: by its filter.
+    async fn after(db: &impl ConnectionTrait) -> Result<(), DbErr> {
         let sections = section::Entity::find().all(db).await?;
         let (s, other) = (sections[0].clone(), sections[1].clone());
         let rename = |m: &section::Model, name: &str| {
@@ -146,17 +146,23 @@ mod tests {
             a.name = Set(name.into());
             a
         };
-        let (a, b) = update_both(db, rename(&s, "First"), rename(&other, "Second")).await?;
-        assert_eq!((a.name.as_str(), b.name.as_str()), ("First", "Second"));
-        assert_eq!(section::Entity::find_by_id(s.id).one(db).await?, Some(a));
+        let first = |name: &str| {
+            section::Entity::update_many()
+                .set(rename(&s, "First"))
+                .filter(section::Column::Id.eq(s.id))
+                .filter(section::Column::Name.eq(name))
+        };
+        let b = update_after(db, first(&s.name), rename(&other, "Second")).await?;
+        assert_eq!(b.name, "Second");
+        let held = section::Entity::find_by_id(s.id).one(db).await?;
+        assert_eq!(held.map(|h| h.name), Some("First".to_string()));
         assert_eq!(
             section::Entity::find_by_id(other.id).one(db).await?,
             Some(b.clone())
         );
-        let mut gone = rename(&s, "Gone");
-        gone.id = Unchanged(i64::MAX);
+        // The first's filter finds no row now (its name changed): the second is not written.
         assert!(matches!(
-            update_both(db, gone, rename(&other, "Not written")).await,
+            update_after(db, first(&s.name), rename(&other, "Not written")).await,
             Err(DbErr::RecordNotUpdated)
         ));
         assert_eq!(
@@ -234,7 +240,7 @@ mod tests {
         }
         let t = CleanDb::new().await;
         check(t.db.conn()).await.unwrap();
-        both(t.db.conn()).await.unwrap();
+        after(t.db.conn()).await.unwrap();
         let change = Change::by_server("test", "/");
         t.db.write(change, async |tx| {
             section::Entity::delete_many().exec(tx).await?;

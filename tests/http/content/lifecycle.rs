@@ -377,3 +377,32 @@ async fn the_life_of_a_content_item_in_xml() {
         .clone();
     assert_eq!(names, "New title");
 }
+
+/// The same draft published by several requests at once: one publishes it and places the
+/// item, the others are told it is no draft any more (on PostgreSQL they ran side by side);
+/// the item keeps its one Location as its main Location.
+#[tokio::test]
+async fn a_draft_published_twice_at_once_is_published_once() {
+    let app = TestApp::new().await;
+    for round in 0..4 {
+        let id = create_folder(&app, &format!("Twice {round}"), "1/2").await;
+        let publications = (0..3).map(|_| {
+            (app.req("PUBLISH", &format!("/content/objects/{id}/versions/1")))
+                .admin()
+                .send()
+        });
+        let done = futures_util::future::join_all(publications).await;
+        let mut statuses: Vec<u16> = done.iter().map(|r| r.status.as_u16()).collect();
+        statuses.sort();
+        assert_eq!(statuses, [204, 403, 403], "round {round}");
+        let rows = app
+            .query(
+                "SELECT c.main_location_id, l.id FROM contents c \
+                 JOIN locations l ON l.content_id = c.id WHERE c.id = ?",
+                vec![id.into()],
+            )
+            .await;
+        assert_eq!(rows.len(), 1, "one Location: {rows:?}");
+        assert_eq!(rows[0]["main_location_id"], rows[0]["id"], "{rows:?}");
+    }
+}
