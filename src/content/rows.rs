@@ -174,7 +174,7 @@ pub async fn insert_fields(
         ]);
         for f in chunk.iter() {
             let id: SimpleExpr = match f.id {
-                0 => Expr::cust("nextval('ids_content_fields')"),
+                0 => Expr::cust(cairn_store::ids::next_id_in_statement("content_fields")),
                 id => id.into(),
             };
             insert

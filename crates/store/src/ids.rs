@@ -8,6 +8,18 @@
 use crate::sql::stmt;
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
 
+/// PostgreSQL: the expression that takes the next id of `name` inside the statement that
+/// writes it (`INSERT … VALUES (nextval('ids_<name>'), …)`), where [`next_ids`] would cost a
+/// statement of its own. SQLite has no such sequence: take the ids with [`next_ids`].
+pub fn next_id_in_statement(name: &str) -> String {
+    format!("nextval('{}')", sequence(name))
+}
+
+/// The PostgreSQL sequence of `name`'s ids (migration 17).
+fn sequence(name: &str) -> String {
+    format!("ids_{name}")
+}
+
 /// Takes the next id of `name`; call inside the write transaction that uses it.
 pub async fn next_id(db: &impl ConnectionTrait, name: &str) -> Result<i64, DbErr> {
     let ids = next_ids(db, name, 1).await?;
@@ -28,7 +40,7 @@ pub async fn next_ids(db: &impl ConnectionTrait, name: &str, n: i64) -> Result<V
             .query_all_raw(stmt(
                 backend,
                 "SELECT nextval(CAST(? AS regclass)) FROM generate_series(1, ?) ORDER BY 1",
-                [format!("ids_{name}").into(), n.into()],
+                [sequence(name).into(), n.into()],
             ))
             .await?;
         return rows.iter().map(|r| r.try_get_by_index(0)).collect();
