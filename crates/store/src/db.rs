@@ -16,7 +16,7 @@ use std::time::Duration;
 pub struct Db {
     conn: DatabaseConnection,
     /// SQLite: the connections behind `conn`, where transactions take theirs.
-    sqlite: Option<Arc<crate::sqlite::Pool>>,
+    pub(crate) sqlite: Option<Arc<crate::sqlite::Pool>>,
     /// SQLite: where a cheap sign of commits is read (`crate::commits`).
     marks: Option<Arc<crate::commits::CommitMarks>>,
     /// The longest a statement may run.
@@ -76,7 +76,7 @@ impl Db {
                 let pool =
                     crate::sqlite::Pool::open(path, options.max_connections, statements.clone())?;
                 let conn = crate::sqlite::shared(&pool).await?;
-                let marks = crate::commits::CommitMarks::open(path).map(Arc::new);
+                let marks = pool.marks();
                 (conn, Some(pool), marks)
             }
             None => (Self::postgres(options, &statements).await?, None, None),

@@ -9,6 +9,11 @@
 //! each write transaction (`Db::write`) and each write outside one. Connections for
 //! snapshots are counted apart from the pool's ([`Pool::try_snapshot`]); when none is free,
 //! statements take an idle connection each, as outside [`reading`]. PostgreSQL is untouched.
+//!
+//! A snapshot that only read is kept on its connection after the request while the commit
+//! mark (`commits.rs`: any commit of any process changes it) is the one taken before it
+//! began: its state is still the latest, and the next request reads in it as it is, without
+//! the locks of ending one transaction and beginning another (`sqlite::Conn::snapshot`).
 
 use crate::sqlite::{Lease, Pool};
 use std::cell::RefCell;
@@ -98,6 +103,66 @@ mod tests {
         .await;
         other.execute("INSERT INTO t VALUES (4)", []).unwrap();
         assert_eq!(count().await, 4, "outside a request");
+        let (open, idle) = db.pool_use();
+        assert_eq!(open as usize, idle, "every connection is back");
+    }
+
+    /// A request's read transaction is kept after it while nothing commits, and the next
+    /// request reads in it as it is; once anything commits (another process's write
+    /// included), the next request reads a new one, and the checkpoints end the old ones.
+    #[tokio::test]
+    async fn a_kept_snapshot_serves_later_requests_until_a_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        let db = Db::open(&DbOptions {
+            url: format!("sqlite://{}", path.display()),
+            max_connections: 4,
+            statement_timeout: None,
+        })
+        .await
+        .unwrap();
+        let pool = db.sqlite.clone().unwrap();
+        let c = db.conn();
+        c.execute_unprepared("CREATE TABLE t (n INTEGER)")
+            .await
+            .unwrap();
+        let other = rusqlite::Connection::open(&path).unwrap();
+        let count = async || {
+            reading(async {
+                let sql = "SELECT count(*) AS n FROM t";
+                let row = c.query_one_raw(Statement::from_string(DbBackend::Sqlite, sql));
+                row.await.unwrap().unwrap().try_get::<i64>("", "n").unwrap()
+            })
+            .await
+        };
+        assert_eq!(count().await, 0);
+        assert_eq!(pool.kept_snapshots(), 1, "kept after the request");
+        assert_eq!(count().await, 0);
+        assert_eq!(pool.kept_snapshots(), 1, "taken again, and kept again");
+        other.execute("INSERT INTO t VALUES (1)", []).unwrap();
+        assert_eq!(count().await, 1, "another process's commit is read");
+        let change = Change::by_server("test", "/t");
+        db.write(change, async |tx| {
+            tx.execute_unprepared("INSERT INTO t VALUES (2)").await
+        })
+        .await
+        .unwrap();
+        assert_eq!(count().await, 2, "a write of this process is read");
+        assert_eq!(pool.kept_snapshots(), 1);
+        other.execute("INSERT INTO t VALUES (3)", []).unwrap();
+        pool.end_kept_snapshots(false);
+        assert_eq!(pool.kept_snapshots(), 0, "a past snapshot is ended");
+        assert_eq!(count().await, 3);
+        pool.end_kept_snapshots(true);
+        assert_eq!(pool.kept_snapshots(), 0, "every kept snapshot is ended");
+        pool.keeping
+            .store(false, std::sync::atomic::Ordering::Release);
+        assert_eq!(count().await, 3);
+        assert_eq!(
+            pool.kept_snapshots(),
+            0,
+            "none is kept while a checkpoint restarts"
+        );
         let (open, idle) = db.pool_use();
         assert_eq!(open as usize, idle, "every connection is back");
     }

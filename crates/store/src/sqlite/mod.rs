@@ -33,6 +33,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use crate::commits::{CommitMarks, Mark};
+
 mod binding;
 mod gather;
 mod group;
@@ -88,10 +90,23 @@ fn checkpoints(pool: std::sync::Weak<Pool>, writers: Arc<Writers>) -> Result<(),
         .spawn(move || {
             while pool.strong_count() > 0 {
                 std::thread::sleep(CHECKPOINT_EVERY);
+                // An idle connection's read transaction of an older state keeps its frames
+                // from being copied back and the WAL from starting over.
+                if let Some(pool) = pool.upgrade() {
+                    pool.end_kept_snapshots(false);
+                }
                 let done = match checkpoint("PASSIVE") {
                     Ok(frames) if frames > WAL_RESTART_FRAMES => {
                         match writers.blocking_turn() {
-                            Some(_turn) => checkpoint("RESTART"),
+                            // RESTART waits for every reader of the WAL, a kept one too: none
+                            // is kept until it is done.
+                            Some(_turn) => pool.upgrade().map_or(Ok(frames), |pool| {
+                                pool.keeping.store(false, Ordering::Release);
+                                pool.end_kept_snapshots(true);
+                                let done = checkpoint("RESTART");
+                                pool.keeping.store(true, Ordering::Release);
+                                done
+                            }),
                             // A group's transaction is open: next time.
                             None => Ok(frames),
                         }
@@ -119,6 +134,10 @@ pub struct Pool {
     statements: Arc<AtomicU64>,
     /// This process's writers: their turns and their groups.
     writers: Arc<Writers>,
+    /// The database's commit marks, when they can be read (`commits.rs`).
+    marks: Option<Arc<CommitMarks>>,
+    /// Whether a request's read transaction may be kept after it (see [`Conn::snapshot`]).
+    pub(crate) keeping: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for Pool {
@@ -130,7 +149,7 @@ impl std::fmt::Debug for Pool {
 impl Pool {
     /// Opens the file `path` (created when missing) in WAL mode; at most `size` connections.
     pub fn open(path: &str, size: u32, statements: Arc<AtomicU64>) -> Result<Arc<Pool>, DbErr> {
-        let pool = Arc::new(Pool {
+        let mut pool = Pool {
             path: path.to_owned(),
             idle: Mutex::new(Vec::new()),
             permits: Arc::new(Semaphore::new(size.max(1) as usize)),
@@ -138,11 +157,15 @@ impl Pool {
             opened: AtomicU32::new(0),
             statements,
             writers: Default::default(),
-        });
+            marks: None,
+            keeping: true.into(),
+        };
         let first = pool.connect()?;
         (first.db)
             .pragma_update(None, "journal_mode", "WAL")
             .map_err(err)?;
+        pool.marks = CommitMarks::open(path).map(Arc::new);
+        let pool = Arc::new(pool);
         pool.idle.lock().expect("pool lock").push(first);
         checkpoints(Arc::downgrade(&pool), pool.writers.clone())?;
         Ok(pool)
@@ -173,6 +196,7 @@ impl Pool {
         Ok(Conn {
             db: c,
             shapes: Default::default(),
+            snapshot: None,
         })
     }
 
@@ -189,40 +213,94 @@ impl Pool {
         self.writers.commits()
     }
 
-    /// A connection, once one is free.
+    /// A connection, once one is free, outside any transaction.
     pub async fn get(self: &Arc<Self>) -> Result<Lease, DbErr> {
         let permit = (self.permits.clone().acquire_owned().await)
             .map_err(|_| DbErr::ConnectionAcquire(sea_orm::ConnAcquireErr::ConnectionClosed))?;
-        let idle = self.idle.lock().expect("pool lock").pop();
-        let conn = match idle {
-            Some(c) => c,
-            None => self.connect()?,
-        };
         Ok(Lease {
-            conn: Some(conn),
+            conn: Some(self.idle_or_new(None)?),
             pool: self.clone(),
             watched: false,
             _permit: permit,
         })
     }
 
-    /// A connection in a read transaction (`BEGIN`; SQLite takes the snapshot at its first
-    /// read), if one can be had without waiting.
+    /// A connection in a read transaction, if one can be had without waiting: an idle one's
+    /// kept since a commit mark that is still now's (nothing committed since, in any process:
+    /// its snapshot is the latest), else a new one (`BEGIN`; SQLite takes the snapshot at
+    /// its first read) under the mark taken before it.
     pub(crate) fn try_snapshot(self: &Arc<Self>) -> Option<Lease> {
         let permit = self.snapshots.clone().try_acquire_owned().ok()?;
-        let idle = self.idle.lock().expect("pool lock").pop();
-        let conn = match idle {
-            Some(c) => c,
-            None => self.connect().ok()?,
-        };
-        let lease = Lease {
+        let mark = self.mark();
+        let conn = self.idle_or_new(mark.as_ref()).ok()?;
+        let kept = conn.snapshot.is_some();
+        let mut lease = Lease {
             conn: Some(conn),
             pool: self.clone(),
             watched: false,
             _permit: permit,
         };
-        lease.run_cached("BEGIN").ok()?;
+        if !kept {
+            lease.run_cached("BEGIN").ok()?;
+            lease.conn.as_mut()?.snapshot = mark;
+        }
         Some(lease)
+    }
+
+    /// An idle connection (or a new one) outside any transaction, or in a read transaction
+    /// kept since `current`; a transaction kept since another mark is ended.
+    fn idle_or_new(&self, current: Option<&Mark>) -> Result<Conn, DbErr> {
+        loop {
+            let idle = self.idle.lock().expect("pool lock").pop();
+            let Some(mut c) = idle else {
+                return self.connect();
+            };
+            if c.snapshot.is_none() || c.snapshot.as_ref() == current {
+                return Ok(c);
+            }
+            if c.end_snapshot() {
+                return Ok(c);
+            }
+            self.opened.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+
+    /// The commit mark now, when it can be read.
+    fn mark(&self) -> Option<Mark> {
+        self.marks.as_ref()?.current()
+    }
+
+    /// The database's commit marks (`commits.rs`), when they can be read.
+    pub(crate) fn marks(&self) -> Option<Arc<CommitMarks>> {
+        self.marks.clone()
+    }
+
+    /// Idle connections keeping a read transaction.
+    #[cfg(test)]
+    pub(crate) fn kept_snapshots(&self) -> usize {
+        let idle = self.idle.lock().expect("pool lock");
+        idle.iter().filter(|c| c.snapshot.is_some()).count()
+    }
+
+    /// Ends the read transactions idle connections keep since a commit mark that is past, or
+    /// (`all`) every one.
+    pub(crate) fn end_kept_snapshots(&self, all: bool) {
+        let current = if all { None } else { self.mark() };
+        let stale: Vec<Conn> = {
+            let mut idle = self.idle.lock().expect("pool lock");
+            let (stale, fresh) = std::mem::take(&mut *idle)
+                .into_iter()
+                .partition(|c| c.snapshot.is_some() && c.snapshot != current);
+            *idle = fresh;
+            stale
+        };
+        for mut c in stale {
+            if c.end_snapshot() {
+                self.idle.lock().expect("pool lock").push(c);
+            } else {
+                self.opened.fetch_sub(1, Ordering::Relaxed);
+            }
+        }
     }
 
     /// Connections: (open, idle).
@@ -236,6 +314,21 @@ impl Pool {
 struct Conn {
     db: Connection,
     shapes: std::cell::RefCell<std::collections::HashMap<String, Arc<Shape>>>,
+    /// The commit mark taken before its open read transaction began: kept idle while no
+    /// commit has changed it, that transaction reads the latest state, and a request's
+    /// snapshot takes it as it is, without ending one and beginning another (their locks in
+    /// the WAL-index, system calls and a process-wide mutex, were a tenth of an uncached
+    /// read's time).
+    snapshot: Option<Mark>,
+}
+
+impl Conn {
+    /// Ends its transaction, if one is open; whether it can be used again.
+    fn end_snapshot(&mut self) -> bool {
+        self.snapshot = None;
+        let rollback = || (self.db.prepare_cached("ROLLBACK")).and_then(|mut s| s.execute([]));
+        self.db.is_autocommit() || rollback().is_ok()
+    }
 }
 
 /// Statements whose row shapes a connection keeps (past it, it forgets them all).
@@ -288,12 +381,19 @@ impl std::ops::Deref for Lease {
 
 impl Drop for Lease {
     fn drop(&mut self) {
-        let Some(c) = self.conn.take() else { return };
+        let Some(mut c) = self.conn.take() else {
+            return;
+        };
         if self.watched {
             let _ = c.db.progress_handler(0, None::<fn() -> bool>);
         }
-        let rollback = || (c.db.prepare_cached("ROLLBACK")).and_then(|mut s| s.execute([]));
-        if !c.db.is_autocommit() && rollback().is_err() {
+        // A snapshot that only read, with nothing committed since it began, is kept.
+        let kept = c.snapshot.is_some()
+            && self.pool.keeping.load(Ordering::Acquire)
+            && c.snapshot == self.pool.mark()
+            && (c.db.transaction_state(None::<&str>))
+                .is_ok_and(|s| s != rusqlite::TransactionState::Write);
+        if !kept && !c.end_snapshot() {
             self.pool.opened.fetch_sub(1, Ordering::Relaxed);
             return;
         }
