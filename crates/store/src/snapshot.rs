@@ -45,11 +45,14 @@ pub(crate) fn with<T>(pool: &Arc<Pool>, f: impl FnOnce(&Lease) -> T) -> Option<T
         .flatten()
 }
 
-/// Ends the task's snapshot (its next read begins a new one).
+/// Ends the task's snapshot (its next read begins a new one). Called around writes, whose
+/// commit makes it stale: it is not kept.
 pub(crate) fn end() {
     let _ = SNAPSHOT.try_with(|held| {
-        if let Ok(mut held) = held.try_borrow_mut() {
-            held.take();
+        if let Ok(mut held) = held.try_borrow_mut()
+            && let Some(mut lease) = held.take()
+        {
+            lease.forget_snapshot();
         }
     });
 }
@@ -141,12 +144,14 @@ mod tests {
         assert_eq!(pool.kept_snapshots(), 1, "taken again, and kept again");
         other.execute("INSERT INTO t VALUES (1)", []).unwrap();
         assert_eq!(count().await, 1, "another process's commit is read");
+        assert_eq!(pool.kept_snapshots(), 1);
         let change = Change::by_server("test", "/t");
         db.write(change, async |tx| {
             tx.execute_unprepared("INSERT INTO t VALUES (2)").await
         })
         .await
         .unwrap();
+        assert_eq!(pool.kept_snapshots(), 0, "a commit ends the kept snapshots");
         assert_eq!(count().await, 2, "a write of this process is read");
         assert_eq!(pool.kept_snapshots(), 1);
         other.execute("INSERT INTO t VALUES (3)", []).unwrap();

@@ -286,11 +286,13 @@ impl Pool {
     /// (`all`) every one.
     pub(crate) fn end_kept_snapshots(&self, all: bool) {
         let current = if all { None } else { self.mark() };
+        let is_stale = |c: &Conn| c.snapshot.is_some() && c.snapshot != current;
         let stale: Vec<Conn> = {
             let mut idle = self.idle.lock().expect("pool lock");
-            let (stale, fresh) = std::mem::take(&mut *idle)
-                .into_iter()
-                .partition(|c| c.snapshot.is_some() && c.snapshot != current);
+            if !idle.iter().any(is_stale) {
+                return;
+            }
+            let (stale, fresh) = std::mem::take(&mut *idle).into_iter().partition(is_stale);
             *idle = fresh;
             stale
         };
@@ -402,6 +404,13 @@ impl Drop for Lease {
 }
 
 impl Lease {
+    /// Its read transaction, if any, is not kept when it is given back.
+    pub(crate) fn forget_snapshot(&mut self) {
+        if let Some(c) = self.conn.as_mut() {
+            c.snapshot = None;
+        }
+    }
+
     /// Whether it is a connection of `pool`.
     pub(crate) fn of(&self, pool: &Arc<Pool>) -> bool {
         Arc::ptr_eq(&self.pool, pool)

@@ -132,13 +132,18 @@ impl Transaction {
         }
     }
 
-    /// Ends the transaction: `COMMIT` or `ROLLBACK`, and gives the connection back.
+    /// Ends the transaction: `COMMIT` or `ROLLBACK`, and gives the connection back; after a
+    /// commit, the read transactions idle connections kept of the state before it end too.
     fn end(&self, sql: &str) -> Result<(), DbErr> {
         let lease = self.lease.lock().expect("lease lock").take();
-        match lease {
-            Some(l) => l.execute_batch(sql).map_err(err),
-            None => Ok(()),
+        let Some(l) = lease else { return Ok(()) };
+        let done = l.execute_batch(sql).map_err(err);
+        let pool = l.pool.clone();
+        drop(l);
+        if sql == "COMMIT" {
+            pool.end_kept_snapshots(false);
         }
+        done
     }
 }
 
