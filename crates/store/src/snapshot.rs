@@ -64,12 +64,8 @@ mod tests {
     use crate::{Db, DbOptions};
     use sea_orm::{ConnectionTrait, DbBackend, Statement};
 
-    /// Inside `reading`, another connection's commit is not seen, the request's own writes
-    /// (in a transaction or not) are; its connection goes back to the pool at the end.
-    #[tokio::test]
-    async fn a_request_reads_one_snapshot_and_sees_its_own_writes() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.db");
+    /// A database in the SQLite file `path`, with a table `t`.
+    async fn open(path: &std::path::Path) -> Db {
         let db = Db::open(&DbOptions {
             url: format!("sqlite://{}", path.display()),
             max_connections: 4,
@@ -77,10 +73,19 @@ mod tests {
         })
         .await
         .unwrap();
+        let create = db.conn().execute_unprepared("CREATE TABLE t (n INTEGER)");
+        create.await.unwrap();
+        db
+    }
+
+    /// Inside `reading`, another connection's commit is not seen, the request's own writes
+    /// (in a transaction or not) are; its connection goes back to the pool at the end.
+    #[tokio::test]
+    async fn a_request_reads_one_snapshot_and_sees_its_own_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        let db = open(&path).await;
         let c = db.conn();
-        c.execute_unprepared("CREATE TABLE t (n INTEGER)")
-            .await
-            .unwrap();
         let other = rusqlite::Connection::open(&path).unwrap();
         let count = async || {
             let sql = "SELECT count(*) AS n FROM t";
@@ -117,18 +122,9 @@ mod tests {
     async fn a_kept_snapshot_serves_later_requests_until_a_commit() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.db");
-        let db = Db::open(&DbOptions {
-            url: format!("sqlite://{}", path.display()),
-            max_connections: 4,
-            statement_timeout: None,
-        })
-        .await
-        .unwrap();
+        let db = open(&path).await;
         let pool = db.sqlite.clone().unwrap();
         let c = db.conn();
-        c.execute_unprepared("CREATE TABLE t (n INTEGER)")
-            .await
-            .unwrap();
         let other = rusqlite::Connection::open(&path).unwrap();
         let count = async || {
             reading(async {
