@@ -389,8 +389,10 @@ impl Drop for Lease {
         if self.watched {
             let _ = c.db.progress_handler(0, None::<fn() -> bool>);
         }
-        // A snapshot that only read, with nothing committed since it began, is kept.
+        // A snapshot that only read, still open, with nothing committed since it began, is
+        // kept (an error may have ended its transaction).
         let kept = c.snapshot.is_some()
+            && !c.db.is_autocommit()
             && self.pool.keeping.load(Ordering::Acquire)
             && c.snapshot == self.pool.mark()
             && (c.db.transaction_state(None::<&str>))
