@@ -160,6 +160,7 @@ pub async fn insert_fields(
             f.id = id;
         }
     }
+    let next_id = cairn_store::ids::next_id_in_statement("content_fields");
     for chunk in rows.chunks_mut(100) {
         let mut insert = Query::insert();
         insert.into_table(content_field::Entity).columns([
@@ -174,7 +175,7 @@ pub async fn insert_fields(
         ]);
         for f in chunk.iter() {
             let id: SimpleExpr = match f.id {
-                0 => Expr::cust(cairn_store::ids::next_id_in_statement("content_fields")),
+                0 => Expr::cust(next_id.clone()),
                 id => id.into(),
             };
             insert

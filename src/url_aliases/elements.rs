@@ -372,14 +372,16 @@ async fn insert_new_element(
         m.is_alias.clone().into_value(),
         m.alias_redirects.clone().into_value(),
     ];
-    let sql = format!(
-        "INSERT INTO url_aliases (parent, text_md5, id, link, text, action, lang_mask, \
-         always_available, is_original, is_alias, alias_redirects) \
-         SELECT ?, ?, n.id, n.id, ?, ?, ?, ?, ?, ?, ? FROM (SELECT {} AS id) n \
-         ON CONFLICT (parent, text_md5) DO NOTHING",
-        cairn_store::ids::next_id_in_statement("url_aliases")
-    );
-    Ok(cairn_store::sql::exec(tx, &sql, values.into_iter().flatten()).await?)
+    static SQL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        format!(
+            "INSERT INTO url_aliases (parent, text_md5, id, link, text, action, lang_mask, \
+             always_available, is_original, is_alias, alias_redirects) \
+             SELECT ?, ?, n.id, n.id, ?, ?, ?, ?, ?, ?, ? FROM (SELECT {} AS id) n \
+             ON CONFLICT (parent, text_md5) DO NOTHING",
+            cairn_store::ids::next_id_in_statement("url_aliases")
+        )
+    });
+    Ok(cairn_store::sql::exec(tx, &SQL, values.into_iter().flatten()).await?)
 }
 
 /// Languages the Location no longer has: their system rows lose them (or become history).

@@ -15,10 +15,9 @@ use std::time::Duration;
 #[derive(Clone, Debug)]
 pub struct Db {
     conn: DatabaseConnection,
-    /// SQLite: the connections behind `conn`, where transactions take theirs.
+    /// SQLite: the connections behind `conn`, where transactions take theirs and the commit
+    /// marks are read (`crate::commits`).
     pub(crate) sqlite: Option<Arc<crate::sqlite::Pool>>,
-    /// SQLite: where a cheap sign of commits is read (`crate::commits`).
-    marks: Option<Arc<crate::commits::CommitMarks>>,
     /// The longest a statement may run.
     limit: Option<Duration>,
     /// Statements run since start-up (tests count what an operation costs).
@@ -65,7 +64,7 @@ impl Db {
     /// Opens the database and applies pending migrations.
     pub async fn open(options: &DbOptions) -> Result<Db, DbErr> {
         let statements = Arc::new(AtomicU64::new(0));
-        let (conn, sqlite, marks) = match options.url.strip_prefix("sqlite:") {
+        let (conn, sqlite) = match options.url.strip_prefix("sqlite:") {
             Some(path) => {
                 // `sqlite://file` or `sqlite:file`; options after `?` are sqlx's, not taken.
                 let path = path
@@ -76,16 +75,14 @@ impl Db {
                 let pool =
                     crate::sqlite::Pool::open(path, options.max_connections, statements.clone())?;
                 let conn = crate::sqlite::shared(&pool).await?;
-                let marks = pool.marks();
-                (conn, Some(pool), marks)
+                (conn, Some(pool))
             }
-            None => (Self::postgres(options, &statements).await?, None, None),
+            None => (Self::postgres(options, &statements).await?, None),
         };
         let schema = crate::notify::schema_of(&conn).await?;
         let db = Db {
             conn,
             sqlite,
-            marks,
             limit: options.statement_timeout,
             statements,
             instance: format!("{:016x}", rand::random::<u64>()).into(),
@@ -127,7 +124,7 @@ impl Db {
     /// SQLite: the WAL-index header now, which changes with every commit (`crate::commits`);
     /// none on PostgreSQL or when it cannot be read.
     pub fn commit_mark(&self) -> Option<crate::commits::Mark> {
-        self.marks.as_ref()?.current()
+        self.sqlite.as_ref()?.mark()
     }
 
     /// Adds the languages (code, name) that are missing; ids continue the bit flags (2, 4, 8...).

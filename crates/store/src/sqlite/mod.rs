@@ -135,7 +135,7 @@ pub struct Pool {
     /// This process's writers: their turns and their groups.
     writers: Arc<Writers>,
     /// The database's commit marks, when they can be read (`commits.rs`).
-    marks: Option<Arc<CommitMarks>>,
+    marks: Option<CommitMarks>,
     /// Whether a request's read transaction may be kept after it (see [`Conn::snapshot`]).
     pub(crate) keeping: std::sync::atomic::AtomicBool,
 }
@@ -164,7 +164,7 @@ impl Pool {
         (first.db)
             .pragma_update(None, "journal_mode", "WAL")
             .map_err(err)?;
-        pool.marks = CommitMarks::open(path).map(Arc::new);
+        pool.marks = CommitMarks::open(path);
         let pool = Arc::new(pool);
         pool.idle.lock().expect("pool lock").push(first);
         checkpoints(Arc::downgrade(&pool), pool.writers.clone())?;
@@ -265,14 +265,9 @@ impl Pool {
         }
     }
 
-    /// The commit mark now, when it can be read.
-    fn mark(&self) -> Option<Mark> {
+    /// The commit mark now (`commits.rs`), when it can be read.
+    pub(crate) fn mark(&self) -> Option<Mark> {
         self.marks.as_ref()?.current()
-    }
-
-    /// The database's commit marks (`commits.rs`), when they can be read.
-    pub(crate) fn marks(&self) -> Option<Arc<CommitMarks>> {
-        self.marks.clone()
     }
 
     /// Idle connections keeping a read transaction.
