@@ -66,7 +66,7 @@ pub fn app(
         let id = next_id.fetch_add(1, Ordering::Relaxed);
         async move {
             let wire = dialect_of(&wires, req.uri().path());
-            let served = Box::pin(serve(ep, req, wire, id));
+            let served = Box::pin(serve(ep, req, wire, &service.db, id));
             let resp = crate::field_types::files::removing_on_failure(
                 service.db.conn(),
                 service.files.as_ref(),
@@ -135,7 +135,13 @@ const X_REQUEST_ID: poem::http::HeaderName = poem::http::HeaderName::from_static
 
 /// Runs one request, its reads in one SQLite snapshot: logs and measures it, turns unknown
 /// routes and panics into `ErrorMessage` bodies.
-async fn serve<E: Endpoint>(ep: Arc<E>, req: Request, wire: &Wire, id: u64) -> Response {
+async fn serve<E: Endpoint>(
+    ep: Arc<E>,
+    req: Request,
+    wire: &Wire,
+    db: &cairn_store::Db,
+    id: u64,
+) -> Response {
     let start = Instant::now();
     let method = req.method().clone();
     let path = req.uri().path().to_string();
@@ -145,9 +151,9 @@ async fn serve<E: Endpoint>(ep: Arc<E>, req: Request, wire: &Wire, id: u64) -> R
         let accept = accept.as_ref().and_then(|a| a.to_str().ok());
         Negotiation::from_accept(accept, &wire.vendor).format
     };
-    let (outcome, statements) = cairn_store::count_statements(cairn_store::reading(
-        AssertUnwindSafe(Box::pin(ep.call(req))).catch_unwind(),
-    ))
+    let (outcome, statements) = cairn_store::count_statements(
+        db.reading(AssertUnwindSafe(Box::pin(ep.call(req))).catch_unwind()),
+    )
     .await;
     let mut resp = match outcome {
         Ok(Ok(r)) => r.into_response(),

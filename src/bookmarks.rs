@@ -11,6 +11,7 @@ use crate::locations::tree;
 use crate::permissions::filter::Sql;
 use crate::permissions::{Filter, READ, Scope};
 use crate::services::Services;
+use cairn_store::Connection;
 use cairn_store::entity::{bookmark, location};
 use cairn_store::sql::stmt;
 use sea_orm::sea_query::OnConflict;
@@ -39,7 +40,7 @@ fn not_bookmarked(location_id: i64) -> Error {
 /// `[path_start, path_end)` (a subtree: `path_end` is [`tree::subtree_end`] of its root).
 /// Call it before those Locations are deleted or moved to the Trash.
 pub(crate) async fn locations_removed(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     path_start: &str,
     path_end: &str,
 ) -> Result<()> {
@@ -56,7 +57,7 @@ impl BookmarksService {
     /// Whether `user_id` has bookmarked the existing Location `location_id`.
     async fn has_bookmark(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         user_id: i64,
         location_id: i64,
     ) -> Result<bool> {

@@ -4,7 +4,8 @@
 //! follow, so the tree code imports none of them.
 
 use crate::error::Result;
-use sea_orm::{ConnectionTrait, Value};
+use cairn_store::Connection;
+use sea_orm::Value;
 
 /// The changes only URL aliases follow: a Location got its first published version
 /// (`location_published`); its content item was published again, or it was revealed, so how it
@@ -17,11 +18,7 @@ pub(crate) use crate::url_aliases::{
 
 /// The Locations of the path range `[start, end)` are about to be deleted: their URL aliases
 /// and bookmarks go with them.
-pub(crate) async fn locations_removed(
-    tx: &impl ConnectionTrait,
-    start: &str,
-    end: &str,
-) -> Result<()> {
+pub(crate) async fn locations_removed(tx: &impl Connection, start: &str, end: &str) -> Result<()> {
     crate::url_aliases::locations_removed(tx, start, end).await?;
     crate::bookmarks::locations_removed(tx, start, end).await
 }
@@ -29,7 +26,7 @@ pub(crate) async fn locations_removed(
 /// The Locations of `[start, end)` are about to go to the Trash as the item `root`: their URL
 /// aliases are kept for a restore, their bookmarks go.
 pub(crate) async fn locations_trashed(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     start: &str,
     end: &str,
     root: i64,
@@ -41,7 +38,7 @@ pub(crate) async fn locations_trashed(
 /// The content items `ids_sql` selects are about to be deleted: the accounts of those that
 /// are users go.
 pub(crate) async fn content_removed(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     ids_sql: &str,
     values: Vec<Value>,
 ) -> Result<()> {

@@ -12,11 +12,12 @@ use crate::services::Services;
 use crate::shared::Shared;
 use cairn_runtime::Timestamp;
 use cairn_runtime::sse::Items;
+use cairn_store::Connection;
 use cairn_store::Db;
 use cairn_store::entity::event;
 use cairn_store::events;
 use cairn_store::sql::stmt;
-use sea_orm::{ConnectionTrait, Value};
+use sea_orm::Value;
 use std::collections::{HashSet, VecDeque};
 use std::time::Duration;
 use tokio::sync::watch;
@@ -150,7 +151,7 @@ impl Readable {
     /// The events of `rows` this caller may read.
     async fn keep(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         rows: Vec<event::Model>,
     ) -> Result<Vec<event::Model>> {
         let Readable::Content { items, locations } = self else {
@@ -231,7 +232,7 @@ impl Subject {
 
 /// Which of `ids` pass `filter` (a condition on `pc`, the content row, and `l`).
 async fn readable_ids(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     select: &str,
     column: &str,
     ids: &[i64],
@@ -279,12 +280,7 @@ impl Page {
 
 /// Reads pages of the outbox until `limit` readable events, its end, or [`MAX_SCAN`] events
 /// looked at.
-async fn page(
-    db: &impl ConnectionTrait,
-    readable: &Readable,
-    after: i64,
-    limit: u64,
-) -> Result<Page> {
+async fn page(db: &impl Connection, readable: &Readable, after: i64, limit: u64) -> Result<Page> {
     let mut out = Vec::new();
     let mut next = after;
     let mut scanned = 0;

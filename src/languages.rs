@@ -7,9 +7,10 @@ use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::services::Services;
 use cairn_runtime::ETag;
+use cairn_store::Connection;
 use cairn_store::entity::language;
 use cairn_store::sql::Kept;
-use sea_orm::{ConnectionTrait, EntityTrait, QueryOrder};
+use sea_orm::{EntityTrait, QueryOrder};
 
 /// The languages, kept in memory. A language is only ever added (`cairn language add`, the
 /// start-up's languages), never changed or removed, so what is kept stays true; the list is
@@ -23,7 +24,7 @@ impl Languages {
     /// database has them.
     pub(crate) async fn covering(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         codes: &[&str],
         mask: i64,
     ) -> Result<std::sync::Arc<Vec<language::Model>>> {
@@ -43,7 +44,7 @@ impl Languages {
     /// The language of `code`, if there is one.
     pub(crate) async fn by_code(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         code: &str,
     ) -> Result<Option<language::Model>> {
         let all = self.covering(db, &[code], 0).await?;
@@ -56,7 +57,7 @@ impl Languages {
 }
 
 /// Every language, by id (the ids are the bits of language masks), as the database holds them.
-pub(crate) async fn all(db: &impl ConnectionTrait) -> Result<Vec<language::Model>> {
+pub(crate) async fn all(db: &impl Connection) -> Result<Vec<language::Model>> {
     static KEPT: Kept = Kept::new();
     let build = || language::Entity::find().order_by_asc(language::Column::Id);
     Ok(KEPT.all(db, build, []).await?)

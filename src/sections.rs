@@ -9,11 +9,9 @@ use crate::preconditions;
 use crate::roles::limitations::decode_values;
 use crate::services::Services;
 use cairn_runtime::ETag;
+use cairn_store::Connection;
 use cairn_store::entity::{content, policy_limitation, section};
-use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect,
-};
+use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
 fn to_model(s: section::Model) -> Section {
     Section {
@@ -24,7 +22,7 @@ fn to_model(s: section::Model) -> Section {
     }
 }
 
-async fn find(db: &impl ConnectionTrait, id: i64) -> Result<section::Model> {
+async fn find(db: &impl Connection, id: i64) -> Result<section::Model> {
     cairn_store::sql::by_id::<section::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("Section", id))
@@ -32,7 +30,7 @@ async fn find(db: &impl ConnectionTrait, id: i64) -> Result<section::Model> {
 
 /// 409, as the reference, while content is assigned to Section `id` or a Section limitation of
 /// a Policy names it: deleting it would leave them pointing at nothing.
-async fn refuse_in_use(db: &impl ConnectionTrait, id: i64) -> Result<()> {
+async fn refuse_in_use(db: &impl Connection, id: i64) -> Result<()> {
     let assigned = content::Entity::find()
         .select_only()
         .column(content::Column::Id)
@@ -65,11 +63,7 @@ async fn refuse_in_use(db: &impl ConnectionTrait, id: i64) -> Result<()> {
 }
 
 /// 403 when another Section than `except` already has `identifier`.
-async fn ensure_free(
-    db: &impl ConnectionTrait,
-    identifier: &str,
-    except: Option<i64>,
-) -> Result<()> {
+async fn ensure_free(db: &impl Connection, identifier: &str, except: Option<i64>) -> Result<()> {
     let taken = section::Entity::find()
         .filter(section::Column::Identifier.eq(identifier))
         .one(db)

@@ -110,7 +110,7 @@ impl Shared {
     /// changes).
     pub(crate) async fn defined_type(
         &self,
-        db: &impl sea_orm::ConnectionTrait,
+        db: &impl cairn_store::Connection,
         id: i64,
     ) -> crate::error::Result<Arc<crate::content::rows::TypeInfo>> {
         self.types

@@ -16,21 +16,20 @@ use crate::preconditions;
 use crate::services::Services;
 use crate::shared::Shared;
 use cairn_runtime::{ETag, Timestamp};
+use cairn_store::Connection;
 use cairn_store::entity::{content, location, trash};
 use cairn_store::sql::exec;
-use sea_orm::{
-    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Value,
-};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Value};
 use std::collections::HashMap;
 
-async fn find(db: &impl ConnectionTrait, id: i64) -> Result<trash::Model> {
+async fn find(db: &impl Connection, id: i64) -> Result<trash::Model> {
     cairn_store::sql::by_id::<trash::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("TrashItem", id))
 }
 
 /// Contents left with neither a Location nor a trashed one are deleted for good.
-async fn delete_orphaned_content(tx: &impl ConnectionTrait) -> Result<()> {
+async fn delete_orphaned_content(tx: &impl Connection) -> Result<()> {
     exec(
         tx,
         "DELETE FROM content_relations WHERE destination_content_id IN (SELECT id FROM contents WHERE status = ? AND id NOT IN (SELECT content_id FROM locations) AND id NOT IN (SELECT content_id FROM trash))",
@@ -118,7 +117,7 @@ impl TrashService {
     /// 401 unless the caller may read the content of the trash item `t` where it was.
     async fn authorize_item(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         t: &trash::Model,
     ) -> Result<()> {
@@ -138,7 +137,7 @@ impl TrashService {
             .await
     }
 
-    async fn trash_item(&self, db: &impl ConnectionTrait, t: &trash::Model) -> Result<TrashItem> {
+    async fn trash_item(&self, db: &impl Connection, t: &trash::Model) -> Result<TrashItem> {
         let mut items = self.trash_items(db, std::slice::from_ref(t)).await?;
         Ok(items.remove(0))
     }
@@ -147,7 +146,7 @@ impl TrashService {
     /// content items, main Locations of content living on elsewhere) whatever their number.
     async fn trash_items(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         ts: &[trash::Model],
     ) -> Result<Vec<TrashItem>> {
         if ts.is_empty() {

@@ -2,13 +2,14 @@
 //! checks a Section change needs.
 
 use super::*;
+use cairn_store::Connection;
 
 impl Shared {
     /// The content item, if the caller may read it (`content/read`, and `content/versionread`
     /// for a draft never published); 401 otherwise.
     pub(crate) async fn visible_content(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         id: i64,
     ) -> Result<content::Model> {
@@ -21,7 +22,7 @@ impl Shared {
     /// and its main Location's path, in one query; the version is not checked.
     pub(crate) async fn visible_read(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         id: i64,
         no: Option<i64>,
@@ -35,7 +36,7 @@ impl Shared {
     /// may read both: one query.
     pub(crate) async fn visible_content_version(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         id: i64,
         no: Option<i64>,
@@ -49,7 +50,7 @@ impl Shared {
     /// 401 unless the caller may read `c`.
     async fn check_readable(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         c: &content::Model,
     ) -> Result<()> {
@@ -80,7 +81,7 @@ impl Shared {
     /// Sections the caller may assign).
     pub(crate) async fn authorize_section_change(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         c: &content::Model,
         section: Option<i64>,
@@ -100,7 +101,7 @@ impl Shared {
     /// one needs `content/versionread`.
     pub(super) async fn may_read_version(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         c: &content::Model,
         v: &content_version::Model,
@@ -122,7 +123,7 @@ impl Shared {
     /// The version, if the caller may read it (401 otherwise).
     pub(super) async fn visible_version(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         c: &content::Model,
         no: i64,
@@ -135,7 +136,7 @@ impl Shared {
     /// read it (401 otherwise).
     async fn readable_version(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         c: &content::Model,
         v: Option<content_version::Model>,

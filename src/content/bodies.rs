@@ -9,15 +9,15 @@ use crate::api::model::*;
 use crate::error::{Error, Result};
 use crate::locations::tree;
 use crate::shared::Shared;
+use cairn_store::Connection;
 use cairn_store::entity::{content, content_version, location};
-use sea_orm::ConnectionTrait;
 
 impl Shared {
     /// ContentInfo and the current version of each content item, in a fixed number of
     /// queries whatever their number.
     pub(crate) async fn current_versions(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cs: &[content::Model],
     ) -> Result<Vec<(ContentInfo, Version)>> {
         let pairs: Vec<(i64, i64)> = cs.iter().map(|c| (c.id, c.current_version)).collect();
@@ -75,7 +75,7 @@ impl ContentService {
     /// The path of ids of the content's main Location.
     pub(crate) async fn main_location_path(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         c: &content::Model,
     ) -> Result<Option<String>> {
         match c.main_location_id {
@@ -88,7 +88,7 @@ impl ContentService {
 
     pub(crate) async fn info_of(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         c: &content::Model,
     ) -> Result<ContentInfo> {
         let path = self.main_location_path(db, c).await?;
@@ -98,7 +98,7 @@ impl ContentService {
     /// A whole version with its fields and relations.
     pub(crate) async fn version_body(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         c: &content::Model,
         v: &content_version::Model,
         languages: Option<&[String]>,
@@ -118,7 +118,7 @@ impl ContentService {
     /// ContentInfo, or Content with the current version embedded.
     pub(super) async fn content_reply(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         c: &content::Model,
         embed: bool,
         languages: Option<&[String]>,

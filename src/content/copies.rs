@@ -12,16 +12,15 @@ use crate::permissions::Target;
 use crate::permissions::subject::location_facts_of;
 use crate::shared::Shared;
 use cairn_runtime::Timestamp;
+use cairn_store::Connection;
 use cairn_store::entity::{content, content_field, content_object_state, content_version};
-use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
-};
+use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter};
 
 impl Shared {
     /// A published copy of `c`'s current version, not yet placed in the tree.
     pub(crate) async fn copy_published(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         cx: &Caller,
         c: &content::Model,
     ) -> Result<content::Model> {

@@ -14,8 +14,9 @@ use crate::permissions::{ContentFacts, Subject, Target};
 use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{LangMap, Timestamp};
+use cairn_store::Connection;
 use cairn_store::entity::{content, content_version, location, section};
-use sea_orm::{ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 use std::sync::Arc;
 
 /// A content item to write: its checked input and what was derived from it.
@@ -58,7 +59,7 @@ impl Shared {
     /// the new item as well.
     pub(crate) async fn create_in(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         cx: &Caller,
         b: ContentCreate,
         publish: bool,
@@ -79,7 +80,7 @@ impl Shared {
     /// Reads, completes, validates and authorizes the input; every field failure in one 400.
     async fn plan(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         b: ContentCreate,
     ) -> Result<NewContent> {
@@ -171,7 +172,7 @@ impl Shared {
     /// Writes the draft (and publishes it when `publish`).
     async fn write(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         cx: &Caller,
         mut new: NewContent,
         publish: bool,

@@ -9,8 +9,9 @@ use crate::field_types::{Definition, SortKey};
 use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{FieldErrors, HashValue, LangMap};
+use cairn_store::Connection;
 use cairn_store::entity::{content, content_field, content_relation};
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use std::collections::BTreeSet;
 
 /// One field value of the version: a Field definition in a language.
@@ -291,7 +292,7 @@ impl Shared {
     /// fields yet) has nothing to replace.
     pub(crate) async fn save_fields(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         ty: &TypeInfo,
         c: &content::Model,
         no: i64,
@@ -381,7 +382,7 @@ impl Shared {
     /// Fails the values whose relations point at content that does not exist.
     pub(crate) async fn check_relation_targets(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         ty: &TypeInfo,
         set: &FieldSet,
         failures: &mut Failures,

@@ -3,6 +3,7 @@
 
 use super::ContentService;
 use super::*;
+use cairn_store::Connection;
 
 pub(super) async fn update(
     service: &ContentService,
@@ -39,7 +40,7 @@ impl Shared {
     /// the tree first when it changes the Section: its Locations carry it).
     pub(crate) async fn apply_metadata(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         c: &content::Model,
         b: &ContentUpdate,
     ) -> Result<content::Model> {

@@ -31,6 +31,7 @@ use crate::services::Services;
 use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{ETag, Timestamp};
+use cairn_store::Connection;
 use cairn_store::entity::{
     content, content_relation, content_version, location, pending_location, section,
 };
@@ -39,12 +40,11 @@ pub(crate) use fields::{FieldSet, check_language_code};
 use rows::TypeInfo;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
-    QuerySelect,
+    ActiveValue::Set, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter, QuerySelect,
 };
 
 impl Shared {
-    async fn check_language(&self, db: &impl ConnectionTrait, code: &str) -> Result<()> {
+    async fn check_language(&self, db: &impl Connection, code: &str) -> Result<()> {
         check_language_code(code)?;
         if self.languages.by_code(db, code).await?.is_none() {
             return Err(Error::BadRequest(format!(

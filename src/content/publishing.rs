@@ -2,13 +2,14 @@
 //! (and the oldest archived ones trimmed), and versions removed.
 
 use super::*;
+use cairn_store::Connection;
 use cairn_store::events::Touched;
 
 impl Shared {
     /// Publishes draft `no` of `c` (inside the caller's transaction).
     pub(crate) async fn publish_version(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         c: &content::Model,
         v: content_version::Model,
     ) -> Result<()> {
@@ -131,7 +132,7 @@ impl Shared {
     /// Location (the one it had, else the first placed), and its Locations.
     pub(super) async fn place_pending(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         c: &content::Model,
         ty: &TypeInfo,
     ) -> Result<(Option<i64>, Vec<location::Model>)> {
@@ -169,11 +170,7 @@ impl Shared {
     }
 
     /// Keeps the newest archived versions up to the configured limit.
-    pub(super) async fn trim_archived(
-        &self,
-        tx: &impl ConnectionTrait,
-        content_id: i64,
-    ) -> Result<()> {
+    pub(super) async fn trim_archived(&self, tx: &impl Connection, content_id: i64) -> Result<()> {
         let mut archived: Vec<content_version::Model> = content_version::Entity::find()
             .filter(content_version::Column::ContentId.eq(content_id))
             .filter(content_version::Column::Status.eq(content_version::ARCHIVED))
@@ -194,7 +191,7 @@ impl Shared {
     /// Deletes a version's row, fields and relations.
     pub(crate) async fn remove_version(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         content_id: i64,
         no: i64,
     ) -> Result<()> {

@@ -154,7 +154,7 @@ impl Shared {
     /// none without asset values.
     pub(crate) async fn asset_images<'f>(
         &self,
-        db: &impl sea_orm::ConnectionTrait,
+        db: &impl cairn_store::Connection,
         fields: impl IntoIterator<Item = (&'f TypeInfo, &'f [content_field::Model])>,
     ) -> crate::error::Result<Assets> {
         let mut targets = Vec::new();

@@ -3,16 +3,15 @@
 
 use crate::error::{Error, Result};
 use crate::field_types::FieldIds;
+use cairn_store::Connection;
 use cairn_store::entity::{
     content, content_field, content_relation, content_type, content_version, field_definition,
 };
 use cairn_store::sql::{Kept, stmt};
-use sea_orm::{
-    ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
-};
+use sea_orm::{ColumnTrait, Condition, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use std::collections::HashMap;
 
-pub async fn content(db: &impl ConnectionTrait, id: i64) -> Result<content::Model> {
+pub async fn content(db: &impl Connection, id: i64) -> Result<content::Model> {
     cairn_store::sql::by_id::<content::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("Content", id))
@@ -61,11 +60,7 @@ impl sea_orm::FromQueryResult for ContentRead {
 
 /// Content item `id` with its version `no` (its current version when none) and its main
 /// Location's path, in one query: 404 when there is no such item.
-pub async fn content_read(
-    db: &impl ConnectionTrait,
-    id: i64,
-    no: Option<i64>,
-) -> Result<ContentRead> {
+pub async fn content_read(db: &impl Connection, id: i64, no: Option<i64>) -> Result<ContentRead> {
     static SQL: [std::sync::OnceLock<String>; 2] = [const { std::sync::OnceLock::new() }; 2];
     let backend = db.get_database_backend();
     let sql = SQL[usize::from(backend == sea_orm::DbBackend::Postgres)].get_or_init(|| {
@@ -89,7 +84,7 @@ pub async fn content_read(
 }
 
 pub async fn version(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     content_id: i64,
     no: i64,
 ) -> Result<content_version::Model> {
@@ -98,7 +93,7 @@ pub async fn version(
 }
 
 async fn version_row(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     content_id: i64,
     no: i64,
 ) -> Result<Option<content_version::Model>> {
@@ -113,7 +108,7 @@ async fn version_row(
 }
 
 pub async fn versions(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     content_id: i64,
 ) -> Result<Vec<content_version::Model>> {
     static KEPT: Kept = Kept::new();
@@ -127,7 +122,7 @@ pub async fn versions(
 
 /// A version's fields in definition order, then language.
 pub async fn fields(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     content_id: i64,
     no: i64,
 ) -> Result<Vec<content_field::Model>> {
@@ -145,10 +140,7 @@ pub async fn fields(
 /// values).
 /// Inserts fields, 100 a statement; those with id 0 get a new one, written into `rows` (on
 /// PostgreSQL taken from its sequence inside the insert).
-pub async fn insert_fields(
-    tx: &impl ConnectionTrait,
-    rows: &mut [content_field::Model],
-) -> Result<()> {
+pub async fn insert_fields(tx: &impl Connection, rows: &mut [content_field::Model]) -> Result<()> {
     use content_field::Column as F;
     use sea_orm::sea_query::{Expr, Query, SimpleExpr};
     let backend = tx.get_database_backend();
@@ -218,7 +210,7 @@ pub async fn insert_fields(
 }
 
 pub async fn relations(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     content_id: i64,
     no: i64,
 ) -> Result<Vec<content_relation::Model>> {
@@ -258,7 +250,7 @@ impl TypeInfo {
     }
 }
 
-pub async fn type_info(db: &impl ConnectionTrait, id: i64) -> Result<TypeInfo> {
+pub async fn type_info(db: &impl Connection, id: i64) -> Result<TypeInfo> {
     let ty = content_type::Entity::find_by_id((id, content_type::DEFINED))
         .one(db)
         .await?
@@ -303,7 +295,7 @@ pub struct VersionRows {
     pub relations: HashMap<(i64, i64), Vec<content_relation::Model>>,
 }
 
-pub async fn version_rows(db: &impl ConnectionTrait, pairs: &[(i64, i64)]) -> Result<VersionRows> {
+pub async fn version_rows(db: &impl Connection, pairs: &[(i64, i64)]) -> Result<VersionRows> {
     let mut out = VersionRows::default();
     if let [(c, no)] = pairs[..] {
         // One version (the commonest read): the statements kept built.
@@ -367,10 +359,7 @@ pub async fn version_rows(db: &impl ConnectionTrait, pairs: &[(i64, i64)]) -> Re
 /// The `image` Field of the current version (in its main language) of each published content
 /// item of `ids` that has one: the image an `ezimageasset` value's variations name, as the
 /// reference's `ImageAssetFieldTypeProcessor` takes it from the target content.
-pub async fn asset_images(
-    db: &impl ConnectionTrait,
-    ids: &[i64],
-) -> Result<HashMap<i64, FieldIds>> {
+pub async fn asset_images(db: &impl Connection, ids: &[i64]) -> Result<HashMap<i64, FieldIds>> {
     let mut out = HashMap::new();
     for chunk in ids.chunks(500) {
         let sql = format!(

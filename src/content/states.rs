@@ -2,6 +2,7 @@
 
 use super::ContentService;
 use super::*;
+use cairn_store::Connection;
 
 pub(super) async fn of_content(
     service: &ContentService,
@@ -55,7 +56,7 @@ pub(super) async fn set(
 impl ContentService {
     pub(super) async fn content_states_body(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         content_id: i64,
     ) -> Result<ContentObjectStates> {
         let states = crate::object_states::content_states(db, content_id).await?;

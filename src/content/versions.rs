@@ -14,18 +14,17 @@ use crate::preconditions;
 use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::Timestamp;
+use cairn_store::Connection;
 use cairn_store::entity::{content, content_field, content_relation, content_version};
 use cairn_store::events::{Touched, touched};
-use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
-};
+use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter};
 
 impl Shared {
     /// A new draft (inside the caller's transaction) from version `source_no` of `c`: fields,
     /// COMMON relations and names copied, numbered after the highest version.
     pub(crate) async fn draft_from(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         cx: &Caller,
         c: &content::Model,
         source_no: i64,
@@ -61,7 +60,7 @@ impl Shared {
     /// transaction); every failing field is reported in one 400.
     pub(crate) async fn edit_draft(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         c: &content::Model,
         v: content_version::Model,
         inputs: &[FieldInput],
@@ -147,7 +146,7 @@ impl ContentService {
     /// the item.
     async fn version_to_change(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         cx: &Caller,
         id: i64,
         no: i64,
@@ -254,7 +253,7 @@ impl ContentService {
     /// Removes `lang` from version `v` (checked: present, not the only one, not the main one).
     async fn drop_translation(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         c: &content::Model,
         v: &content_version::Model,
         lang: &str,
@@ -438,7 +437,7 @@ pub(super) fn version_like(
 
 /// The relations of version `from` (content id, version number) given to version `to`.
 pub(super) async fn copy_relations(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     (content_id, version_no): (i64, i64),
     (to_content, to_version): (i64, i64),
 ) -> Result<()> {

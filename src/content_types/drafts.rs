@@ -2,14 +2,11 @@
 //! defined type.
 
 use super::*;
+use cairn_store::Connection;
 
 impl ContentTypesService {
     /// Publishes the draft `id` over its defined type (one transaction's part).
-    pub(super) async fn publish_draft(
-        &self,
-        tx: &impl ConnectionTrait,
-        id: i64,
-    ) -> Result<TypeRows> {
+    pub(super) async fn publish_draft(&self, tx: &impl Connection, id: i64) -> Result<TypeRows> {
         let draft = rows::find(tx, id, DRAFT).await?;
         if draft.fields.is_empty() {
             return Err(Error::Forbidden(format!(
@@ -37,7 +34,7 @@ impl ContentTypesService {
     /// Makes the draft of defined type `id` (403 when one exists).
     pub(super) async fn make_draft(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         id: i64,
         caller: i64,
     ) -> Result<TypeRows> {
@@ -62,7 +59,7 @@ impl ContentTypesService {
     /// checked free among the other types, and stores it.
     pub(super) async fn store_type_draft(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         mut ty: content_type::Model,
         u: &ContentTypeUpdate,
         caller: i64,
@@ -136,7 +133,7 @@ impl ContentTypesService {
     /// 403 when another type than `except` has `identifier` or 403 when `remote_id` is taken.
     pub(super) async fn ensure_type_free(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         identifier: &str,
         remote_id: Option<&str>,
         except: Option<i64>,

@@ -23,6 +23,7 @@ use crate::services::Services;
 use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{ETag, LangMap, Limit, Timestamp};
+use cairn_store::Connection;
 use cairn_store::entity::{
     content_type, content_type_group, content_type_group_link, field_definition,
 };
@@ -33,15 +34,15 @@ pub(crate) use input::check_sort;
 use render::{group, group_refs};
 use rows::TypeRows;
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel,
-    PaginatorTrait, QueryFilter, QueryOrder,
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, IntoActiveModel, PaginatorTrait,
+    QueryFilter, QueryOrder,
 };
 use std::collections::HashSet;
 
 const DEFINED: i64 = content_type::DEFINED;
 const DRAFT: i64 = content_type::DRAFT;
 
-async fn find_group(db: &impl ConnectionTrait, id: i64) -> Result<content_type_group::Model> {
+async fn find_group(db: &impl Connection, id: i64) -> Result<content_type_group::Model> {
     cairn_store::sql::by_id::<content_type_group::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("ContentTypeGroup", id))
@@ -89,7 +90,7 @@ impl ContentTypesService {
     /// The types (defined) of these ids, in the order given.
     async fn defined_types(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         types: Vec<content_type::Model>,
     ) -> Result<Vec<TypeRows>> {
         rows::load_many(db, types).await
@@ -417,7 +418,7 @@ impl ContentTypesApi<Services> for ContentTypesService {
 
 impl ContentTypesService {
     /// 403 when content items of the type exist.
-    async fn ensure_no_content(&self, db: &impl ConnectionTrait, type_id: i64) -> Result<()> {
+    async fn ensure_no_content(&self, db: &impl Connection, type_id: i64) -> Result<()> {
         let count = cairn_store::entity::content::Entity::find()
             .filter(cairn_store::entity::content::Column::ContentTypeId.eq(type_id))
             .count(db)

@@ -3,10 +3,10 @@
 //! their length.
 
 use crate::error::{Error, Result};
+use cairn_store::Connection;
 use cairn_store::entity::{content_type, content_type_group_link, field_definition};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
-    QueryOrder,
+    ActiveModelTrait, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter, QueryOrder,
 };
 use std::collections::HashMap;
 
@@ -18,7 +18,7 @@ pub struct TypeRows {
     pub groups: Vec<i64>,
 }
 
-pub async fn load(db: &impl ConnectionTrait, id: i64, status: i64) -> Result<Option<TypeRows>> {
+pub async fn load(db: &impl Connection, id: i64, status: i64) -> Result<Option<TypeRows>> {
     let Some(ty) = content_type::Entity::find_by_id((id, status))
         .one(db)
         .await?
@@ -29,7 +29,7 @@ pub async fn load(db: &impl ConnectionTrait, id: i64, status: i64) -> Result<Opt
 }
 
 /// The type or draft `id`, or 404 naming it.
-pub async fn find(db: &impl ConnectionTrait, id: i64, status: i64) -> Result<TypeRows> {
+pub async fn find(db: &impl Connection, id: i64, status: i64) -> Result<TypeRows> {
     let what = if status == content_type::DRAFT {
         "ContentTypeDraft"
     } else {
@@ -42,7 +42,7 @@ pub async fn find(db: &impl ConnectionTrait, id: i64, status: i64) -> Result<Typ
 
 /// Completes types (all of one status) with their Field definitions and groups.
 pub async fn load_many(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     types: Vec<content_type::Model>,
 ) -> Result<Vec<TypeRows>> {
     let Some(status) = types.first().map(|t| t.status) else {
@@ -84,7 +84,7 @@ pub async fn load_many(
 }
 
 /// Inserts the type, its Field definitions and group links.
-pub async fn insert(db: &impl ConnectionTrait, rows: &TypeRows) -> Result<()> {
+pub async fn insert(db: &impl Connection, rows: &TypeRows) -> Result<()> {
     content_type::Entity::insert(rows.ty.clone().into_active_model())
         .exec_without_returning(db)
         .await?;
@@ -111,7 +111,7 @@ pub async fn insert(db: &impl ConnectionTrait, rows: &TypeRows) -> Result<()> {
 }
 
 /// Deletes the type (of one status) with its Field definitions and group links.
-pub async fn delete(db: &impl ConnectionTrait, id: i64, status: i64) -> Result<()> {
+pub async fn delete(db: &impl Connection, id: i64, status: i64) -> Result<()> {
     field_definition::Entity::delete_many()
         .filter(field_definition::Column::ContentTypeId.eq(id))
         .filter(field_definition::Column::Status.eq(status))
@@ -130,7 +130,7 @@ pub async fn delete(db: &impl ConnectionTrait, id: i64, status: i64) -> Result<(
 
 /// Saves changed type metadata.
 pub async fn update_type(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     ty: content_type::Model,
 ) -> Result<content_type::Model> {
     let active = ty.into_active_model().reset_all();
@@ -139,7 +139,7 @@ pub async fn update_type(
 
 /// Whether another content type than `except` (defined or draft) has `identifier`.
 pub async fn identifier_taken(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     identifier: &str,
     except: Option<i64>,
 ) -> Result<bool> {
@@ -152,7 +152,7 @@ pub async fn identifier_taken(
 }
 
 /// The ids of the defined types linked to any of `groups`.
-pub async fn defined_in_groups(db: &impl ConnectionTrait, groups: Vec<i64>) -> Result<Vec<i64>> {
+pub async fn defined_in_groups(db: &impl Connection, groups: Vec<i64>) -> Result<Vec<i64>> {
     Ok(content_type_group_link::Entity::find()
         .filter(content_type_group_link::Column::GroupId.is_in(groups))
         .filter(content_type_group_link::Column::Status.eq(content_type::DEFINED))

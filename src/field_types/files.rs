@@ -55,7 +55,7 @@ tokio::task_local! {
 /// `failed` says of its outcome that it failed, removes those that no stored field value
 /// references (what its rolled-back transaction would have).
 pub async fn removing_on_failure<F: std::future::Future>(
-    db: &impl sea_orm::ConnectionTrait,
+    db: &impl cairn_store::Connection,
     store: &dyn FileStore,
     f: F,
     failed: impl FnOnce(&F::Output) -> bool,
@@ -79,7 +79,7 @@ async fn tracking<F: std::future::Future>(f: F) -> (F::Output, Vec<String>) {
 
 /// Removes the files of `paths` that no stored field value references.
 async fn remove_unreferenced(
-    db: &impl sea_orm::ConnectionTrait,
+    db: &impl cairn_store::Connection,
     store: &dyn FileStore,
     paths: &[String],
 ) {

@@ -4,8 +4,9 @@
 
 use super::Query;
 use crate::error::Result;
+use cairn_store::Connection;
 use cairn_store::sql::stmt;
-use sea_orm::{ConnectionTrait, DbBackend, Value};
+use sea_orm::{DbBackend, Value};
 use std::collections::{HashMap, HashSet};
 
 /// The share of content items a word may occur in and still be searched for: more common
@@ -85,7 +86,7 @@ impl Counts {
 /// the FTS5 vocabulary; a prefix counts the documents of each word it begins, an upper
 /// bound); PostgreSQL reads the planner's statistics of the most common words, kept by
 /// autovacuum's ANALYZE.
-pub(crate) async fn counts(db: &impl ConnectionTrait, queries: &[Query]) -> Result<Counts> {
+pub(crate) async fn counts(db: &impl Connection, queries: &[Query]) -> Result<Counts> {
     let terms: HashSet<&(String, bool)> = queries.iter().flat_map(|q| &q.terms).collect();
     if terms.is_empty() {
         return Ok(Counts::default());
@@ -182,6 +183,7 @@ fn marks(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sea_orm::ConnectionTrait;
 
     #[test]
     fn the_rarest_words_rank_within_the_budget() {

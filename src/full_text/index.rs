@@ -8,9 +8,10 @@ use crate::error::Result;
 use crate::field_types::Definition;
 use crate::shared::Shared;
 use crate::stored;
+use cairn_store::Connection;
 use cairn_store::entity::content;
 use cairn_store::sql::stmt;
-use sea_orm::{ConnectionTrait, DbBackend, Statement, Value};
+use sea_orm::{DbBackend, Statement, Value};
 
 /// The longest document kept, in bytes (PostgreSQL refuses a `tsvector` over 1 MB); the words
 /// past it are not indexed.
@@ -57,7 +58,7 @@ impl Shared {
     /// publication has none).
     pub(crate) async fn index_text(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         id: i64,
         ty: &TypeInfo,
         set: &FieldSet,
@@ -70,7 +71,7 @@ impl Shared {
     /// Writes the document of `c`'s published version again, from its stored fields.
     pub(crate) async fn reindex_text(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         c: &content::Model,
     ) -> Result<()> {
         let ty = self.defined_type(tx, c.content_type_id).await?;
@@ -128,7 +129,7 @@ impl Shared {
 }
 
 /// Writes the documents of these content items, replacing those they have when `replace`.
-async fn store(tx: &impl ConnectionTrait, docs: &[(i64, String)], replace: bool) -> Result<()> {
+async fn store(tx: &impl Connection, docs: &[(i64, String)], replace: bool) -> Result<()> {
     let backend = tx.get_database_backend();
     for chunk in docs.chunks(BATCH) {
         let mut values: Vec<Value> = Vec::with_capacity(chunk.len() * 2);
@@ -162,7 +163,7 @@ async fn store(tx: &impl ConnectionTrait, docs: &[(i64, String)], replace: bool)
 }
 
 /// Gives the copy `to` the document of `from`.
-pub(crate) async fn copy(tx: &impl ConnectionTrait, from: i64, to: i64) -> Result<()> {
+pub(crate) async fn copy(tx: &impl Connection, from: i64, to: i64) -> Result<()> {
     let backend = tx.get_database_backend();
     let sql = match backend {
         DbBackend::Postgres => {
@@ -179,7 +180,7 @@ pub(crate) async fn copy(tx: &impl ConnectionTrait, from: i64, to: i64) -> Resul
 /// Runs a statement of the index at the end of the write it is part of (at once outside one):
 /// FTS5 keeps a transaction's documents in memory until then (`cairn_store::last`). Every
 /// statement of the index goes last, so they keep their order.
-async fn run_last(tx: &impl ConnectionTrait, s: Statement) -> Result<()> {
+async fn run_last(tx: &impl Connection, s: Statement) -> Result<()> {
     if let Some(s) = cairn_store::last::last(s) {
         tx.execute_raw(s).await?;
     }

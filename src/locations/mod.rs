@@ -19,13 +19,13 @@ use crate::preconditions;
 use crate::services::Services;
 use crate::shared::Shared;
 use cairn_runtime::ETag;
+use cairn_store::Connection;
 use cairn_store::entity::{content, location};
 use cairn_store::sql::placeholders;
 pub(crate) use pages::PageStarts;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
-    QuerySelect,
+    ActiveValue::Set, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter, QuerySelect,
 };
 use std::collections::HashMap;
 use tree::{href_path, location_href};
@@ -389,7 +389,7 @@ impl Shared {
     /// 403 when it has one under that parent already or the parent is below one of its own.
     pub(crate) async fn place(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         c: content::Model,
         b: &LocationCreate,
     ) -> Result<location::Model> {

@@ -10,6 +10,7 @@ use crate::languages::Languages;
 use crate::permissions::subject::location_facts_of;
 use crate::permissions::{ContentFacts, READ, Subject, Target};
 use crate::shared::Shared;
+use cairn_store::Connection;
 use cairn_store::entity::{content, location};
 use cairn_store::events::Touched;
 use cairn_store::sql::stmt;
@@ -42,7 +43,7 @@ impl Shared {
     /// Location as target): what moving or copying the subtree of `l` there needs.
     pub(crate) async fn authorize_placement(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         cx: &Caller,
         l: &location::Model,
         parent: &location::Model,
@@ -231,7 +232,7 @@ impl LocationsService {
 /// subtree's range, one of the moved root's parent, then visibility. The caller [`tree::hold`]s
 /// the tree from before it read `l` and `parent`.
 pub async fn move_under(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     known: &Languages,
     l: &location::Model,
     parent: &location::Model,

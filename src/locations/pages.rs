@@ -12,11 +12,12 @@
 use crate::error::Result;
 use crate::permissions::filter::Sql;
 use cairn_runtime::{Limit, Offset};
+use cairn_store::Connection;
 use cairn_store::Db;
 use cairn_store::commits::Mark;
 use cairn_store::entity::location;
 use cairn_store::sql::stmt;
-use sea_orm::{ConnectionTrait, EntityTrait, Value};
+use sea_orm::{EntityTrait, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 
@@ -164,7 +165,7 @@ pub(crate) async fn page(
 /// The page by walking the offset: the page's ids first, from the index alone, so the rows
 /// skipped are never read.
 async fn walk(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     list: &Children,
     offset: u64,
     limit: Option<u64>,
@@ -230,7 +231,7 @@ async fn page_from_start(
 /// The start of position `target`, walked from the kept start `nearest` below it (or from the
 /// first child); none when the list is shorter.
 async fn find_start(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     list: &Children,
     nearest: Option<(u64, Start)>,
     target: u64,

@@ -2,13 +2,14 @@
 //! Location, lists.
 
 use super::*;
+use cairn_store::Connection;
 use cairn_store::sql::Kept;
 
 impl Shared {
     /// A Location with its content item's ContentInfo embedded.
     pub(crate) async fn location_body(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         l: &location::Model,
     ) -> Result<Location> {
         let mut bodies = self.location_bodies(db, std::slice::from_ref(l)).await?;
@@ -19,7 +20,7 @@ impl Shared {
     /// (child counts, content items, main Locations elsewhere) whatever their number.
     pub(crate) async fn location_bodies(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         ls: &[location::Model],
     ) -> Result<Vec<Location>> {
         Ok(self.located(db, ls).await?.0)
@@ -28,7 +29,7 @@ impl Shared {
     /// [`Self::location_bodies`] with the content items they hold, by id.
     pub(super) async fn located(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         ls: &[location::Model],
     ) -> Result<(Vec<Location>, HashMap<i64, content::Model>)> {
         if ls.is_empty() {

@@ -5,9 +5,10 @@
 
 use crate::api::hrefs;
 use crate::error::{Error, Result};
+use cairn_store::Connection;
 use cairn_store::entity::{content, location};
 use cairn_store::sql::{Kept, exec, stmt};
-use sea_orm::{ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{ColumnTrait, DbBackend, EntityTrait, QueryFilter, QueryOrder};
 
 /// The virtual root of the tree.
 pub const ROOT: i64 = 1;
@@ -26,7 +27,7 @@ pub fn subtree_end(path_string: &str) -> String {
     format!("{path_string}~")
 }
 
-pub async fn find(db: &impl ConnectionTrait, id: i64) -> Result<location::Model> {
+pub async fn find(db: &impl Connection, id: i64) -> Result<location::Model> {
     cairn_store::sql::by_id::<location::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("Location", id))
@@ -40,7 +41,7 @@ const TREE_LOCK: &str = "locations";
 /// delete): every writer that places a Location waits for it and then reads the paths it
 /// wrote. Taken first in the transaction, before any other lock or row write, so that it
 /// never waits for a writer that waits for it.
-pub async fn hold(tx: &impl ConnectionTrait) -> Result<()> {
+pub async fn hold(tx: &impl Connection) -> Result<()> {
     Ok(cairn_store::sql::lock(tx, TREE_LOCK).await?)
 }
 
@@ -49,7 +50,7 @@ pub async fn hold(tx: &impl ConnectionTrait) -> Result<()> {
 /// side, while [`hold`]'s writers wait for them. Taken before the transaction writes any row
 /// that a [`hold`]er could change; with the alias tree's hold, shared too, which the new
 /// Locations' aliases need next (one statement; the tree's first, as a holder takes them).
-pub async fn share(tx: &impl ConnectionTrait) -> Result<()> {
+pub async fn share(tx: &impl Connection) -> Result<()> {
     let keys = [TREE_LOCK, crate::url_aliases::ALIAS_TREE_LOCK];
     Ok(cairn_store::sql::lock_shared_all(tx, &keys).await?)
 }
@@ -63,7 +64,7 @@ pub fn parent_path(path_string: &str) -> Option<String> {
 
 /// The Location a path of ids names (`1/2/54`): by its last id, as the reference reads it, so
 /// that an href kept from before a move still names the Location; 404 when there is none.
-pub async fn find_by_path(db: &impl ConnectionTrait, path: &str) -> Result<location::Model> {
+pub async fn find_by_path(db: &impl Connection, path: &str) -> Result<location::Model> {
     let missing = || Error::NotFound {
         what: "Location",
         id: path.to_string(),
@@ -80,10 +81,7 @@ pub async fn find_by_path(db: &impl ConnectionTrait, path: &str) -> Result<locat
 }
 
 /// The Locations of a content item, main first.
-pub async fn of_content(
-    db: &impl ConnectionTrait,
-    c: &content::Model,
-) -> Result<Vec<location::Model>> {
+pub async fn of_content(db: &impl Connection, c: &content::Model) -> Result<Vec<location::Model>> {
     static KEPT: Kept = Kept::new();
     let build = || {
         (location::Entity::find())
@@ -110,7 +108,7 @@ pub struct NewLocation {
 /// not have read it); invisible when hidden, when its content is hidden or when the parent is
 /// invisible. The caller [`share`]s the tree from before it chose `parent`.
 pub async fn create(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     parent: i64,
     c: &content::Model,
     new: NewLocation,
@@ -176,7 +174,7 @@ pub async fn create(
 }
 
 /// A scratch table of content ids for the length of the transaction.
-async fn scratch(tx: &impl ConnectionTrait, name: &str) -> Result<()> {
+async fn scratch(tx: &impl Connection, name: &str) -> Result<()> {
     match tx.get_database_backend() {
         DbBackend::Postgres => {
             exec(
@@ -202,7 +200,7 @@ async fn scratch(tx: &impl ConnectionTrait, name: &str) -> Result<()> {
 /// Deletes the subtrees under `roots`, and the content items (with `also`) left without a
 /// Location; relations to deleted content go too.
 pub async fn delete_subtrees(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     roots: &[location::Model],
     also: &[i64],
 ) -> Result<()> {
@@ -272,10 +270,7 @@ pub async fn delete_subtrees(
 
 /// Names as touched content item `c` and its Locations (whose bodies show it); its
 /// Locations.
-pub async fn touch_item(
-    tx: &impl ConnectionTrait,
-    c: &content::Model,
-) -> Result<Vec<location::Model>> {
+pub async fn touch_item(tx: &impl Connection, c: &content::Model) -> Result<Vec<location::Model>> {
     use cairn_store::events::{Touched, touched};
     let ls = of_content(tx, c).await?;
     touched(
@@ -293,7 +288,7 @@ const MOST_TOUCHED: usize = 1_000;
 /// a user is among them (users' Policies follow their places in the tree). Everything, too,
 /// past [`MOST_TOUCHED`] Locations.
 pub async fn touch_subtree(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     root: &location::Model,
     items: bool,
 ) -> Result<()> {
@@ -340,7 +335,7 @@ pub async fn touch_subtree(
 
 /// Names as touched what a subtree placed, moved or removed shows: the subtree of `root` with
 /// its items ([`touch_subtree`]) and the count of children of its parent.
-pub async fn touch_placed(tx: &impl ConnectionTrait, root: &location::Model) -> Result<()> {
+pub async fn touch_placed(tx: &impl Connection, root: &location::Model) -> Result<()> {
     touch_subtree(tx, root, true).await?;
     cairn_store::events::touched([cairn_store::events::Touched::Location(root.parent_id)]);
     Ok(())
@@ -349,7 +344,7 @@ pub async fn touch_placed(tx: &impl ConnectionTrait, root: &location::Model) -> 
 /// Recomputes `is_invisible` in the subtree of `root`: a Location is invisible when it, its
 /// content or an ancestor is hidden. Two statements, plus one per hidden Location found in
 /// the subtree.
-pub async fn recompute_visibility(tx: &impl ConnectionTrait, root: &location::Model) -> Result<()> {
+pub async fn recompute_visibility(tx: &impl Connection, root: &location::Model) -> Result<()> {
     let above_invisible = if root.parent_id == root.id {
         false
     } else {

@@ -2,6 +2,7 @@
 //! states.
 
 use super::*;
+use cairn_store::Connection;
 
 /// The default state of every group: its first by priority, then id.
 const DEFAULTS: &str = "SELECT s.group_id AS g, s.id AS s FROM object_states s \
@@ -10,7 +11,7 @@ const DEFAULTS: &str = "SELECT s.group_id AS g, s.id AS s FROM object_states s \
 
 /// The default state of every group, as (group, state) pairs by group.
 #[cfg(test)]
-pub(crate) async fn default_states(db: &impl ConnectionTrait) -> Result<Vec<(i64, i64)>> {
+pub(crate) async fn default_states(db: &impl Connection) -> Result<Vec<(i64, i64)>> {
     lock_states_shared(db).await?;
     let sql = format!("{DEFAULTS} ORDER BY s.group_id");
     let rows = db
@@ -21,10 +22,7 @@ pub(crate) async fn default_states(db: &impl ConnectionTrait) -> Result<Vec<(i64
 
 /// Puts the new content item `content_id` in the default state of every group, in one
 /// statement. Call inside its write transaction (it takes the Object-state lock shared).
-pub(crate) async fn assign_default_states(
-    db: &impl ConnectionTrait,
-    content_id: i64,
-) -> Result<()> {
+pub(crate) async fn assign_default_states(db: &impl Connection, content_id: i64) -> Result<()> {
     lock_states_shared(db).await?;
     let sql = format!(
         "INSERT INTO content_object_states (content_id, group_id, state_id) \
@@ -41,7 +39,7 @@ pub(crate) async fn assign_default_states(
 /// exist (the caller checks it). Call inside the content's write transaction; on PostgreSQL
 /// it takes the Object-state lock shared so a state cannot be deleted meanwhile.
 pub(crate) async fn assign_states(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     content_id: i64,
     states: &[i64],
 ) -> Result<()> {
@@ -85,7 +83,7 @@ pub(crate) async fn assign_states(
 /// The Object states of content item `content_id`, as `(group id, state id)` by group id
 /// (empty for an item that does not exist).
 pub(crate) async fn content_states(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     content_id: i64,
 ) -> Result<Vec<(i64, i64)>> {
     Ok(content_object_state::Entity::find()

@@ -2,6 +2,7 @@
 //! priorities dense, and the lock the content side shares.
 
 use super::*;
+use cairn_store::Connection;
 
 pub(super) fn language_codes(names: &LangMap) -> String {
     names
@@ -41,10 +42,7 @@ pub(super) fn state_model(s: &object_state::Model) -> ObjectState {
     }
 }
 
-pub(super) async fn find_group(
-    db: &impl ConnectionTrait,
-    id: i64,
-) -> Result<object_state_group::Model> {
+pub(super) async fn find_group(db: &impl Connection, id: i64) -> Result<object_state_group::Model> {
     cairn_store::sql::by_id::<object_state_group::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("ObjectStateGroup", id))
@@ -53,7 +51,7 @@ pub(super) async fn find_group(
 /// The state `id` of group `group_id`: 404 for a missing group, or a state that is missing or
 /// belongs to another group.
 pub(super) async fn find_state(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     group_id: i64,
     id: i64,
 ) -> Result<object_state::Model> {
@@ -68,7 +66,7 @@ pub(super) async fn find_state(
 
 /// The states of a group, by priority (the default first).
 pub(super) async fn states_of(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     group_id: i64,
 ) -> Result<Vec<object_state::Model>> {
     Ok(object_state::Entity::find()
@@ -101,7 +99,7 @@ pub(super) fn merged(current: LangMap, input: Option<&LangMap>) -> LangMap {
 /// the default language, no empty name, only installed languages) and returns the
 /// descriptions to store: one per language of the names, empty where none is given.
 async fn check_texts(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     input: &str,
     default_language_code: &str,
     names: &LangMap,
@@ -144,7 +142,7 @@ async fn check_texts(
 
 /// 403 when another group than `except` has `identifier` (call under [`GROUP_IDENTIFIER_LOCK`]).
 pub(super) async fn ensure_group_free(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     identifier: &str,
     except: Option<i64>,
 ) -> Result<()> {
@@ -163,7 +161,7 @@ pub(super) async fn ensure_group_free(
 /// 403 when another state of `group_id` than `except` has `identifier` (call under
 /// [`STATES_LOCK`]).
 pub(super) async fn ensure_state_free(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     group_id: i64,
     identifier: &str,
     except: Option<i64>,
@@ -183,7 +181,7 @@ pub(super) async fn ensure_state_free(
 
 /// Gives the states `order` (ids, with their current priorities) the priorities 0, 1, ... in
 /// that order: one UPDATE of the rows whose priority changes.
-pub(super) async fn renumber(db: &impl ConnectionTrait, order: &[(i64, i64)]) -> Result<()> {
+pub(super) async fn renumber(db: &impl Connection, order: &[(i64, i64)]) -> Result<()> {
     let changed: Vec<(i64, i64)> = order
         .iter()
         .enumerate()
@@ -213,7 +211,7 @@ pub(super) async fn renumber(db: &impl ConnectionTrait, order: &[(i64, i64)]) ->
 /// other states keep their rank as priority, the state takes `priority`, a stable sort orders
 /// them (ties keep the current order) and the priorities become 0..n-1 again.
 pub(super) async fn set_priority(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     group_id: i64,
     state_id: i64,
     priority: i64,
@@ -233,7 +231,7 @@ pub(super) async fn set_priority(
 }
 
 /// Takes [`STATES_LOCK`] shared until the transaction ends (PostgreSQL only).
-pub(super) async fn lock_states_shared(db: &impl ConnectionTrait) -> Result<()> {
+pub(super) async fn lock_states_shared(db: &impl Connection) -> Result<()> {
     Ok(cairn_store::sql::lock_shared(db, STATES_LOCK).await?)
 }
 
@@ -254,7 +252,7 @@ pub(super) struct NewTexts {
 
 /// The texts of a new group or state, checked as `input_type`.
 pub(super) async fn new_texts(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     input_type: &str,
     default_language_code: String,
     names: &LangMap,
@@ -268,7 +266,7 @@ pub(super) async fn new_texts(
 /// The texts of a group or state after an update: the stored ones with the input's merged
 /// over them (a language given replaces that language's text), checked as `input_type`.
 pub(super) async fn updated_texts(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     input_type: &str,
     current: &impl Texts,
     input: (Option<String>, &Option<LangMap>, &Option<LangMap>),
@@ -281,7 +279,7 @@ pub(super) async fn updated_texts(
 }
 
 async fn checked_texts(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     input_type: &str,
     default_language_code: String,
     names: LangMap,

@@ -8,15 +8,16 @@ use super::subject::{ContentFacts, LocationFacts, Target, fill};
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::shared::Shared;
+use cairn_store::Connection;
 use cairn_store::entity::{content, location};
 use cairn_store::sql::stmt;
-use sea_orm::{ConnectionTrait, Value};
+use sea_orm::Value;
 
 impl Shared {
     /// Whether the caller may use `module`/`function` on `subject` with `targets`.
     pub(crate) async fn allows(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         (module, function): (&str, &str),
         mut subject: Subject,
@@ -39,7 +40,7 @@ impl Shared {
     /// on `subject` with `targets`.
     pub(crate) async fn authorize(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         policy: (&str, &str),
         subject: Subject,
@@ -67,7 +68,7 @@ impl Shared {
     /// 401 unless the caller may use the operation's Policy on the content item `c`.
     pub(crate) async fn authorize_content(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         c: &content::Model,
         targets: &[Target],
@@ -93,7 +94,7 @@ impl Shared {
     /// or the last administrator's would go with them.
     pub(crate) async fn authorize_removal(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         roots: &[location::Model],
     ) -> Result<()> {
@@ -185,7 +186,7 @@ impl Shared {
     }
 }
 
-async fn count(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Result<i64> {
+async fn count(db: &impl Connection, sql: &str, values: Vec<Value>) -> Result<i64> {
     let row = db
         .query_one_raw(stmt(db.get_database_backend(), sql, values))
         .await?;
@@ -199,7 +200,7 @@ impl Shared {
     /// itself among the targets (the reference's `canUser(..., contentInfo, [location])`).
     pub(crate) async fn authorize_at(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         policy: (&str, &str),
         l: &location::Model,
@@ -219,7 +220,7 @@ impl Shared {
     /// [`Self::authorize_at`] with the content item at `l` already read (None: the root).
     pub(crate) async fn authorize_loaded(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         policy: (&str, &str),
         l: &location::Model,

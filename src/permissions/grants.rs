@@ -6,8 +6,9 @@ use crate::error::Result;
 use crate::roles::assignments::{ancestors, assignments_under, places_of};
 use crate::roles::limitations::{Lim, decode_values};
 use crate::roles::store::{PUBLISHED, policies_of};
+use cairn_store::Connection;
 use cairn_store::entity::{object_state, role};
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use std::collections::{BTreeMap, HashMap};
 
 /// A Policy as a check sees it.
@@ -108,7 +109,7 @@ impl Grants {
     }
 
     /// Loads the Policies of `user_id` (a fixed number of statements).
-    pub(crate) async fn load(db: &impl ConnectionTrait, user_id: i64) -> Result<Grants> {
+    pub(crate) async fn load(db: &impl Connection, user_id: i64) -> Result<Grants> {
         let places = places_of(db, user_id).await?;
         let assignments = assignments_under(db, user_id, &ancestors(&places)).await?;
         let mut role_ids: Vec<i64> = assignments.iter().map(|a| a.role_id).collect();

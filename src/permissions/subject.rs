@@ -3,9 +3,10 @@
 //! Role). Facts a limitation needs but the caller did not have are loaded on demand.
 
 use crate::error::Result;
+use cairn_store::Connection;
 use cairn_store::entity::{content, content_object_state, location, pending_location};
 use cairn_store::sql::stmt;
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 
 /// A Location as limitations see it, with the type and owner of its content (for the
 /// `Parent*` limitations of a create below it).
@@ -108,14 +109,14 @@ fn location_facts(rows: Vec<sea_orm::QueryResult>) -> Result<Vec<LocationFacts>>
 }
 
 /// The facts of the Location `id` (404 when there is none).
-pub(crate) async fn location_facts_of(db: &impl ConnectionTrait, id: i64) -> Result<LocationFacts> {
+pub(crate) async fn location_facts_of(db: &impl Connection, id: i64) -> Result<LocationFacts> {
     location(db, id)
         .await?
         .ok_or_else(|| crate::error::Error::not_found("Location", id))
 }
 
 /// The facts of the Location `id` (None when there is none).
-pub(crate) async fn location(db: &impl ConnectionTrait, id: i64) -> Result<Option<LocationFacts>> {
+pub(crate) async fn location(db: &impl Connection, id: i64) -> Result<Option<LocationFacts>> {
     let rows = db
         .query_all_raw(stmt(
             db.get_database_backend(),
@@ -128,7 +129,7 @@ pub(crate) async fn location(db: &impl ConnectionTrait, id: i64) -> Result<Optio
 
 /// Loads what `missing` names into `facts`.
 pub(crate) async fn fill(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     facts: &mut ContentFacts,
     missing: Missing,
 ) -> Result<()> {

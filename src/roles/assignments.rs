@@ -12,14 +12,13 @@ use crate::permissions::{Subject, Target};
 use crate::preconditions;
 use cairn_runtime::IfMatch;
 use cairn_runtime::media::Wire;
+use cairn_store::Connection;
 use cairn_store::entity::{location, role_assignment, section};
-use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
-};
+use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 
 /// The assignments of the user or group `content_id`, by id.
 pub(crate) async fn of_subject(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     content_id: i64,
 ) -> Result<Vec<role_assignment::Model>> {
     Ok(role_assignment::Entity::find()
@@ -100,7 +99,7 @@ pub(crate) fn find_in(
 /// left out, and 406 when nothing is new (as the reference). Limitation values are hrefs in
 /// `wire`'s dialect.
 pub(crate) async fn assign(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     wire: &Wire,
     content_id: i64,
     input: RoleAssignInput,
@@ -165,7 +164,7 @@ fn row(
 
 /// The limitation of a RoleAssignInput: `Section` (Section hrefs → ids) or `Subtree`
 /// (Location hrefs → path strings); 400 for anything else or what does not exist.
-async fn of_assignment(db: &impl ConnectionTrait, wire: &Wire, l: Limitation) -> Result<Lim> {
+async fn of_assignment(db: &impl Connection, wire: &Wire, l: Limitation) -> Result<Lim> {
     let at = "RoleAssignInput.limitation";
     let mut lim = of_input(l, at)?;
     let bad = |v: &str| {
@@ -214,11 +213,7 @@ async fn of_assignment(db: &impl ConnectionTrait, wire: &Wire, l: Limitation) ->
 }
 
 /// Removes every assignment of the Role `role_id` to `content_id`.
-pub(crate) async fn unassign(
-    tx: &impl ConnectionTrait,
-    content_id: i64,
-    role_id: i64,
-) -> Result<()> {
+pub(crate) async fn unassign(tx: &impl Connection, content_id: i64, role_id: i64) -> Result<()> {
     role_assignment::Entity::delete_many()
         .filter(role_assignment::Column::ContentId.eq(content_id))
         .filter(role_assignment::Column::RoleId.eq(role_id))
@@ -229,7 +224,7 @@ pub(crate) async fn unassign(
 
 /// The Roles that apply to the user `user_id`: assigned to it or to a group above any of its
 /// Locations, in the order of their first assignment (a fixed number of statements).
-pub(crate) async fn roles_of_user(db: &impl ConnectionTrait, user_id: i64) -> Result<Vec<i64>> {
+pub(crate) async fn roles_of_user(db: &impl Connection, user_id: i64) -> Result<Vec<i64>> {
     let mut roles: Vec<i64> = Vec::new();
     for a in assignments_of_user(db, user_id).await? {
         if !roles.contains(&a.role_id) {
@@ -242,7 +237,7 @@ pub(crate) async fn roles_of_user(db: &impl ConnectionTrait, user_id: i64) -> Re
 /// The Role assignments that apply to the user `user_id` (its own and those of every group
 /// above any of its Locations), by id.
 pub(crate) async fn assignments_of_user(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     user_id: i64,
 ) -> Result<Vec<role_assignment::Model>> {
     let places = places_of(db, user_id).await?;
@@ -251,7 +246,7 @@ pub(crate) async fn assignments_of_user(
 
 /// The Locations of the content `content_id`.
 pub(crate) async fn places_of(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     content_id: i64,
 ) -> Result<Vec<location::Model>> {
     Ok(location::Entity::find()
@@ -262,7 +257,7 @@ pub(crate) async fn places_of(
 
 /// The content ids of the parents of `places` (the groups a user or group is in).
 pub(crate) async fn contents_at(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     places: &[location::Model],
 ) -> Result<Vec<i64>> {
     if places.is_empty() {
@@ -280,7 +275,7 @@ pub(crate) async fn contents_at(
 /// The Role assignments of the user `user_id` and of the content at the Locations
 /// `ancestors` (the groups above it), by id.
 pub(crate) async fn assignments_under(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     user_id: i64,
     ancestors: &[i64],
 ) -> Result<Vec<role_assignment::Model>> {

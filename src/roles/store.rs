@@ -4,11 +4,12 @@
 
 use super::limitations::{Lim, decode_values, encode_values};
 use crate::error::{Error, Result};
+use cairn_store::Connection;
 use cairn_store::entity::{policy, policy_limitation, role, role_assignment};
 use cairn_store::ids::next_ids;
 use sea_orm::{
     ActiveValue::Set,
-    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
+    ColumnTrait, EntityTrait, QueryFilter, QueryOrder,
     sea_query::{Expr, ExprTrait, Query},
 };
 use std::collections::HashMap;
@@ -24,7 +25,7 @@ pub(crate) struct PolicyRow {
 }
 
 /// A published Role (404 otherwise).
-pub(crate) async fn find_role(db: &impl ConnectionTrait, id: i64) -> Result<role::Model> {
+pub(crate) async fn find_role(db: &impl Connection, id: i64) -> Result<role::Model> {
     role::Entity::find_by_id(id)
         .filter(role::Column::Status.eq(PUBLISHED))
         .one(db)
@@ -33,17 +34,14 @@ pub(crate) async fn find_role(db: &impl ConnectionTrait, id: i64) -> Result<role
 }
 
 /// A Role or Role draft by its own id.
-pub(crate) async fn find_any(db: &impl ConnectionTrait, id: i64) -> Result<role::Model> {
+pub(crate) async fn find_any(db: &impl Connection, id: i64) -> Result<role::Model> {
     cairn_store::sql::by_id::<role::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("Role", id))
 }
 
 /// A draft by its own id.
-pub(crate) async fn find_draft_by_id(
-    db: &impl ConnectionTrait,
-    id: i64,
-) -> Result<Option<role::Model>> {
+pub(crate) async fn find_draft_by_id(db: &impl Connection, id: i64) -> Result<Option<role::Model>> {
     Ok(role::Entity::find_by_id(id)
         .filter(role::Column::Status.eq(DRAFT))
         .one(db)
@@ -51,7 +49,7 @@ pub(crate) async fn find_draft_by_id(
 }
 
 /// The draft of the Role `id`, or else the draft whose own id is `id` (404 when neither).
-pub(crate) async fn find_draft(db: &impl ConnectionTrait, id: i64) -> Result<role::Model> {
+pub(crate) async fn find_draft(db: &impl Connection, id: i64) -> Result<role::Model> {
     let of_role = role::Entity::find()
         .filter(role::Column::OriginalId.eq(id))
         .order_by_asc(role::Column::Id)
@@ -67,7 +65,7 @@ pub(crate) async fn find_draft(db: &impl ConnectionTrait, id: i64) -> Result<rol
 
 /// 403 when a published Role other than `except` has `identifier`.
 pub(crate) async fn ensure_free(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     identifier: &str,
     except: Option<i64>,
 ) -> Result<()> {
@@ -86,10 +84,7 @@ pub(crate) async fn ensure_free(
 }
 
 /// The Policies of the Roles `role_ids` with their limitations, by id (two statements).
-pub(crate) async fn policies_of(
-    db: &impl ConnectionTrait,
-    role_ids: &[i64],
-) -> Result<Vec<PolicyRow>> {
+pub(crate) async fn policies_of(db: &impl Connection, role_ids: &[i64]) -> Result<Vec<PolicyRow>> {
     if role_ids.is_empty() {
         return Ok(Vec::new());
     }
@@ -99,7 +94,7 @@ pub(crate) async fn policies_of(
 /// The Policy `id` of the Role `role_id`, matched on `column` (its id, or `original_id` for
 /// the copy in a draft); 404 when there is none.
 pub(crate) async fn find_policy(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     role_id: i64,
     column: policy::Column,
     id: i64,
@@ -111,7 +106,7 @@ pub(crate) async fn find_policy(
         .ok_or_else(|| Error::not_found("Policy", id))
 }
 
-async fn load_policies(db: &impl ConnectionTrait, cond: Expr) -> Result<Vec<PolicyRow>> {
+async fn load_policies(db: &impl Connection, cond: Expr) -> Result<Vec<PolicyRow>> {
     let ps = policy::Entity::find()
         .filter(cond)
         .order_by_asc(policy::Column::Id)
@@ -142,7 +137,7 @@ async fn load_policies(db: &impl ConnectionTrait, cond: Expr) -> Result<Vec<Poli
 
 /// Inserts Policies into the Role `role_id` with ids from the sequence; returns their ids.
 pub(crate) async fn insert_policies(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     role_id: i64,
     new: Vec<(String, String, Option<i64>, Vec<Lim>)>,
 ) -> Result<Vec<i64>> {
@@ -169,7 +164,7 @@ pub(crate) async fn insert_policies(
     Ok(ids)
 }
 
-async fn insert_limitations(tx: &impl ConnectionTrait, lims: Vec<(i64, Lim)>) -> Result<()> {
+async fn insert_limitations(tx: &impl Connection, lims: Vec<(i64, Lim)>) -> Result<()> {
     if lims.is_empty() {
         return Ok(());
     }
@@ -188,7 +183,7 @@ async fn insert_limitations(tx: &impl ConnectionTrait, lims: Vec<(i64, Lim)>) ->
 
 /// Replaces the limitations of the Policy `policy_id`.
 pub(crate) async fn set_limitations(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     policy_id: i64,
     lims: Vec<Lim>,
 ) -> Result<()> {
@@ -201,7 +196,7 @@ pub(crate) async fn set_limitations(
 
 /// Deletes Policies (with their limitations): the given ones, or all of the Roles `role_ids`.
 pub(crate) async fn delete_policies(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     role_ids: &[i64],
     policy_ids: Option<&[i64]>,
 ) -> Result<()> {
@@ -228,7 +223,7 @@ pub(crate) async fn delete_policies(
 
 /// Creates a Role (published, or a draft of a new Role).
 pub(crate) async fn insert_role(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     identifier: String,
     status: i64,
     original_id: Option<i64>,
@@ -246,10 +241,7 @@ pub(crate) async fn insert_role(
 }
 
 /// Creates the draft of a published Role with copies of its Policies; 403 when it has one.
-pub(crate) async fn create_draft(
-    tx: &impl ConnectionTrait,
-    r: &role::Model,
-) -> Result<role::Model> {
+pub(crate) async fn create_draft(tx: &impl Connection, r: &role::Model) -> Result<role::Model> {
     let existing = role::Entity::find()
         .filter(role::Column::OriginalId.eq(r.id))
         .one(tx)
@@ -265,7 +257,7 @@ pub(crate) async fn create_draft(
 
 /// A draft of `r`, also while another is open: changes made to a Role directly go through one
 /// of these, published at once (the other draft stays as it is, as in the reference).
-pub(crate) async fn draft_of(tx: &impl ConnectionTrait, r: &role::Model) -> Result<role::Model> {
+pub(crate) async fn draft_of(tx: &impl Connection, r: &role::Model) -> Result<role::Model> {
     let draft = insert_role(tx, r.identifier.clone(), DRAFT, Some(r.id)).await?;
     let copies = policies_of(tx, &[r.id])
         .await?
@@ -277,7 +269,7 @@ pub(crate) async fn draft_of(tx: &impl ConnectionTrait, r: &role::Model) -> Resu
 }
 
 /// Publishes a draft: over its Role (whose Policies it replaces), or as a new Role.
-pub(crate) async fn publish(tx: &impl ConnectionTrait, draft: role::Model) -> Result<role::Model> {
+pub(crate) async fn publish(tx: &impl Connection, draft: role::Model) -> Result<role::Model> {
     // The draft of a Role deleted since is published as a Role of its own.
     let original = match draft.original_id {
         Some(id)
@@ -310,7 +302,7 @@ pub(crate) async fn publish(tx: &impl ConnectionTrait, draft: role::Model) -> Re
 }
 
 /// Deletes a Role draft with its Policies.
-pub(crate) async fn delete_draft(tx: &impl ConnectionTrait, draft_id: i64) -> Result<()> {
+pub(crate) async fn delete_draft(tx: &impl Connection, draft_id: i64) -> Result<()> {
     delete_policies(tx, &[draft_id], None).await?;
     role::Entity::delete_by_id(draft_id).exec(tx).await?;
     Ok(())
@@ -318,7 +310,7 @@ pub(crate) async fn delete_draft(tx: &impl ConnectionTrait, draft_id: i64) -> Re
 
 /// Deletes a published Role with its Policies and assignments; a draft of it stays, and may
 /// still be published (as a Role of its own), as in the reference.
-pub(crate) async fn delete_role(tx: &impl ConnectionTrait, id: i64) -> Result<()> {
+pub(crate) async fn delete_role(tx: &impl Connection, id: i64) -> Result<()> {
     role_assignment::Entity::delete_many()
         .filter(role_assignment::Column::RoleId.eq(id))
         .exec(tx)

@@ -5,7 +5,8 @@
 //! the same bytes does, starts its grace period again).
 
 use super::{Storage, on_io};
-use sea_orm::{ConnectionTrait, Value};
+use cairn_store::Connection;
+use sea_orm::Value;
 use std::collections::HashSet;
 
 /// What a collection found.
@@ -25,7 +26,7 @@ const PAGE: u64 = 1000;
 /// Collects the unreferenced files of `storage` older than `grace`; removes them unless
 /// `dry_run`.
 pub async fn collect(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     storage: &Storage,
     grace: std::time::Duration,
     dry_run: bool,
@@ -63,7 +64,7 @@ pub async fn collect(
 
 /// Every stored path a field value or a Field definition's default value names (`"id"` of
 /// the binary types' values), read a page at a time.
-async fn referenced(db: &impl ConnectionTrait) -> anyhow::Result<HashSet<String>> {
+async fn referenced(db: &impl Connection) -> anyhow::Result<HashSet<String>> {
     let backend = db.get_database_backend();
     let mut paths = HashSet::new();
     for (table, column) in [

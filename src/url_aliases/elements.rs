@@ -17,14 +17,15 @@ use crate::error::Result;
 use crate::languages::Languages;
 use crate::stored;
 use cairn_runtime::LangMap;
+use cairn_store::Connection;
 use cairn_store::entity::{content, content_version, location, url_alias};
 use cairn_store::ids::next_id;
 use cairn_store::sql::{Kept, lock, lock_shared};
 use md5::{Digest, Md5};
 use sea_orm::sea_query::OnConflict;
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, Condition, ConnectionTrait, EntityTrait, IntoActiveModel,
-    QueryFilter, QueryOrder, QuerySelect,
+    ActiveValue::Set, ColumnTrait, Condition, EntityTrait, IntoActiveModel, QueryFilter,
+    QueryOrder, QuerySelect,
 };
 
 /// The virtual root Location: it has no alias.
@@ -48,7 +49,7 @@ pub fn node_action(location_id: i64) -> String {
 }
 
 /// A new element id.
-pub async fn new_id(tx: &impl ConnectionTrait) -> Result<i64> {
+pub async fn new_id(tx: &impl Connection) -> Result<i64> {
     Ok(next_id(tx, "url_aliases").await?)
 }
 
@@ -58,14 +59,14 @@ pub(crate) const TREE_LOCK: &str = "url_aliases";
 /// Holds off every other writer of the alias tree until the transaction ends: for the writes
 /// that check and rewrite several elements at once (custom aliases and their deletion, a
 /// swap). Take it before any publication in the same transaction.
-pub async fn lock_tree(tx: &impl ConnectionTrait) -> Result<()> {
+pub async fn lock_tree(tx: &impl Connection) -> Result<()> {
     Ok(lock(tx, TREE_LOCK).await?)
 }
 
 /// A publication's hold on the alias tree: shared, so that publications run side by side
 /// while [`lock_tree`]'s writers wait for them (a writer that placed the Location holds it
 /// already: `tree::share`). Each text a publication writes it first claims ([`row_claimed`]).
-async fn share_tree(tx: &impl ConnectionTrait) -> Result<()> {
+async fn share_tree(tx: &impl Connection) -> Result<()> {
     Ok(lock_shared(tx, TREE_LOCK).await?)
 }
 
@@ -80,7 +81,7 @@ async fn share_tree(tx: &impl ConnectionTrait) -> Result<()> {
 /// claim texts in different orders cannot deadlock. Without `claim` (and on SQLite, whose
 /// writers are serialised) the text is held. On PostgreSQL one statement.
 async fn row_claimed(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     parent: i64,
     text_md5: &str,
     action: &str,
@@ -116,7 +117,7 @@ async fn row_claimed(
 }
 
 pub async fn row(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     parent: i64,
     text_md5: &str,
 ) -> Result<Option<url_alias::Model>> {
@@ -134,7 +135,7 @@ pub async fn row(
 
 /// The current system rows of a Location (every language and level).
 pub(super) async fn system_rows(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     location_id: i64,
 ) -> Result<Vec<url_alias::Model>> {
     static KEPT: Kept = Kept::new();
@@ -163,7 +164,7 @@ fn current_element(rows: Vec<url_alias::Model>, parent: i64) -> Option<url_alias
 
 /// The element id under which the elements of `location_id`'s children hang: 0 for the tree
 /// root, the site root and Locations without an element.
-pub async fn parent_element(db: &impl ConnectionTrait, location_id: i64) -> Result<i64> {
+pub async fn parent_element(db: &impl Connection, location_id: i64) -> Result<i64> {
     if location_id == TREE_ROOT {
         return Ok(0);
     }
@@ -179,7 +180,7 @@ pub async fn parent_element(db: &impl ConnectionTrait, location_id: i64) -> Resu
 /// when the database has them.
 pub async fn languages(
     known: &Languages,
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     codes: &[&str],
     mask: i64,
 ) -> Result<Vec<(String, i64)>> {
@@ -200,7 +201,7 @@ pub fn language_codes(languages: &[(String, i64)], mask: i64) -> String {
 }
 
 /// Turns a row into history: not original, linked to `link`, with an id of its own.
-async fn historize(tx: &impl ConnectionTrait, row: &url_alias::Model, link: i64) -> Result<()> {
+async fn historize(tx: &impl Connection, row: &url_alias::Model, link: i64) -> Result<()> {
     let id = new_id(tx).await?;
     let mut a = row.clone().into_active_model();
     a.is_original = Set(false);
@@ -214,7 +215,7 @@ async fn historize(tx: &impl ConnectionTrait, row: &url_alias::Model, link: i64)
 /// system rows of that language lose the language, or become history when it was their only
 /// one.
 async fn cleanup_after_publish(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     location_id: i64,
     bit: i64,
     element: i64,
@@ -252,7 +253,7 @@ struct Placement {
 /// element keeps the Location's current element id (so its children follow), else takes
 /// `forced` or a new id. `known`: the Location's system rows, when they were just read.
 async fn publish_one(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     at: &Placement,
     slug: &str,
     bit: i64,
@@ -356,10 +357,7 @@ async fn publish_one(
 
 /// Inserts `model` as a new element (PostgreSQL), its id and link the sequence's next, unless
 /// its text is taken: the rows written.
-async fn insert_new_element(
-    tx: &impl ConnectionTrait,
-    model: url_alias::ActiveModel,
-) -> Result<u64> {
+async fn insert_new_element(tx: &impl Connection, model: url_alias::ActiveModel) -> Result<u64> {
     let m = &model;
     let values = [
         m.parent.clone().into_value(),
@@ -385,7 +383,7 @@ async fn insert_new_element(
 }
 
 /// Languages the Location no longer has: their system rows lose them (or become history).
-async fn archive_languages(tx: &impl ConnectionTrait, location_id: i64, keep: i64) -> Result<()> {
+async fn archive_languages(tx: &impl Connection, location_id: i64, keep: i64) -> Result<()> {
     for r in system_rows(tx, location_id).await? {
         if r.lang_mask & !keep == 0 {
             continue;
@@ -414,7 +412,7 @@ pub(super) struct Publish {
 
 /// Publishes a Location's system aliases in every language of `names` (see [`Publish`]).
 pub(super) async fn publish_location(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     known: &Languages,
     l: &location::Model,
     names: &LangMap,
@@ -459,7 +457,7 @@ pub(super) async fn publish_location(
 /// The names (per language) of a content item's published version, and whether it is
 /// always available; `None` for content that is not published.
 pub async fn content_names(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     content_id: i64,
 ) -> Result<Option<(LangMap, bool)>> {
     let Some(c) = cairn_store::sql::by_id::<content::Entity>(db, content_id).await? else {
@@ -482,10 +480,7 @@ pub async fn content_names(
 
 /// The Location a URL path names (`/Users/Editors`; case-insensitive; history, custom
 /// aliases and placeholders on the way included), or `None`.
-pub(crate) async fn location_of_alias(
-    db: &impl ConnectionTrait,
-    path: &str,
-) -> Result<Option<i64>> {
+pub(crate) async fn location_of_alias(db: &impl Connection, path: &str) -> Result<Option<i64>> {
     let trimmed = path.trim_matches(|c| c == '/' || c == ' ');
     let segments: Vec<&str> = if trimmed.is_empty() {
         vec![""]
@@ -511,7 +506,7 @@ pub(crate) async fn location_of_alias(
 
 /// The full path of a row from the root (`/Users/Editors`; the site root is `/`): each
 /// ancestor element by the text in a language of the row, else any current text.
-pub async fn full_path(db: &impl ConnectionTrait, r: &url_alias::Model) -> Result<String> {
+pub async fn full_path(db: &impl Connection, r: &url_alias::Model) -> Result<String> {
     let mut texts = vec![r.text.clone()];
     let mut parent = r.parent;
     while parent != 0 && texts.len() <= MAX_DEPTH {

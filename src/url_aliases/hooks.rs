@@ -8,9 +8,9 @@ use super::elements::{
 use crate::error::{Error, Result};
 use crate::languages::Languages;
 use cairn_runtime::LangMap;
+use cairn_store::Connection;
 use cairn_store::entity::location;
 use cairn_store::sql::exec;
-use sea_orm::ConnectionTrait;
 
 /// Creates or updates the system aliases of Location `l` in every language of `names` (the
 /// content's names): the element text is the slug of the name, made unique among its
@@ -20,7 +20,7 @@ use sea_orm::ConnectionTrait;
 /// created in this transaction (a first publication), so it has no rows to read yet. A fixed
 /// number of statements per language.
 pub(crate) async fn location_published(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     known: &Languages,
     l: &location::Model,
     names: &LangMap,
@@ -37,7 +37,7 @@ pub(crate) async fn location_published(
 /// [`location_published`] with the names and availability read from the Location's content
 /// item (its published version): for a new Location, a copied or restored one.
 pub(crate) async fn location_republished(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     known: &Languages,
     location_id: i64,
 ) -> Result<()> {
@@ -55,7 +55,7 @@ pub(crate) async fn location_republished(
 /// history linked to it); the subtree's elements follow because they hang below the root's
 /// element id. A fixed number of statements per language, whatever the subtree's size.
 pub(crate) async fn subtree_moved(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     known: &Languages,
     moved: &location::Model,
     old_parent_id: i64,
@@ -90,7 +90,7 @@ pub(crate) async fn subtree_moved(
 /// `[path_start, path_end)`: one statement over a subquery on `locations`, so call it before
 /// the Locations are deleted (or trashed).
 pub(crate) async fn locations_removed(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     path_start: &str,
     path_end: &str,
 ) -> Result<()> {
@@ -107,7 +107,7 @@ pub(crate) async fn locations_removed(
 /// Trash keeps (the items of `root_id`) stay, dormant, for a restore to bring back; those of
 /// Locations that are only removed go.
 pub(crate) async fn locations_trashed(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     path_start: &str,
     path_end: &str,
     root_id: i64,
@@ -123,10 +123,7 @@ pub(crate) async fn locations_trashed(
 
 /// The dormant aliases of the trash items in `[path_start, path_end)`, or of every item with
 /// `None`: call before the items are purged.
-pub(crate) async fn trash_purged(
-    tx: &impl ConnectionTrait,
-    range: Option<(&str, &str)>,
-) -> Result<()> {
+pub(crate) async fn trash_purged(tx: &impl Connection, range: Option<(&str, &str)>) -> Result<()> {
     match range {
         Some((start, end)) => exec(
             tx,
@@ -148,7 +145,7 @@ pub(crate) async fn trash_purged(
 /// of the content it now holds, in its own place (elements keep their ids, so the children
 /// stay below); the previous texts turn into history.
 pub(crate) async fn locations_swapped(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     known: &Languages,
     a: i64,
     b: i64,

@@ -27,11 +27,12 @@ use crate::locations::tree;
 use crate::preconditions;
 use crate::services::Services;
 use cairn_runtime::ETag;
+use cairn_store::Connection;
 use cairn_store::entity::{location, url_alias, url_wildcard};
 use elements::{full_path, hash, language_codes, languages, lock_tree, new_id, node_action, row};
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, PaginatorTrait,
-    QueryFilter, QueryOrder,
+    ActiveValue::Set, ColumnTrait, EntityTrait, IntoActiveModel, PaginatorTrait, QueryFilter,
+    QueryOrder,
 };
 
 /// The REST id of a row.
@@ -49,7 +50,7 @@ fn parse_id(id: &str) -> Option<(i64, String)> {
     Some((parent, md5.to_ascii_lowercase()))
 }
 
-async fn find(db: &impl ConnectionTrait, id: &str) -> Result<url_alias::Model> {
+async fn find(db: &impl Connection, id: &str) -> Result<url_alias::Model> {
     let missing = || Error::not_found("URLAlias", id);
     let (parent, md5) = parse_id(id).ok_or_else(missing)?;
     row(db, parent, &md5).await?.ok_or_else(missing)
@@ -57,7 +58,7 @@ async fn find(db: &impl ConnectionTrait, id: &str) -> Result<url_alias::Model> {
 
 /// The representation of a row.
 async fn alias_body(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     r: &url_alias::Model,
     langs: &[(String, i64)],
 ) -> Result<UrlAlias> {
@@ -92,7 +93,7 @@ async fn alias_body(
 }
 
 async fn load_body(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     known: &Languages,
     r: &url_alias::Model,
 ) -> Result<UrlAlias> {
@@ -114,7 +115,7 @@ fn path_elements(path: &str) -> Vec<String> {
 /// `createUrlAlias`): missing elements on the way become placeholders; the last element may
 /// take over a placeholder or history row, else a taken path is a 403.
 async fn create_alias(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     action: &str,
     path: &str,
     bit: i64,
@@ -191,7 +192,7 @@ async fn create_alias(
 }
 
 /// What a UrlAliasCreate names: the action, or a 400/404.
-async fn target(db: &impl ConnectionTrait, b: &UrlAliasCreate) -> Result<String> {
+async fn target(db: &impl Connection, b: &UrlAliasCreate) -> Result<String> {
     let location_id = if b.r#type == "LOCATION" {
         let path = b.location.as_deref().ok_or_else(|| {
             Error::BadRequest("Missing 'location' value for UrlAliasCreate".into())
@@ -243,7 +244,7 @@ fn wildcard_body(w: url_wildcard::Model) -> UrlWildcard {
     }
 }
 
-async fn find_wildcard(db: &impl ConnectionTrait, id: i64) -> Result<url_wildcard::Model> {
+async fn find_wildcard(db: &impl Connection, id: i64) -> Result<url_wildcard::Model> {
     cairn_store::sql::by_id::<url_wildcard::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("URLWildcard", id))

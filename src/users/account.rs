@@ -4,12 +4,10 @@
 
 use crate::error::{Error, Result};
 use cairn_runtime::{HashValue, Timestamp};
+use cairn_store::Connection;
 use cairn_store::entity::{user, user_session};
 use cairn_store::sql::stmt;
-use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
-    Value,
-};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter, Value};
 
 fn text(value: &HashValue, key: &str) -> Option<String> {
     value
@@ -39,7 +37,7 @@ pub(crate) async fn hash_password(plain: String) -> Result<String> {
 /// the plain password is hashed into the row and removed. A login or email another user
 /// has is 403; a login cannot change once stored (400).
 pub(crate) async fn store(
-    tx: &impl ConnectionTrait,
+    tx: &impl Connection,
     content_id: i64,
     value: &mut HashValue,
     unique_email: bool,
@@ -147,11 +145,7 @@ pub(crate) async fn store(
 
 /// Removes the accounts, sessions and bookmarks of the content items `ids_sql` selects
 /// (a `SELECT id ...` with its bind `values`); called where content items are deleted.
-pub(crate) async fn forget(
-    tx: &impl ConnectionTrait,
-    ids_sql: &str,
-    values: Vec<Value>,
-) -> Result<()> {
+pub(crate) async fn forget(tx: &impl Connection, ids_sql: &str, values: Vec<Value>) -> Result<()> {
     let backend = tx.get_database_backend();
     for table in ["user_sessions", "bookmarks"] {
         tx.execute_raw(stmt(

@@ -9,15 +9,14 @@ use crate::error::{Error, Result};
 use crate::permissions::{Filter, Scope};
 use crate::shared::Shared;
 use cairn_runtime::{Limit, Offset};
+use cairn_store::Connection;
 use cairn_store::entity::{content, content_version, location, user};
 use sea_orm::sea_query::Query;
-use sea_orm::{
-    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Value,
-};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Value};
 use std::collections::HashMap;
 
 /// Ids read by a raw `SELECT <id> ...`.
-async fn ids(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Result<Vec<i64>> {
+async fn ids(db: &impl Connection, sql: &str, values: Vec<Value>) -> Result<Vec<i64>> {
     Ok(cairn_store::sql::ids(db, sql, values).await?)
 }
 
@@ -47,7 +46,7 @@ impl UsersService {
     /// given or none matches.
     pub(super) async fn find_users(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         role_id: &Option<String>,
         remote_id: &Option<String>,
@@ -103,7 +102,7 @@ impl UsersService {
     /// Published groups among `ids`, each with its main Location, by id.
     async fn groups_among(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         ids: Vec<i64>,
     ) -> Result<Vec<(content::Model, location::Model)>> {
@@ -133,7 +132,7 @@ impl UsersService {
     /// Groups by content id, Role id or remote id; none of them gives an empty list.
     pub(super) async fn find_groups(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         id: Option<i64>,
         role_id: Option<i64>,
@@ -155,7 +154,7 @@ impl UsersService {
     /// The groups a user is in, each with the Location the user lies under.
     pub(super) async fn group_refs_of_user(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         c: &content::Model,
         offset: Offset,
@@ -195,7 +194,7 @@ impl UsersService {
     /// A page of the children of `parent` whose content `content_ids` selects, by Location id.
     async fn children_with(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         parent: &location::Model,
         content_ids: sea_orm::sea_query::SelectStatement,
@@ -234,7 +233,7 @@ impl UsersService {
 
     pub(super) async fn subgroups(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         parent: &location::Model,
         window: (Offset, Limit),
@@ -249,7 +248,7 @@ impl UsersService {
 
     pub(super) async fn users_under(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         parent: &location::Model,
         window: (Offset, Limit),
@@ -269,7 +268,7 @@ impl UsersService {
     /// The drafts a user created, as a VersionList.
     pub(super) async fn drafts_of(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         user_id: i64,
     ) -> Result<VersionList> {
         let vs = content_version::Entity::find()

@@ -2,6 +2,7 @@
 //! account field filled, created and updated with their fields and metadata.
 
 use super::*;
+use cairn_store::Connection;
 
 pub(super) fn field_inputs(list: Option<&UserFieldInputList>) -> Vec<FieldInput> {
     list.map(|l| l.field.as_slice())
@@ -51,7 +52,7 @@ impl UsersService {
     /// The type a new user or group is of: the input's, else the one with `identifier`.
     pub(super) async fn type_for(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         given: Option<i64>,
         identifier: &str,
     ) -> Result<std::sync::Arc<rows::TypeInfo>> {
@@ -121,7 +122,7 @@ impl UsersService {
     /// metadata in place, fields through a new version published at once.
     pub(super) async fn update_member(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         cx: &Caller,
         c: content::Model,
         metadata: ContentUpdate,

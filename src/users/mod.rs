@@ -10,6 +10,7 @@ mod groups;
 mod lists;
 mod members;
 use crate::services::Services;
+use cairn_store::Connection;
 use members::{account_input, field_inputs};
 mod membership;
 mod render;
@@ -29,7 +30,7 @@ use cairn_runtime::{ETag, HashValue};
 use cairn_runtime::{Limit, Offset};
 use cairn_store::entity::{content, content_type, location, user, user_session};
 use cairn_store::sql::stmt;
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 
 /// The Location of the root user group (`users_group_root_subtree_path`).
 const ROOT_GROUP: &str = "1/5";
@@ -42,7 +43,7 @@ fn group_path_of(path: &str) -> Option<&str> {
     hrefs::read::load_user_group(path)
 }
 
-async fn exists(db: &impl ConnectionTrait, sql: &str, values: Vec<sea_orm::Value>) -> Result<bool> {
+async fn exists(db: &impl Connection, sql: &str, values: Vec<sea_orm::Value>) -> Result<bool> {
     Ok(db
         .query_one_raw(stmt(db.get_database_backend(), sql, values))
         .await?
@@ -51,7 +52,7 @@ async fn exists(db: &impl ConnectionTrait, sql: &str, values: Vec<sea_orm::Value
 
 impl Shared {
     /// The ids of the user group content types.
-    async fn group_types(&self, db: &impl ConnectionTrait) -> Result<Vec<i64>> {
+    async fn group_types(&self, db: &impl Connection) -> Result<Vec<i64>> {
         Ok(content_type::Entity::find()
             .filter(content_type::Column::Identifier.eq(GROUP_TYPE))
             .filter(content_type::Column::Status.eq(content_type::DEFINED))
@@ -65,7 +66,7 @@ impl Shared {
     /// A published user and its account, or 404; 401 unless the caller may read it.
     async fn user_of(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         id: i64,
     ) -> Result<(content::Model, user::Model)> {
@@ -86,7 +87,7 @@ impl Shared {
     /// the caller may read it there.
     async fn group_at(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         path: &str,
     ) -> Result<(content::Model, location::Model)> {
@@ -107,7 +108,7 @@ impl Shared {
     /// `/user/users/{id}` (404 unless a published user).
     pub(crate) async fn subject_user(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         id: i64,
     ) -> Result<i64> {
@@ -118,7 +119,7 @@ impl Shared {
     /// resources of other families under `/user/groups/{path}`.
     pub(crate) async fn subject_group(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cx: &Caller,
         path: &str,
     ) -> Result<(i64, String)> {
@@ -426,7 +427,7 @@ impl UsersService {
     /// password alone, `user/password` (on oneself).
     async fn authorize_user_update(
         &self,
-        tx: &impl ConnectionTrait,
+        tx: &impl Connection,
         cx: &Caller,
         c: &content::Model,
         b: &UserUpdate,

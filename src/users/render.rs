@@ -7,8 +7,9 @@ use crate::api::model::*;
 use crate::error::{Error, Result};
 use crate::locations::tree::{href_path, parent_path};
 use cairn_runtime::Timestamp;
+use cairn_store::Connection;
 use cairn_store::entity::{content, location, user};
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use std::collections::HashMap;
 
 /// `/content/locations/1/5/12` → `1/5/12`.
@@ -48,7 +49,7 @@ impl UsersService {
     /// The user of content item `c`, with its account when the caller has read it already.
     pub(super) async fn user_body(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         c: content::Model,
         account: Option<user::Model>,
     ) -> Result<User> {
@@ -61,7 +62,7 @@ impl UsersService {
 
     pub(super) async fn user_bodies(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cs: Vec<content::Model>,
     ) -> Result<Vec<User>> {
         let ids: Vec<i64> = cs.iter().map(|c| c.id).collect();
@@ -71,7 +72,7 @@ impl UsersService {
 
     async fn render_users(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         cs: Vec<content::Model>,
         accounts: HashMap<i64, user::Model>,
     ) -> Result<Vec<User>> {
@@ -98,7 +99,7 @@ impl UsersService {
     /// Groups, each addressed by the Location given with it.
     pub(super) async fn group_bodies(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         groups: Vec<(content::Model, location::Model)>,
     ) -> Result<Vec<UserGroup>> {
         let (cs, ls): (Vec<content::Model>, Vec<location::Model>) = groups.into_iter().unzip();
@@ -146,7 +147,7 @@ impl UsersService {
 }
 
 /// The accounts of the users `ids`, by id.
-async fn accounts_of(db: &impl ConnectionTrait, ids: &[i64]) -> Result<HashMap<i64, user::Model>> {
+async fn accounts_of(db: &impl Connection, ids: &[i64]) -> Result<HashMap<i64, user::Model>> {
     let accounts = user::Entity::find().filter(user::Column::Id.is_in(ids.iter().copied()));
     Ok(cairn_store::sql::keyed(db, accounts).await?)
 }

@@ -191,6 +191,12 @@ impl Db {
         self.conn.get_database_backend()
     }
 
+    /// Runs `f` (one request) with its reads on SQLite in one read transaction
+    /// (`crate::snapshot`); on PostgreSQL as it is.
+    pub async fn reading<F: std::future::Future>(&self, f: F) -> F::Output {
+        crate::snapshot::reading(self.sqlite.clone(), f).await
+    }
+
     /// Runs `f` in one write transaction: committed with its event in the outbox
     /// (`crate::events`) when it returns `Ok`, rolled back (at once, releasing every lock)
     /// when it returns `Err`.

@@ -4,14 +4,18 @@
 //! cloning each: for an uncached Content read that was a sixth of the server's time, more than
 //! SQLite's own stepping (`crates/bench/README.md`, "Models straight from SQLite's rows").
 //!
-//! The statement still goes through sea-orm's connection, so it runs where it would (the
-//! request's read transaction, or the write's own transaction); [`models`] asks, in a
-//! task-local scope around it, that our proxy (`sqlite/`) decode its rows into the caller's
-//! type, and takes them from the scope afterwards. On PostgreSQL nothing answers the request
-//! and the rows are read as sea-orm reads them. A model is declared with [`from_row!`], which
+//! A read on the pool's connection inside a request runs in the request's read transaction
+//! directly (`snapshot::with_shared`): sea-orm's connection would box and move futures of
+//! kilobytes for each statement, a tenth of an uncached Location read. Any other statement
+//! (a write's transaction, or outside a request) still goes through sea-orm's connection, so
+//! it runs where it would; [`models`] asks, in a task-local scope around it, that our proxy
+//! (`sqlite/`) decode its rows into the caller's type, and takes them from the scope
+//! afterwards. On PostgreSQL nothing answers the request and the rows are read as sea-orm
+//! reads them. A model is declared with [`from_row!`], which
 //! keeps its struct as written and reads each field from the column of the field's name.
 
-use sea_orm::{ConnectionTrait, DbErr, FromQueryResult, Statement};
+use crate::Connection;
+use sea_orm::{DbErr, FromQueryResult, Statement};
 use std::any::Any;
 use std::cell::RefCell;
 
@@ -102,17 +106,23 @@ tokio::task_local! {
 /// Every row of `s`, as `M`: decoded by SQLite's proxy straight from its rows, or else (on
 /// PostgreSQL) read from sea-orm's.
 pub async fn models<M: FromRow + FromQueryResult>(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     s: Statement,
 ) -> Result<Vec<M>, DbErr> {
+    let shared = (db as &dyn Any).downcast_ref::<sea_orm::DatabaseConnection>();
+    if let Some(out) =
+        shared.and_then(|c| crate::snapshot::with_shared(c, |l| l.decode(&s, decode_all::<M>)))
+    {
+        #[cfg(test)]
+        SHARED_READS.with(|n| n.set(n.get() + 1));
+        return out.and_then(downcast);
+    }
     let asked = RefCell::new(Asked::Rows(decode_all::<M>));
     ASKED
         .scope(asked, async {
             let rows = db.query_all_raw(s).await?;
             match ASKED.with(|a| a.replace(Asked::Taken)) {
-                Asked::Decoded(out) => (out.downcast::<Vec<M>>())
-                    .map(|out| *out)
-                    .map_err(|_| DbErr::Custom("rows decoded as another type".into())),
+                Asked::Decoded(out) => downcast(out),
                 _ => {
                     // Every SQLite connection here is the proxy, which answers.
                     debug_assert_ne!(db.get_database_backend(), sea_orm::DbBackend::Sqlite);
@@ -121,6 +131,18 @@ pub async fn models<M: FromRow + FromQueryResult>(
             }
         })
         .await
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Reads [`models`] ran in the snapshot directly, on this thread (tests).
+    pub(crate) static SHARED_READS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn downcast<M: 'static>(out: Box<dyn Any + Send>) -> Result<Vec<M>, DbErr> {
+    (out.downcast::<Vec<M>>())
+        .map(|out| *out)
+        .map_err(|_| DbErr::Custom("rows decoded as another type".into()))
 }
 
 /// For the proxy, about to run a statement: how its caller wants the rows decoded, if it asked

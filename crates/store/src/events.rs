@@ -3,12 +3,11 @@
 //! Event ids grow in commit order; the last one is the repository's generation, which caches
 //! compare to know whether anything changed since they rendered (on any instance).
 
+use crate::Connection;
 use crate::entity::event;
 use crate::sql::stmt;
 use sea_orm::{ColumnTrait, Value};
-use sea_orm::{
-    ConnectionTrait, DbBackend, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
-};
+use sea_orm::{DbBackend, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
 /// A change, as its event records it.
 #[derive(Debug, Clone, Copy)]
@@ -124,7 +123,7 @@ pub(crate) async fn naming<T>(f: impl Future<Output = T>) -> (T, Named) {
 /// from `id_sequences`, whose row stays locked until the writer commits: ids become visible
 /// in order, never a smaller one after a larger.
 pub(crate) async fn record(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     change: &Change<'_>,
     touched: &[Touched],
 ) -> Result<(), DbErr> {
@@ -161,7 +160,7 @@ pub(crate) async fn record(
 /// What the changes after `after` touched, oldest first, at most `limit`: each change's id
 /// and the items it touched, none when it may have changed anything.
 pub async fn touched_since(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     after: u64,
     limit: u64,
 ) -> Result<Vec<(u64, Option<Vec<Touched>>)>, DbErr> {
@@ -184,7 +183,7 @@ pub async fn touched_since(
 }
 
 /// The id of the last committed change (0 before any).
-pub async fn generation(db: &impl ConnectionTrait) -> Result<u64, DbErr> {
+pub async fn generation(db: &impl Connection) -> Result<u64, DbErr> {
     let row = db
         .query_one_raw(stmt(
             db.get_database_backend(),
@@ -202,7 +201,7 @@ pub async fn generation(db: &impl ConnectionTrait) -> Result<u64, DbErr> {
 /// Up to `limit` events after `after`, oldest first; with the id of the oldest event kept
 /// (older ones were pruned), when any is.
 pub async fn since(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     after: i64,
     limit: u64,
 ) -> Result<(Vec<event::Model>, Option<i64>), DbErr> {
@@ -222,7 +221,7 @@ pub async fn since(
 
 /// Drops all but the last `keep` events (the last one always stays: it is the generation);
 /// how many went.
-pub async fn prune(db: &impl ConnectionTrait, keep: u64) -> Result<u64, DbErr> {
+pub async fn prune(db: &impl Connection, keep: u64) -> Result<u64, DbErr> {
     crate::sql::exec(
         db,
         "DELETE FROM events WHERE id <= (SELECT COALESCE(MAX(id), 0) FROM events) - ?",

@@ -5,8 +5,9 @@
 //! `id_sequences` row made every concurrent writer wait for the one before it. The events'
 //! ids stay in `id_sequences` on purpose (`events.rs`).
 
+use crate::Connection;
 use crate::sql::stmt;
-use sea_orm::{ConnectionTrait, DbBackend, DbErr};
+use sea_orm::{DbBackend, DbErr};
 
 /// PostgreSQL: the expression that takes the next id of `name` inside the statement that
 /// writes it (`INSERT … VALUES (nextval('ids_<name>'), …)`), where [`next_ids`] would cost a
@@ -21,7 +22,7 @@ fn sequence(name: &str) -> String {
 }
 
 /// Takes the next id of `name`; call inside the write transaction that uses it.
-pub async fn next_id(db: &impl ConnectionTrait, name: &str) -> Result<i64, DbErr> {
+pub async fn next_id(db: &impl Connection, name: &str) -> Result<i64, DbErr> {
     let ids = next_ids(db, name, 1).await?;
     ids.first()
         .copied()
@@ -30,7 +31,7 @@ pub async fn next_id(db: &impl ConnectionTrait, name: &str) -> Result<i64, DbErr
 
 /// Takes `n` ids of `name` in one statement, ascending: consecutive on SQLite, possibly
 /// interleaved with a concurrent writer's on PostgreSQL.
-pub async fn next_ids(db: &impl ConnectionTrait, name: &str, n: i64) -> Result<Vec<i64>, DbErr> {
+pub async fn next_ids(db: &impl Connection, name: &str, n: i64) -> Result<Vec<i64>, DbErr> {
     if n <= 0 {
         return Ok(Vec::new());
     }

@@ -1,8 +1,8 @@
 //! cairn's storage: sea-orm entities, the migrations that create the schema with the
 //! reference's clean-install data, and connecting to SQLite or PostgreSQL.
 //!
-//! Queries take `&impl ConnectionTrait`, so the same code runs on the pool or inside a write
-//! transaction. Nothing here knows HTTP.
+//! Queries take `&impl Connection` (sea-orm's connection or one of its transactions), so the
+//! same code runs on the pool or inside a write transaction. Nothing here knows HTTP.
 
 pub mod commits;
 pub mod db;
@@ -24,4 +24,10 @@ pub mod watch;
 pub mod write;
 
 pub use db::{Db, DbOptions, count_statements};
-pub use snapshot::reading;
+
+/// What queries run on: sea-orm's connection (the pool) or a transaction of it. Its type is
+/// known at run time ([`std::any::Any`]), so that a read on the SQLite pool runs in the
+/// request's snapshot directly, without sea-orm's connection in between (`direct::models`).
+pub trait Connection: sea_orm::ConnectionTrait + std::any::Any {}
+
+impl<C: sea_orm::ConnectionTrait + std::any::Any> Connection for C {}

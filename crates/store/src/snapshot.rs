@@ -16,33 +16,56 @@
 //! the locks of ending one transaction and beginning another (`sqlite::Conn::snapshot`).
 
 use crate::sqlite::{Lease, Pool};
+use sea_orm::DatabaseConnection;
 use std::cell::RefCell;
 use std::sync::Arc;
 
-tokio::task_local! {
-    /// The connection holding the current task's read transaction, once it has read.
-    static SNAPSHOT: RefCell<Option<Lease>>;
+/// What a request's task holds: the SQLite pool it reads (none on PostgreSQL), and the
+/// connection holding its read transaction, once it has read.
+struct Held {
+    pool: Option<Arc<Pool>>,
+    lease: Option<Lease>,
 }
 
-/// Runs `f` (one request) with its reads in one read transaction; the transaction ends, and
-/// its connection goes back to the pool, when `f` does.
-pub async fn reading<F: std::future::Future>(f: F) -> F::Output {
-    SNAPSHOT.scope(RefCell::new(None), f).await
+tokio::task_local! {
+    static SNAPSHOT: RefCell<Held>;
+}
+
+/// Runs `f` (one request) with its reads of `pool` in one read transaction; the transaction
+/// ends, and its connection goes back to the pool, when `f` does.
+pub(crate) async fn reading<F: std::future::Future>(pool: Option<Arc<Pool>>, f: F) -> F::Output {
+    SNAPSHOT
+        .scope(RefCell::new(Held { pool, lease: None }), f)
+        .await
 }
 
 /// Runs `f` on the task's snapshot connection of `pool` (begun now if the task has none);
 /// none outside [`reading`], on another pool's task, or when no connection is free.
 pub(crate) fn with<T>(pool: &Arc<Pool>, f: impl FnOnce(&Lease) -> T) -> Option<T> {
     SNAPSHOT
+        .try_with(|held| on(&mut *held.try_borrow_mut().ok()?, pool, f))
+        .ok()
+        .flatten()
+}
+
+/// [`with`] for sea-orm's connection `conn`, when it is the shared connection of the pool the
+/// task reads: its statement then runs here, without sea-orm's connection in between.
+pub(crate) fn with_shared<T>(conn: &DatabaseConnection, f: impl FnOnce(&Lease) -> T) -> Option<T> {
+    SNAPSHOT
         .try_with(|held| {
             let mut held = held.try_borrow_mut().ok()?;
-            if held.is_none() {
-                *held = pool.try_snapshot();
-            }
-            held.as_ref().filter(|l| l.of(pool)).map(f)
+            let pool = held.pool.clone().filter(|p| p.serves(conn))?;
+            on(&mut held, &pool, f)
         })
         .ok()
         .flatten()
+}
+
+fn on<T>(held: &mut Held, pool: &Arc<Pool>, f: impl FnOnce(&Lease) -> T) -> Option<T> {
+    if held.lease.is_none() {
+        held.lease = pool.try_snapshot();
+    }
+    held.lease.as_ref().filter(|l| l.of(pool)).map(f)
 }
 
 /// Ends the task's snapshot (its next read begins a new one). Called around writes, whose
@@ -50,7 +73,7 @@ pub(crate) fn with<T>(pool: &Arc<Pool>, f: impl FnOnce(&Lease) -> T) -> Option<T
 pub(crate) fn end() {
     let _ = SNAPSHOT.try_with(|held| {
         if let Ok(mut held) = held.try_borrow_mut()
-            && let Some(mut lease) = held.take()
+            && let Some(mut lease) = held.lease.take()
         {
             lease.forget_snapshot();
         }
@@ -59,7 +82,7 @@ pub(crate) fn end() {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+
     use crate::events::Change;
     use crate::{Db, DbOptions};
     use sea_orm::{ConnectionTrait, DbBackend, Statement};
@@ -92,7 +115,7 @@ mod tests {
             let row = c.query_one_raw(Statement::from_string(DbBackend::Sqlite, sql));
             row.await.unwrap().unwrap().try_get::<i64>("", "n").unwrap()
         };
-        reading(async {
+        db.reading(async {
             assert_eq!(count().await, 0);
             other.execute("INSERT INTO t VALUES (1)", []).unwrap();
             assert_eq!(count().await, 0, "the request's snapshot");
@@ -127,7 +150,7 @@ mod tests {
         let c = db.conn();
         let other = rusqlite::Connection::open(&path).unwrap();
         let count = async || {
-            reading(async {
+            db.reading(async {
                 let sql = "SELECT count(*) AS n FROM t";
                 let row = c.query_one_raw(Statement::from_string(DbBackend::Sqlite, sql));
                 row.await.unwrap().unwrap().try_get::<i64>("", "n").unwrap()
@@ -166,5 +189,54 @@ mod tests {
         );
         let (open, idle) = db.pool_use();
         assert_eq!(open as usize, idle, "every connection is back");
+    }
+
+    crate::from_row! {
+        #[derive(Debug, sea_orm::FromQueryResult)]
+        struct Count {
+            n: i64,
+        }
+    }
+
+    async fn counted(db: &impl crate::Connection) -> i64 {
+        let sql = "SELECT count(*) AS n FROM t";
+        let s = Statement::from_string(DbBackend::Sqlite, sql);
+        crate::direct::models::<Count>(db, s).await.unwrap()[0].n
+    }
+
+    /// Models read on the pool's connection run in the request's snapshot directly (not
+    /// through sea-orm's connection); a transaction's reads and another database's do not.
+    #[tokio::test]
+    async fn models_read_the_snapshot_of_their_own_connection() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.db"), dir.path().join("b.db"));
+        let (db, db_b) = (open(&a).await, open(&b).await);
+        let other = rusqlite::Connection::open(&a).unwrap();
+        rusqlite::Connection::open(&b)
+            .unwrap()
+            .execute("INSERT INTO t VALUES (1), (2)", [])
+            .unwrap();
+        let direct = || crate::direct::SHARED_READS.with(std::cell::Cell::get);
+        db.reading(async {
+            assert_eq!(counted(db.conn()).await, 0);
+            assert_eq!(direct(), 1, "read in the snapshot directly");
+            other.execute("INSERT INTO t VALUES (1)", []).unwrap();
+            assert_eq!(counted(db.conn()).await, 0, "the request's snapshot");
+            assert_eq!(counted(db_b.conn()).await, 2, "the other database's rows");
+            assert_eq!(direct(), 2, "not the other database's read");
+            let change = Change::by_server("test", "/t");
+            let in_tx = db.write(change, async |tx| {
+                tx.execute_unprepared("INSERT INTO t VALUES (2)").await?;
+                Ok::<_, sea_orm::DbErr>(counted(tx).await)
+            });
+            assert_eq!(in_tx.await.unwrap(), 2, "the transaction's own write");
+            assert_eq!(direct(), 2, "not the transaction's read");
+            assert_eq!(
+                counted(db.conn()).await,
+                2,
+                "a new snapshot after the write"
+            );
+        })
+        .await;
     }
 }

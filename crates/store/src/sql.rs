@@ -2,6 +2,7 @@
 //! PostgreSQL. For the statements the query builder cannot say well (set operations on the
 //! tree of Locations, counters).
 
+use crate::Connection;
 use crate::direct::FromRow;
 use sea_orm::{ConnectionTrait, DbBackend, DbErr, Statement, Value};
 
@@ -31,7 +32,8 @@ pub fn placeholders(backend: DbBackend, sql: &str) -> String {
     }
 }
 
-/// Runs a raw statement (`?` placeholders); the number of rows it touched.
+/// Runs a raw statement (`?` placeholders); the number of rows it touched. It reads no rows,
+/// so it takes any of sea-orm's connections (the migrations' too).
 pub async fn exec(
     db: &impl ConnectionTrait,
     sql: &str,
@@ -45,7 +47,7 @@ pub async fn exec(
 
 /// The first column of every row of a raw `SELECT <id> ...` (`?` placeholders).
 pub async fn ids(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     sql: &str,
     values: impl IntoIterator<Item = Value>,
 ) -> Result<Vec<i64>, DbErr> {
@@ -62,7 +64,7 @@ pub use crate::direct::models;
 
 /// The first row of `s`, as `M` (`s` says how many rows it reads).
 pub async fn model<M: FromRow + sea_orm::FromQueryResult>(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     s: Statement,
 ) -> Result<Option<M>, DbErr> {
     Ok(models(db, s).await?.into_iter().next())
@@ -80,7 +82,7 @@ pub fn columns_as<E: sea_orm::EntityTrait>(alias: &str, pre: &str) -> String {
 
 /// Serialises writers that check-then-insert under the same `key` (a uniqueness rule the
 /// schema cannot express) until the transaction ends. SQLite writers are serialised already.
-pub async fn lock(db: &impl ConnectionTrait, key: &str) -> Result<(), DbErr> {
+pub async fn lock(db: &impl Connection, key: &str) -> Result<(), DbErr> {
     advisory(db, "SELECT pg_advisory_xact_lock(hashtext(?))", key).await?;
     held(key);
     Ok(())
@@ -90,12 +92,12 @@ pub async fn lock(db: &impl ConnectionTrait, key: &str) -> Result<(), DbErr> {
 /// off) those that take it alone. A transaction that takes a key alone must do so before it
 /// takes it shared, or two such transactions wait for each other. Inside a write (on its
 /// transaction), a key the write holds already is not asked for again.
-pub async fn lock_shared(db: &impl ConnectionTrait, key: &str) -> Result<(), DbErr> {
+pub async fn lock_shared(db: &impl Connection, key: &str) -> Result<(), DbErr> {
     lock_shared_all(db, &[key]).await
 }
 
 /// [`lock_shared`] on each of `keys`, in order, in one statement.
-pub async fn lock_shared_all(db: &impl ConnectionTrait, keys: &[&str]) -> Result<(), DbErr> {
+pub async fn lock_shared_all(db: &impl Connection, keys: &[&str]) -> Result<(), DbErr> {
     if db.get_database_backend() != DbBackend::Postgres {
         return Ok(());
     }
@@ -123,7 +125,7 @@ fn held(key: &str) {
 }
 
 /// Runs the advisory lock statement `sql` on `key` (PostgreSQL only).
-async fn advisory(db: &impl ConnectionTrait, sql: &str, key: &str) -> Result<(), DbErr> {
+async fn advisory(db: &impl Connection, sql: &str, key: &str) -> Result<(), DbErr> {
     if db.get_database_backend() == DbBackend::Postgres {
         db.execute_raw(stmt(DbBackend::Postgres, sql, [key.into()]))
             .await?;
@@ -182,7 +184,7 @@ impl Kept {
     /// Every row, as `M`.
     pub async fn all<M: FromRow + sea_orm::FromQueryResult, Q: sea_orm::QueryTrait>(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         build: impl FnOnce() -> Q,
         values: impl IntoIterator<Item = Value>,
     ) -> Result<Vec<M>, DbErr> {
@@ -192,7 +194,7 @@ impl Kept {
     /// The first row, as `M` (`build` says `.limit(1)`).
     pub async fn one<M: FromRow + sea_orm::FromQueryResult, Q: sea_orm::QueryTrait>(
         &self,
-        db: &impl ConnectionTrait,
+        db: &impl Connection,
         build: impl FnOnce() -> Q,
         values: impl IntoIterator<Item = Value>,
     ) -> Result<Option<M>, DbErr> {
@@ -224,7 +226,7 @@ fn bound(built: &Statement, values: impl IntoIterator<Item = Value>) -> Statemen
 /// statement whose text is built once per entity and backend. Loading one row by its key is
 /// the commonest statement of every request; building it anew each time (every column named,
 /// the text written) cost as much as running it.
-pub async fn by_id<E>(db: &impl ConnectionTrait, id: i64) -> Result<Option<E::Model>, DbErr>
+pub async fn by_id<E>(db: &impl Connection, id: i64) -> Result<Option<E::Model>, DbErr>
 where
     E: sea_orm::EntityTrait,
     E::Model: FromRow,
@@ -250,7 +252,7 @@ where
 
 /// The rows of `E` whose primary keys are `ids`: one by [`by_id`]'s kept statement, several
 /// (or none) by one `IN` query.
-pub async fn by_ids<E>(db: &impl ConnectionTrait, ids: &[i64]) -> Result<Vec<E::Model>, DbErr>
+pub async fn by_ids<E>(db: &impl Connection, ids: &[i64]) -> Result<Vec<E::Model>, DbErr>
 where
     E: sea_orm::EntityTrait,
     E::Model: FromRow,
@@ -272,7 +274,7 @@ where
 /// The rows `select` reads, by primary key: the map a list builds to join its rows with
 /// the rows they name.
 pub async fn keyed<E>(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     select: sea_orm::Select<E>,
 ) -> Result<std::collections::HashMap<i64, E::Model>, DbErr>
 where
@@ -399,7 +401,7 @@ mod tests {
     async fn models_read_straight_from_sqlite_are_what_sea_orm_reads() {
         use crate::entity::*;
         use sea_orm::{QueryTrait, TransactionTrait};
-        async fn same<E>(db: &impl ConnectionTrait) -> usize
+        async fn same<E>(db: &impl Connection) -> usize
         where
             E: sea_orm::EntityTrait,
             E::Model: FromRow + PartialEq + std::fmt::Debug,
@@ -411,7 +413,7 @@ mod tests {
             assert_eq!(direct, read, "{}", std::any::type_name::<E>());
             direct.len()
         }
-        async fn all(db: &impl ConnectionTrait) -> usize {
+        async fn all(db: &impl Connection) -> usize {
             same::<bookmark::Entity>(db).await
                 + same::<content::Entity>(db).await
                 + same::<content_field::Entity>(db).await

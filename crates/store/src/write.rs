@@ -7,10 +7,11 @@
 //! chose (SQLite's last rowid, or PostgreSQL's `RETURNING` of the key alone) comes back.
 //! A model with a column left to the database's default is read back as before.
 
+use crate::Connection;
 use sea_orm::{
-    ActiveModelBehavior, ActiveModelTrait, ConnectionTrait, DbBackend, DbErr, EntityTrait,
-    IdenStatic, IntoActiveModel, Iterable, PrimaryKeyToColumn, PrimaryKeyTrait, QueryTrait,
-    TryFromU64, TryIntoModel, Value,
+    ActiveModelBehavior, ActiveModelTrait, DbBackend, DbErr, EntityTrait, IdenStatic,
+    IntoActiveModel, Iterable, PrimaryKeyToColumn, PrimaryKeyTrait, QueryTrait, TryFromU64,
+    TryIntoModel, Value,
     sea_query::{IntoValueTuple, ValueTuple},
 };
 
@@ -19,7 +20,7 @@ type KeyOf<A> =
     <<<A as ActiveModelTrait>::Entity as EntityTrait>::PrimaryKey as PrimaryKeyTrait>::ValueType;
 
 /// Inserts `am` and returns the new row.
-pub async fn insert<A>(db: &impl ConnectionTrait, mut am: A) -> Result<ModelOf<A>, DbErr>
+pub async fn insert<A>(db: &impl Connection, mut am: A) -> Result<ModelOf<A>, DbErr>
 where
     A: ActiveModelTrait + ActiveModelBehavior + TryIntoModel<ModelOf<A>> + Send,
     ModelOf<A>: IntoActiveModel<A>,
@@ -59,7 +60,7 @@ where
 /// Updates the row of `am` (its key) with its changed columns and returns the row: the
 /// columns it does not change as the caller read them. An error when no row has that key; an
 /// update that changes nothing runs no statement.
-pub async fn update<A>(db: &impl ConnectionTrait, am: A) -> Result<ModelOf<A>, DbErr>
+pub async fn update<A>(db: &impl Connection, am: A) -> Result<ModelOf<A>, DbErr>
 where
     A: ActiveModelTrait + ActiveModelBehavior + TryIntoModel<ModelOf<A>> + Send,
     ModelOf<A>: IntoActiveModel<A>,
@@ -79,7 +80,7 @@ where
 /// changed a row: an error otherwise, and nothing written. On PostgreSQL one statement
 /// (`first` in a `WITH`).
 pub async fn update_after<E, B>(
-    db: &impl ConnectionTrait,
+    db: &impl Connection,
     first: sea_orm::UpdateMany<E>,
     b: B,
 ) -> Result<ModelOf<B>, DbErr>
@@ -138,7 +139,7 @@ mod tests {
     use sea_orm::{ColumnTrait, QueryFilter};
 
     /// A row updated after another is written only when the other was: by its filter.
-    async fn after(db: &impl ConnectionTrait) -> Result<(), DbErr> {
+    async fn after(db: &impl Connection) -> Result<(), DbErr> {
         let sections = section::Entity::find().all(db).await?;
         let (s, other) = (sections[0].clone(), sections[1].clone());
         let rename = |m: &section::Model, name: &str| {
@@ -177,7 +178,7 @@ mod tests {
     /// write's transaction.
     #[tokio::test]
     async fn models_written_are_the_rows_the_database_holds() {
-        async fn check(db: &impl ConnectionTrait) -> Result<(), DbErr> {
+        async fn check(db: &impl Connection) -> Result<(), DbErr> {
             let s = section::ActiveModel {
                 identifier: Set("written".into()),
                 name: Set("Written".into()),

@@ -25,6 +25,7 @@ mod m0017_id_sequences;
 mod m0018_location_sections;
 mod m0019_partial_sort_keys;
 
+use crate::Connection;
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
 use sea_orm_migration::prelude::*;
 
@@ -58,7 +59,7 @@ fn migrations() -> Vec<Box<dyn MigrationTrait>> {
 const APPLIED: &str = "CREATE TABLE IF NOT EXISTS seaql_migrations (version TEXT NOT NULL PRIMARY KEY, applied_at BIGINT NOT NULL)";
 
 /// The names of the migrations not applied yet.
-pub async fn pending(conn: &impl ConnectionTrait) -> Result<Vec<String>, DbErr> {
+pub async fn pending(conn: &impl Connection) -> Result<Vec<String>, DbErr> {
     conn.execute_unprepared(APPLIED).await?;
     let rows = conn
         .query_all_raw(sea_orm::Statement::from_string(

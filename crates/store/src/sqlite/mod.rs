@@ -138,6 +138,9 @@ pub struct Pool {
     marks: Option<CommitMarks>,
     /// Whether a request's read transaction may be kept after it (see [`Conn::snapshot`]).
     pub(crate) keeping: std::sync::atomic::AtomicBool,
+    /// sea-orm's connection over this pool ([`shared`]), known by its address: a weak
+    /// reference keeps the address from being taken by another while the pool lives.
+    shared: std::sync::OnceLock<std::sync::Weak<sea_orm::ProxyDatabaseConnection>>,
 }
 
 impl std::fmt::Debug for Pool {
@@ -159,6 +162,7 @@ impl Pool {
             writers: Default::default(),
             marks: None,
             keeping: true.into(),
+            shared: Default::default(),
         };
         let first = pool.connect()?;
         (first.db)
@@ -262,6 +266,16 @@ impl Pool {
                 return Ok(c);
             }
             self.opened.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether `conn` is sea-orm's connection over this pool ([`shared`]).
+    pub(crate) fn serves(&self, conn: &sea_orm::DatabaseConnection) -> bool {
+        match (&conn.inner, self.shared.get()) {
+            (sea_orm::DatabaseConnectionType::ProxyDatabaseConnection(c), Some(ours)) => {
+                std::ptr::eq(Arc::as_ptr(c), ours.as_ptr())
+            }
+            _ => false,
         }
     }
 

@@ -42,10 +42,14 @@ impl ProxyDatabaseTrait for Shared {
     }
 }
 
-/// The pool as a sea-orm connection, for reads.
+/// The pool as a sea-orm connection, for reads; the pool knows it (`Pool::serves`).
 pub async fn shared(pool: &Arc<Pool>) -> Result<DatabaseConnection, DbErr> {
-    sea_orm::Database::connect_proxy(DbBackend::Sqlite, Arc::new(Box::new(Shared(pool.clone()))))
-        .await
+    let proxy = Arc::new(Box::new(Shared(pool.clone())) as Box<dyn ProxyDatabaseTrait>);
+    let conn = sea_orm::Database::connect_proxy(DbBackend::Sqlite, proxy).await?;
+    if let sea_orm::DatabaseConnectionType::ProxyDatabaseConnection(c) = &conn.inner {
+        let _ = pool.shared.set(Arc::downgrade(c));
+    }
+    Ok(conn)
 }
 
 /// One connection held for a transaction: begun (`BEGIN IMMEDIATE` for writes) before sea-orm
