@@ -57,52 +57,68 @@ impl JsonScalar for Timestamp {
     }
 }
 
-/// Writes `s` as a JSON string. Rendered rich text makes strings of kilobytes, so the bytes
-/// that need no escaping are passed over eight at a time.
+/// Writes `s` as a JSON string. Rendered rich text makes strings of kilobytes, full of
+/// quotes, so the bytes are looked at eight at a time, and from each word that holds a byte
+/// to escape straight to the first such byte.
 fn write_string(s: &str, out: &mut Vec<u8>) {
     out.reserve(s.len() + 2);
     out.push(b'"');
     let bytes = s.as_bytes();
     let mut start = 0;
     let mut i = 0;
-    while i < bytes.len() {
-        if let Some(word) = bytes.get(i..i + 8)
-            && !needs_escape(u64::from_le_bytes(word.try_into().unwrap_or_default()))
-        {
-            i += 8;
-            continue;
-        }
-        let b = bytes[i];
-        i += 1;
-        let esc: &[u8] = match b {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0..=0x1f => {
-                out.extend_from_slice(&bytes[start..i - 1]);
-                out.extend_from_slice(format!("\\u{b:04x}").as_bytes());
-                start = i;
-                continue;
+    loop {
+        while let Some(word) = bytes.get(i..i + 8) {
+            let mask = escapes(u64::from_le_bytes(word.try_into().unwrap_or_default()));
+            if mask != 0 {
+                i += (mask.trailing_zeros() / 8) as usize;
+                break;
             }
-            _ => continue,
-        };
-        out.extend_from_slice(&bytes[start..i - 1]);
-        out.extend_from_slice(esc);
+            i += 8;
+        }
+        while i < bytes.len() && !needs_escape(bytes[i]) {
+            i += 1;
+        }
+        let Some(&b) = bytes.get(i) else { break };
+        out.extend_from_slice(&bytes[start..i]);
+        match b {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                let u = [
+                    b'\\',
+                    b'u',
+                    b'0',
+                    b'0',
+                    HEX[usize::from(b >> 4)],
+                    HEX[usize::from(b & 15)],
+                ];
+                out.extend_from_slice(&u);
+            }
+        }
+        i += 1;
         start = i;
     }
     out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
 }
 
-/// Whether any of the eight bytes of `w` is a control character, `"` or `\`.
-fn needs_escape(w: u64) -> bool {
+/// Whether `b` is a control character, `"` or `\`.
+fn needs_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// The high bit of each byte of `w` that is a control character, `"` or `\`; exact up to
+/// the lowest one set (a borrow may mark bytes above a true one, never below).
+fn escapes(w: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
     let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
-    (control | zero(w ^ (ONES * u64::from(b'"'))) | zero(w ^ (ONES * u64::from(b'\\')))) != 0
+    control | zero(w ^ (ONES * u64::from(b'"'))) | zero(w ^ (ONES * u64::from(b'\\')))
 }
 
 impl<'w> JsonWriter<'w> {
