@@ -120,7 +120,7 @@ impl Shared {
 
     /// The field type of a stored bare name (`string`).
     pub fn field_type(&self, bare: &str) -> Option<&dyn FieldType> {
-        self.field_types.get(&self.field_types.identifier(bare))
+        self.field_types.named(bare)
     }
 
     /// What field types need to read and write values.

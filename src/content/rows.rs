@@ -27,9 +27,9 @@ pub struct ContentRead {
 }
 
 impl cairn_store::direct::FromRow for ContentRead {
-    fn from_row(
+    fn from_row<S: AsRef<str>>(
         row: &cairn_store::direct::Row<'_>,
-        columns: &[String],
+        columns: &[S],
     ) -> cairn_store::direct::RowResult<Self> {
         use cairn_store::direct::{column, prefixed};
         let version_id: Option<i64> = column(row, columns, "v_id")?;

@@ -264,9 +264,12 @@ impl Registry {
 
     /// The type of a full identifier (`ezstring`).
     pub fn get(&self, identifier: &str) -> Option<&dyn FieldType> {
-        let name = identifier.strip_prefix(self.prefix.as_str())?;
-        self.types
-            .iter()
+        self.named(identifier.strip_prefix(self.prefix.as_str())?)
+    }
+
+    /// The type of a bare name (`string`).
+    pub fn named(&self, name: &str) -> Option<&dyn FieldType> {
+        (self.types.iter())
             .find(|t| t.name() == name)
             .map(|t| t.as_ref())
     }

@@ -25,25 +25,29 @@ pub use rusqlite::Row;
 /// A type read from one row of SQLite, each field from the column of its name.
 pub trait FromRow: Sized + Send + 'static {
     /// `columns` are the statement's column names, by position.
-    fn from_row(row: &Row<'_>, columns: &[String]) -> RowResult<Self>;
+    fn from_row<S: AsRef<str>>(row: &Row<'_>, columns: &[S]) -> RowResult<Self>;
 }
 
 /// The value of the column `name` (the last of that name, as sea-orm's rows keep it).
-pub fn column<T: rusqlite::types::FromSql>(
+pub fn column<T: rusqlite::types::FromSql, S: AsRef<str>>(
     row: &Row<'_>,
-    columns: &[String],
+    columns: &[S],
     name: &str,
 ) -> RowResult<T> {
-    let i = (columns.iter().rposition(|c| c == name))
+    let i = (columns.iter().rposition(|c| c.as_ref() == name))
         .ok_or_else(|| rusqlite::Error::InvalidColumnName(name.to_owned()))?;
     row.get(i)
 }
 
 /// A model read from the columns named `pre` followed by its fields' names: one of several
 /// models in a row of a join (see [`crate::sql::columns_as`]).
-pub fn prefixed<M: FromRow>(row: &Row<'_>, columns: &[String], pre: &str) -> RowResult<M> {
-    let names: Vec<String> = (columns.iter())
-        .map(|c| c.strip_prefix(pre).unwrap_or_default().to_owned())
+pub fn prefixed<M: FromRow, S: AsRef<str>>(
+    row: &Row<'_>,
+    columns: &[S],
+    pre: &str,
+) -> RowResult<M> {
+    let names: Vec<&str> = (columns.iter())
+        .map(|c| c.as_ref().strip_prefix(pre).unwrap_or_default())
         .collect();
     M::from_row(row, &names)
 }
@@ -63,9 +67,9 @@ macro_rules! from_row {
         }
 
         impl $crate::direct::FromRow for $name {
-            fn from_row(
+            fn from_row<S: AsRef<str>>(
                 row: &$crate::direct::Row<'_>,
-                columns: &[String],
+                columns: &[S],
             ) -> $crate::direct::RowResult<Self> {
                 Ok($name {
                     $($field: $crate::direct::column(row, columns, stringify!($field))?),*

@@ -24,6 +24,7 @@ mod m0016_wide_integers;
 mod m0017_id_sequences;
 mod m0018_location_sections;
 mod m0019_partial_sort_keys;
+mod m0020_fields_in_order;
 
 use crate::Connection;
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
@@ -51,6 +52,7 @@ fn migrations() -> Vec<Box<dyn MigrationTrait>> {
         Box::new(m0017_id_sequences::Migration),
         Box::new(m0018_location_sections::Migration),
         Box::new(m0019_partial_sort_keys::Migration),
+        Box::new(m0020_fields_in_order::Migration),
     ]
 }
 

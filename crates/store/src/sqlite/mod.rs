@@ -324,7 +324,9 @@ impl Pool {
 /// A connection, and the shapes of the rows of the statements it ran, by their text.
 struct Conn {
     db: Connection,
-    shapes: std::cell::RefCell<std::collections::HashMap<String, Arc<Shape>>>,
+    shapes: std::cell::RefCell<
+        std::collections::HashMap<String, Arc<Shape>, xxhash_rust::xxh3::Xxh3DefaultBuilder>,
+    >,
     /// The commit mark taken before its open read transaction began: kept idle while no
     /// commit has changed it, that transaction reads the latest state, and a request's
     /// snapshot takes it as it is, without ending one and beginning another (their locks in
