@@ -1,6 +1,7 @@
 //! The JSON writer the generated encoders call: compact output, keys in element order,
 //! attributes as `_name`, element text beside attributes as `#text`.
 
+use crate::escape;
 use crate::media::{Format, Wire};
 use crate::values::{Float, HashValue, LangMap, Timestamp};
 
@@ -57,27 +58,14 @@ impl JsonScalar for Timestamp {
     }
 }
 
-/// Writes `s` as a JSON string. Rendered rich text makes strings of kilobytes, full of
-/// quotes, so the bytes are looked at eight at a time, and from each word that holds a byte
-/// to escape straight to the first such byte.
+/// Writes `s` as a JSON string.
 fn write_string(s: &str, out: &mut Vec<u8>) {
     out.reserve(s.len() + 2);
     out.push(b'"');
     let bytes = s.as_bytes();
     let mut start = 0;
-    let mut i = 0;
     loop {
-        while let Some(word) = bytes.get(i..i + 8) {
-            let mask = escapes(u64::from_le_bytes(word.try_into().unwrap_or_default()));
-            if mask != 0 {
-                i += (mask.trailing_zeros() / 8) as usize;
-                break;
-            }
-            i += 8;
-        }
-        while i < bytes.len() && !needs_escape(bytes[i]) {
-            i += 1;
-        }
+        let i = escape::next(bytes, start, escapes, needs_escape);
         let Some(&b) = bytes.get(i) else { break };
         out.extend_from_slice(&bytes[start..i]);
         match b {
@@ -88,19 +76,11 @@ fn write_string(s: &str, out: &mut Vec<u8>) {
             b'\t' => out.extend_from_slice(b"\\t"),
             _ => {
                 const HEX: &[u8; 16] = b"0123456789abcdef";
-                let u = [
-                    b'\\',
-                    b'u',
-                    b'0',
-                    b'0',
-                    HEX[usize::from(b >> 4)],
-                    HEX[usize::from(b & 15)],
-                ];
-                out.extend_from_slice(&u);
+                let (hi, lo) = (HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]);
+                out.extend_from_slice(&[b'\\', b'u', b'0', b'0', hi, lo]);
             }
         }
-        i += 1;
-        start = i;
+        start = i + 1;
     }
     out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
@@ -111,14 +91,9 @@ fn needs_escape(b: u8) -> bool {
     b < 0x20 || b == b'"' || b == b'\\'
 }
 
-/// The high bit of each byte of `w` that is a control character, `"` or `\`; exact up to
-/// the lowest one set (a borrow may mark bytes above a true one, never below).
+/// The bytes of `w` that [`needs_escape`] marks (see [`escape::next`]).
 fn escapes(w: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-    let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
-    control | zero(w ^ (ONES * u64::from(b'"'))) | zero(w ^ (ONES * u64::from(b'\\')))
+    escape::below(w, 0x20) | escape::equal(w, b'"') | escape::equal(w, b'\\')
 }
 
 impl<'w> JsonWriter<'w> {

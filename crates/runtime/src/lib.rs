@@ -6,6 +6,7 @@
 
 pub mod decode;
 pub mod error;
+mod escape;
 pub mod http;
 pub mod json;
 pub mod media;

@@ -1,5 +1,6 @@
 //! [`XmlWriter`]: writes one XML document for the generated encoders, escaping as it goes.
 
+use crate::escape;
 use crate::media::{Format, Wire};
 use crate::values::{Float, HashValue, LangMap, Timestamp};
 
@@ -47,26 +48,15 @@ impl XmlText for Timestamp {
     }
 }
 
-/// Escapes `<`, `>`, `&` and `"` (text and attribute values alike). Rich text makes values of
-/// kilobytes, so the bytes are looked at eight at a time, and from each word that holds a
-/// byte to escape straight to the first such byte.
+/// Escapes `<`, `>`, `&` and `"` (text and attribute values alike).
 fn escape_into(s: &str, out: &mut Vec<u8>) {
     out.reserve(s.len());
     let bytes = s.as_bytes();
     let mut start = 0;
-    let mut i = 0;
     loop {
-        while let Some(word) = bytes.get(i..i + 8) {
-            let mask = specials(u64::from_le_bytes(word.try_into().unwrap_or_default()));
-            if mask != 0 {
-                i += (mask.trailing_zeros() / 8) as usize;
-                break;
-            }
-            i += 8;
-        }
-        while i < bytes.len() && !matches!(bytes[i], b'<' | b'>' | b'&' | b'"') {
-            i += 1;
-        }
+        let i = escape::next(bytes, start, specials, |b| {
+            matches!(b, b'<' | b'>' | b'&' | b'"')
+        });
         let Some(&b) = bytes.get(i) else { break };
         out.extend_from_slice(&bytes[start..i]);
         out.extend_from_slice(match b {
@@ -75,22 +65,15 @@ fn escape_into(s: &str, out: &mut Vec<u8>) {
             b'&' => b"&amp;",
             _ => b"&quot;",
         });
-        i += 1;
-        start = i;
+        start = i + 1;
     }
     out.extend_from_slice(&bytes[start..]);
 }
 
-/// The high bit of each byte of `w` that is `<`, `>`, `&` or `"`; exact up to the lowest one
-/// set (a borrow may mark bytes above a true one, never below).
+/// The bytes of `w` that are `<`, `>`, `&` or `"` (see [`escape::next`]).
 fn specials(w: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero = |c: u8| {
-        let v = w ^ (ONES * u64::from(c));
-        v.wrapping_sub(ONES) & !v & HIGH
-    };
-    zero(b'<') | zero(b'>') | zero(b'&') | zero(b'"')
+    use escape::equal;
+    equal(w, b'<') | equal(w, b'>') | equal(w, b'&') | equal(w, b'"')
 }
 
 impl<'w> XmlWriter<'w> {
@@ -279,26 +262,26 @@ mod tests {
     /// else changes.
     #[test]
     fn text_is_escaped_at_any_position() {
+        let check = |s: &str| {
+            let mut out = Vec::new();
+            escape_into(s, &mut out);
+            let expected = (s.replace('&', "&amp;").replace('<', "&lt;"))
+                .replace('>', "&gt;")
+                .replace('"', "&quot;");
+            assert_eq!(String::from_utf8(out).unwrap(), expected);
+        };
         for special in ["<", ">", "&", "\"", "é", "'", "\n"] {
             for before in 0..17 {
                 for after in [0, 1, 7, 8, 9] {
-                    let s = format!("{}{special}{}", "a".repeat(before), "b".repeat(after));
-                    let mut out = Vec::new();
-                    escape_into(&s, &mut out);
-                    let expected = (s.replace('&', "&amp;").replace('<', "&lt;"))
-                        .replace('>', "&gt;")
-                        .replace('"', "&quot;");
-                    assert_eq!(String::from_utf8(out).unwrap(), expected);
+                    check(&format!(
+                        "{}{special}{}",
+                        "a".repeat(before),
+                        "b".repeat(after)
+                    ));
                 }
             }
         }
-        let all: String = (0u8..128).map(char::from).collect::<String>().repeat(3);
-        let mut out = Vec::new();
-        escape_into(&all, &mut out);
-        let expected = (all.replace('&', "&amp;").replace('<', "&lt;"))
-            .replace('>', "&gt;")
-            .replace('"', "&quot;");
-        assert_eq!(String::from_utf8(out).unwrap(), expected);
+        check(&(0u8..128).map(char::from).collect::<String>().repeat(3));
     }
 
     #[test]
