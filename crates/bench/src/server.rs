@@ -94,13 +94,20 @@ pub static SERVER_ARGS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::
 /// The CPUs every server started runs on (`--server-cpus`), set once.
 pub static SERVER_CPUS: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
 
+/// Whether the `--server-arg`s give the option `flag` (`--flag value` or `--flag=value`).
+fn given(flag: &str) -> bool {
+    (SERVER_ARGS.get().into_iter().flatten())
+        .any(|a| a == flag || a.strip_prefix(flag).is_some_and(|v| v.starts_with('=')))
+}
+
 /// Starts `cairn serve` on a free port with a fresh SQLite database in `dir`.
 pub async fn start_cairn(bin: &Path, dir: &Path, prefix: &str) -> Result<Server> {
     start_cairn_on(bin, dir, prefix, None, &[]).await
 }
 
 /// Starts `cairn serve` on a free port over `database_url`, else a fresh SQLite database in
-/// `dir`, with the options `extra` besides `--server-arg`s.
+/// `dir`, with the options `extra` (flag and value pairs) besides `--server-arg`s; an option
+/// the `--server-arg`s give too is theirs (the server takes each option once).
 pub async fn start_cairn_on(
     bin: &Path,
     dir: &Path,
@@ -135,7 +142,7 @@ pub async fn start_cairn_on(
         .arg(db)
         .arg("--log")
         .arg("warn")
-        .args(extra)
+        .args(extra.chunks(2).filter(|o| !given(o[0])).flatten())
         .args(SERVER_ARGS.get().into_iter().flatten());
     Server::spawn("cairn", command, addr, &format!("{prefix}/")).await
 }
