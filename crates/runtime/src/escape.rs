@@ -16,24 +16,25 @@ pub(crate) fn below(w: u64, n: u8) -> u64 {
     w.wrapping_sub(ONES * u64::from(n)) & !w & HIGH
 }
 
-/// The index of the first byte of `bytes` from `from` on that `special` marks (its length if
+/// The index of the first byte of `bytes` from `from` on that `marks` marks (its length if
 /// none): `marks` gives the high bit of each such byte of a little-endian word, exact up to
-/// the lowest one set, so a word holding one leads straight to it.
-pub(crate) fn next(
-    bytes: &[u8],
-    mut from: usize,
-    marks: impl Fn(u64) -> u64,
-    special: impl Fn(u8) -> bool,
-) -> usize {
-    while let Some(word) = bytes.get(from..from + 8) {
-        let mask = marks(u64::from_le_bytes(word.try_into().unwrap_or_default()));
+/// the lowest one set, so a word holding one leads straight to it. The last word is padded
+/// with spaces, which no writer escapes.
+pub(crate) fn next(bytes: &[u8], mut from: usize, marks: impl Fn(u64) -> u64) -> usize {
+    while from < bytes.len() {
+        let word = match bytes.get(from..from + 8) {
+            Some(word) => word.try_into().unwrap_or_default(),
+            None => {
+                let mut last = [b' '; 8];
+                last[..bytes.len() - from].copy_from_slice(&bytes[from..]);
+                last
+            }
+        };
+        let mask = marks(u64::from_le_bytes(word));
         if mask != 0 {
             return from + (mask.trailing_zeros() / 8) as usize;
         }
         from += 8;
     }
-    while from < bytes.len() && !special(bytes[from]) {
-        from += 1;
-    }
-    from
+    bytes.len()
 }

@@ -65,7 +65,7 @@ fn write_string(s: &str, out: &mut Vec<u8>) {
     let bytes = s.as_bytes();
     let mut start = 0;
     loop {
-        let i = escape::next(bytes, start, escapes, needs_escape);
+        let i = escape::next(bytes, start, escapes);
         let Some(&b) = bytes.get(i) else { break };
         out.extend_from_slice(&bytes[start..i]);
         match b {
@@ -86,12 +86,8 @@ fn write_string(s: &str, out: &mut Vec<u8>) {
     out.push(b'"');
 }
 
-/// Whether `b` is a control character, `"` or `\`.
-fn needs_escape(b: u8) -> bool {
-    b < 0x20 || b == b'"' || b == b'\\'
-}
-
-/// The bytes of `w` that [`needs_escape`] marks (see [`escape::next`]).
+/// The bytes of `w` that a JSON string escapes: control characters, `"` and `\` (see
+/// [`escape::next`]).
 fn escapes(w: u64) -> u64 {
     escape::below(w, 0x20) | escape::equal(w, b'"') | escape::equal(w, b'\\')
 }

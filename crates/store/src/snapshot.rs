@@ -43,7 +43,7 @@ pub(crate) async fn reading<F: std::future::Future>(pool: Option<Arc<Pool>>, f: 
 /// none outside [`reading`], on another pool's task, or when no connection is free.
 pub(crate) fn with<T>(pool: &Arc<Pool>, f: impl FnOnce(&Lease) -> T) -> Option<T> {
     SNAPSHOT
-        .try_with(|held| on(&mut *held.try_borrow_mut().ok()?, pool, f))
+        .try_with(|held| on(&mut held.try_borrow_mut().ok()?.lease, pool, f))
         .ok()
         .flatten()
 }
@@ -54,18 +54,19 @@ pub(crate) fn with_shared<T>(conn: &DatabaseConnection, f: impl FnOnce(&Lease) -
     SNAPSHOT
         .try_with(|held| {
             let mut held = held.try_borrow_mut().ok()?;
-            let pool = held.pool.clone().filter(|p| p.serves(conn))?;
-            on(&mut held, &pool, f)
+            let Held { pool, lease } = &mut *held;
+            on(lease, pool.as_ref().filter(|p| p.serves(conn))?, f)
         })
         .ok()
         .flatten()
 }
 
-fn on<T>(held: &mut Held, pool: &Arc<Pool>, f: impl FnOnce(&Lease) -> T) -> Option<T> {
-    if held.lease.is_none() {
-        held.lease = pool.try_snapshot();
+/// Runs `f` on `lease`, begun on `pool` if there is none; none if it is another pool's.
+fn on<T>(lease: &mut Option<Lease>, pool: &Arc<Pool>, f: impl FnOnce(&Lease) -> T) -> Option<T> {
+    if lease.is_none() {
+        *lease = pool.try_snapshot();
     }
-    held.lease.as_ref().filter(|l| l.of(pool)).map(f)
+    lease.as_ref().filter(|l| l.of(pool)).map(f)
 }
 
 /// Ends the task's snapshot (its next read begins a new one). Called around writes, whose
@@ -82,7 +83,6 @@ pub(crate) fn end() {
 
 #[cfg(test)]
 mod tests {
-
     use crate::events::Change;
     use crate::{Db, DbOptions};
     use sea_orm::{ConnectionTrait, DbBackend, Statement};

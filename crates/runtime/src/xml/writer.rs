@@ -54,9 +54,7 @@ fn escape_into(s: &str, out: &mut Vec<u8>) {
     let bytes = s.as_bytes();
     let mut start = 0;
     loop {
-        let i = escape::next(bytes, start, specials, |b| {
-            matches!(b, b'<' | b'>' | b'&' | b'"')
-        });
+        let i = escape::next(bytes, start, specials);
         let Some(&b) = bytes.get(i) else { break };
         out.extend_from_slice(&bytes[start..i]);
         out.extend_from_slice(match b {
