@@ -1769,6 +1769,8 @@ pub enum RedirectContentResponse {
 /// What `createContent` (`POST /content/objects`) receives.
 #[derive(Debug)]
 pub struct CreateContentRequest {
+    /// Query parameter `publish`, default `false`.
+    pub publish: bool,
     /// The request body.
     pub body: ContentCreate,
     /// The representation the `Accept` header asks for.

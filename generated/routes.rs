@@ -4222,6 +4222,7 @@ fn h_create_content<A: Api>(api: Arc<A>) -> Handler {
             let op = &OPERATIONS[6];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateContentRequest {
+                publish: rq.query::<bool>("publish")?.unwrap_or(false),
                 body: rq.input(op.inputs)?,
                 accept: if rq.neg.names("Content") {
                     CreateContentAccept::Content

@@ -98,7 +98,7 @@ pub trait ContentApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     ) -> impl Future<Output = Result<RedirectContentResponse, B::Error>> + Send;
     /// `POST /content/objects`
     ///
-    /// Creates a content item as a draft under the Location given in the input; Accept `Content` embeds the draft.
+    /// Creates a content item as a draft under the Location given in the input, or published at once with `publish=true` (a cairn extension, for importers; one transaction, and `content/publish` is checked as PUBLISH checks it); Accept `Content` embeds its version.
     fn create_content(
         &self,
         cx: &B::Context,

@@ -6,6 +6,7 @@
 
 use crate::api::model::ContentCreate;
 use crate::api::routes::OPERATIONS;
+use crate::content::Then;
 use crate::field_types::files;
 use crate::shared::Shared;
 use cairn_runtime::HttpError;
@@ -40,6 +41,10 @@ pub async fn import(
         .caller_named(&how.login, op, dialect.clone())
         .await
         .map_err(|e| anyhow::anyhow!("{}", HttpError::from(e).description))?;
+    let then = match how.publish {
+        true => Then::Publish,
+        false => Then::Draft,
+    };
     let mut done = 0;
     let mut batch: Vec<(usize, ContentCreate)> = Vec::with_capacity(how.batch);
     let mut lines = input.lines().enumerate().peekable();
@@ -67,7 +72,7 @@ pub async fn import(
         let write = service.db.write(change, async |tx| {
             for (line, b) in items {
                 service
-                    .create_in(tx, &cx, b, how.publish)
+                    .create_in(tx, &cx, b, then)
                     .await
                     .map_err(|e| describe(line, e))?;
             }

@@ -1,7 +1,7 @@
 //! Creating a content item: its input is read, completed, validated and authorized (`plan`),
-//! then written (`write`) as a draft, published at once when asked. `create` does both for one
-//! request in one transaction; `create_in` does both inside a transaction of the caller's (a
-//! batch of an import).
+//! then written (`write`) as a draft, published at once when asked (`Then`). `create` does both
+//! for one request in one transaction; `create_in` does both inside a transaction of the
+//! caller's (a batch of an import).
 
 use super::fields::{Failures, FieldSet};
 use super::rows::{self, TypeInfo};
@@ -35,18 +35,29 @@ pub(crate) struct NewContent {
     remote_id: String,
 }
 
+/// What becomes of a new content item's first version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Then {
+    /// It stays a draft.
+    Draft,
+    /// It is published as `PUBLISH` would: the caller needs `content/publish` on it as well.
+    Publish,
+    /// It is published as a new user or user group is, on `content/create` alone.
+    PublishMember,
+}
+
 impl Shared {
-    /// Creates a content item as a draft, published at once when `publish` (one transaction).
+    /// Creates a content item and does `then` with it, in one transaction.
     pub(crate) async fn create(
         &self,
         cx: &Caller,
         b: ContentCreate,
-        publish: bool,
+        then: Then,
     ) -> Result<content::Model> {
         let new = self.plan(self.db.conn(), cx, b).await?;
         self.db
             .write(cx.change(), async |tx| {
-                let c = self.write(tx, cx, new, publish).await?;
+                let c = self.write(tx, cx, new, then).await?;
                 cairn_store::events::created(&crate::api::hrefs::load_content(c.id));
                 cairn_store::events::touched([cairn_store::events::Touched::Content(c.id)]);
                 Ok(c)
@@ -54,27 +65,17 @@ impl Shared {
             .await
     }
 
-    /// Creates a content item inside the caller's transaction `tx` (a batch of an import) and,
-    /// when `publish`, publishes it as `PUBLISH` would: the caller needs `content/publish` on
-    /// the new item as well.
+    /// Creates a content item and does `then` with it inside the caller's transaction `tx` (a
+    /// batch of an import).
     pub(crate) async fn create_in(
         &self,
         tx: &impl Connection,
         cx: &Caller,
         b: ContentCreate,
-        publish: bool,
+        then: Then,
     ) -> Result<content::Model> {
         let new = self.plan(tx, cx, b).await?;
-        let c = self.write(tx, cx, new, false).await?;
-        if !publish {
-            return Ok(c);
-        }
-        let v = rows::version(tx, c.id, 1).await?;
-        let facts = ContentFacts::of(&c).in_languages(rows::languages(&v.language_codes));
-        self.authorize(tx, cx, ("content", "publish"), Subject::Content(facts), &[])
-            .await?;
-        self.publish_version(tx, &c, v).await?;
-        rows::content(tx, c.id).await
+        self.write(tx, cx, new, then).await
     }
 
     /// Reads, completes, validates and authorizes the input; every field failure in one 400.
@@ -169,13 +170,13 @@ impl Shared {
         })
     }
 
-    /// Writes the draft (and publishes it when `publish`).
+    /// Writes the draft, then does `then` with it.
     async fn write(
         &self,
         tx: &impl Connection,
         cx: &Caller,
         mut new: NewContent,
-        publish: bool,
+        then: Then,
     ) -> Result<content::Model> {
         let lc = &new.b.location_create;
         // A remote id the client chose may be taken; a new random one (128 bits) is not.
@@ -256,10 +257,14 @@ impl Shared {
             return Err(Error::not_found("Location", new.parent.id));
         }
         crate::object_states::assign_default_states(tx, c.id).await?;
-        if publish {
-            self.publish_version(tx, &c, v).await?;
-            return rows::content(tx, c.id).await;
+        if then == Then::Draft {
+            return Ok(c);
         }
-        Ok(c)
+        if then == Then::Publish {
+            let facts = ContentFacts::of(&c).in_languages(rows::languages(&v.language_codes));
+            self.authorize(tx, cx, ("content", "publish"), Subject::Content(facts), &[])
+                .await?;
+        }
+        self.publish_version(tx, &c, v).await
     }
 }

@@ -8,6 +8,7 @@ mod access;
 mod bodies;
 mod copies;
 mod create;
+pub(crate) use create::Then;
 mod fields;
 mod metadata;
 mod names;
@@ -88,7 +89,12 @@ impl ContentApi<Services> for ContentService {
         cx: &Caller,
         req: CreateContentRequest,
     ) -> Result<CreateContentResponse> {
-        let c = self.create(cx, req.body, false).await?;
+        let then = if req.publish {
+            Then::Publish
+        } else {
+            Then::Draft
+        };
+        let c = self.create(cx, req.body, then).await?;
         let embed = req.accept == CreateContentAccept::Content;
         Ok(
             match self.content_reply(self.db.conn(), &c, embed, None).await? {
@@ -284,7 +290,7 @@ impl ContentApi<Services> for ContentService {
                 let policy = ("content", "publish");
                 self.authorize(tx, cx, policy, Subject::Content(facts), &[])
                     .await?;
-                Shared::publish_version(self, tx, &c, v).await
+                Shared::publish_version(self, tx, &c, v).await.map(drop)
             })
             .await?;
         Ok(PublishVersionResponse::NoContent)

@@ -6,13 +6,14 @@ use cairn_store::Connection;
 use cairn_store::events::Touched;
 
 impl Shared {
-    /// Publishes draft `no` of `c` (inside the caller's transaction).
+    /// Publishes draft `v` of `c` (inside the caller's transaction); the content item as it is
+    /// now.
     pub(crate) async fn publish_version(
         &self,
         tx: &impl Connection,
         c: &content::Model,
         v: content_version::Model,
-    ) -> Result<()> {
+    ) -> Result<content::Model> {
         let no = v.version_no;
         if v.status != content_version::DRAFT {
             return Err(not_a_draft());
@@ -125,7 +126,7 @@ impl Shared {
         if archived > 0 {
             self.trim_archived(tx, c.id).await?;
         }
-        Ok(())
+        Ok(c)
     }
 
     /// The first publication places the content item under its pending parents: its main

@@ -115,7 +115,8 @@ impl UsersService {
             modification_date: None,
             fields: FieldInputList { field: fields },
         };
-        self.create(cx, create, true).await
+        self.create(cx, create, crate::content::Then::PublishMember)
+            .await
     }
 
     /// Changes metadata and fields of a user or group (inside the caller's transaction):
@@ -144,7 +145,7 @@ impl UsersService {
         let v = self.draft_from(tx, cx, &c, c.current_version).await?;
         let initial = v.initial_language_code.clone();
         let v = self.edit_draft(tx, &c, v, &fields, initial, None).await?;
-        self.publish_version(tx, &c, v).await
+        self.publish_version(tx, &c, v).await.map(drop)
     }
 
     pub(super) fn metadata(

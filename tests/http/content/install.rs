@@ -122,7 +122,7 @@ async fn clean_install_content_and_locations_have_the_reference_ids() {
 }
 
 /// What an importer pays per item, pinned (issue 14): the statements of a folder's create and
-/// its first publication, with warm caches, each with its event in the outbox (PostgreSQL
+/// its first publication, with warm caches, apart and in one request, each with its event in the outbox (PostgreSQL
 /// takes advisory locks besides).
 #[tokio::test]
 async fn create_and_publish_take_a_pinned_number_of_statements() {
@@ -144,4 +144,21 @@ async fn create_and_publish_take_a_pinned_number_of_statements() {
         pinned,
         "statements of create and publish"
     );
+    // Both in one request (`publish=true`): one transaction, neither the draft nor the
+    // published item read back.
+    let before = app.statements();
+    let r = app
+        .req("POST", "/content/objects?publish=true")
+        .admin()
+        .accept("ContentInfo+json")
+        .json_body("ContentCreate", folder_create("At once", "1/2"))
+        .send()
+        .await;
+    r.assert(201);
+    let at_once = app.statements() - before;
+    let pinned = match backend() {
+        "postgres" => 19,
+        _ => 20,
+    };
+    assert_eq!(at_once, pinned, "statements of create with publish=true");
 }

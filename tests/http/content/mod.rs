@@ -6,6 +6,7 @@ mod errors;
 mod fields;
 mod install;
 mod lifecycle;
+mod published_at_once;
 mod relations;
 mod states;
 
