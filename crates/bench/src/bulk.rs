@@ -8,11 +8,10 @@
 
 use crate::client::{Conn, Request};
 use crate::scenarios::PREFIX;
-use crate::server;
+use crate::server::Cairn;
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -38,6 +37,14 @@ pub struct Bulk {
     pub parents: Vec<usize>,
     /// A PostgreSQL server to run on (a fresh schema each run) instead of SQLite.
     pub database: Option<String>,
+    /// Each item in one request, `POST /content/objects?publish=true` (cairn's extension),
+    /// instead of POST then PUBLISH.
+    pub at_once: bool,
+}
+
+/// Items per window: `given`, else 1,000, or a tenth of `items` if that is smaller.
+pub fn window(items: usize, given: Option<usize>) -> usize {
+    given.unwrap_or((items / 10).clamp(1, 1000))
 }
 
 /// One item, created and published.
@@ -91,14 +98,16 @@ impl Outcome {
 }
 
 /// Runs every layout of `bulk`, each on a fresh server.
-pub async fn run(bin: &Path, bulk: &Bulk) -> Result<Vec<Outcome>> {
+pub async fn run(cairn: &Cairn, bulk: &Bulk) -> Result<Vec<Outcome>> {
     let mut outcomes = Vec::new();
     for &parents in &bulk.parents {
         let dir = tempfile::tempdir()?;
         let url = (bulk.database.as_deref())
             .map(crate::fulltext::fresh_schema)
             .transpose()?;
-        let cairn = server::start_cairn_on(bin, dir.path(), PREFIX, url.as_deref(), &[]).await?;
+        let server = cairn
+            .start_on(dir.path(), PREFIX, url.as_deref(), &[])
+            .await?;
         let mut label = if parents == 1 {
             "one parent (Location 2)".to_string()
         } else {
@@ -107,8 +116,11 @@ pub async fn run(bin: &Path, bulk: &Bulk) -> Result<Vec<Outcome>> {
         if url.is_some() {
             label.push_str(", PostgreSQL");
         }
+        if bulk.at_once {
+            label.push_str(", POST ?publish=true");
+        }
         eprintln!("{NAME}: {} items under {label}", bulk.items);
-        let outcome = run_one(cairn.addr, bulk, parents, label).await?;
+        let outcome = run_one(server.addr, bulk, parents, label).await?;
         eprintln!(
             "{NAME}: {:.0} items/s, last/first window {:.2}, errors {}",
             outcome.total.items_per_s, outcome.last_over_first, outcome.total.errors
@@ -134,6 +146,7 @@ async fn run_one(addr: SocketAddr, bulk: &Bulk, parents: usize, label: String) -
         parents: parent_hrefs,
         total: bulk.items,
         window: bulk.window,
+        at_once: bulk.at_once,
         next: AtomicUsize::new(0),
         items: Mutex::new(Vec::with_capacity(bulk.items)),
         start: Instant::now(),
@@ -157,6 +170,8 @@ struct Shared {
     parents: Vec<String>,
     total: usize,
     window: usize,
+    /// Each item in one request (`Bulk::at_once`).
+    at_once: bool,
     /// The next item number to take.
     next: AtomicUsize,
     /// The items done, roughly in completion order.
@@ -174,7 +189,13 @@ async fn worker(mut conn: Conn, addr: SocketAddr, shared: Arc<Shared>) -> Result
             return Ok(());
         }
         let parent = &shared.parents[n % shared.parents.len()];
-        let outcome = create_and_publish(&mut conn, parent, n + 1).await;
+        let outcome = if shared.at_once {
+            let t0 = Instant::now();
+            let created = create_published(&mut conn, parent, &format!("Folder {}", n + 1)).await;
+            created.map(|_| (micros(t0.elapsed()), 0))
+        } else {
+            create_and_publish(&mut conn, parent, n + 1).await
+        };
         let done = shared.start.elapsed();
         let (create_us, publish_us, failed) = match outcome {
             Ok((create_us, publish_us)) => (create_us, publish_us, false),
@@ -221,13 +242,17 @@ pub async fn create_and_publish(
 
 /// Creates a folder called `name` under the Location at `parent_href`; returns its id.
 pub async fn create(conn: &mut Conn, parent_href: &str, name: &str) -> Result<i64> {
-    let body = serde_json::json!({"ContentCreate": {
-        "ContentType": {"_href": format!("{PREFIX}/content/types/1")},
-        "mainLanguageCode": "eng-GB",
-        "LocationCreate": {"ParentLocation": {"_href": parent_href}},
-        "fields": {"field": [{"fieldDefinitionIdentifier": "name", "fieldValue": name}]},
-    }});
-    let req = Request::new("POST", &format!("{PREFIX}/content/objects"))
+    post(conn, "", parent_href, name).await
+}
+
+/// [`create`], published in the same request (`?publish=true`).
+pub async fn create_published(conn: &mut Conn, parent_href: &str, name: &str) -> Result<i64> {
+    post(conn, "?publish=true", parent_href, name).await
+}
+
+async fn post(conn: &mut Conn, query: &str, parent_href: &str, name: &str) -> Result<i64> {
+    let body = folder(parent_href, name);
+    let req = Request::new("POST", &format!("{PREFIX}/content/objects{query}"))
         .header("Authorization", ADMIN)
         .header(
             "Content-Type",
@@ -240,6 +265,17 @@ pub async fn create(conn: &mut Conn, parent_href: &str, name: &str) -> Result<i6
         Some(id) if resp.status == 201 => Ok(id),
         _ => bail!("create answered {}: {}", resp.status, resp.excerpt()),
     }
+}
+
+/// The `ContentCreate` body (JSON) of a folder called `name` under the Location at
+/// `parent_href`.
+pub fn folder(parent_href: &str, name: &str) -> serde_json::Value {
+    serde_json::json!({"ContentCreate": {
+        "ContentType": {"_href": format!("{PREFIX}/content/types/1")},
+        "mainLanguageCode": "eng-GB",
+        "LocationCreate": {"ParentLocation": {"_href": parent_href}},
+        "fields": {"field": [{"fieldDefinitionIdentifier": "name", "fieldValue": name}]},
+    }})
 }
 
 /// Publishes version 1 of content item `id` (a `PUBLISH` request, as the spec has it).
@@ -362,13 +398,19 @@ fn ms(us: u64) -> String {
 /// The Markdown tables: one line per run, then each run's windows.
 pub fn markdown(outcomes: &[Outcome], bulk: &Bulk) -> String {
     let mut out = format!(
-        "## {NAME}\n\n{} folders created and published per run (POST, then PUBLISH), {} \
+        "## {NAME}\n\n{} folders created and published per run ({}), {} \
          connections, windows of {} items, a fresh database per run. ⚠ slowdown: the last \
          window is more than 25% slower per item than the first (last/first < {SLOWDOWN:.2}).\n\n\
          | run | items/s | first window | last window | last/first | create p50 | create p99 \
          | publish p50 | publish p99 | errors |\n\
          | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
-        bulk.items, bulk.concurrency, bulk.window,
+        bulk.items,
+        match bulk.at_once {
+            true => "POST ?publish=true: one request each, its latency under create",
+            false => "POST, then PUBLISH",
+        },
+        bulk.concurrency,
+        bulk.window,
     );
     for o in outcomes {
         let rate = |w: Option<&Window>| w.map_or(0.0, |w| w.items_per_s);

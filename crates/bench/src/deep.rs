@@ -12,11 +12,10 @@ use crate::client::{Conn, Request};
 use crate::load::Load;
 use crate::report::Outcome;
 use crate::scenarios::PREFIX;
-use crate::server;
+use crate::server::Cairn;
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -41,6 +40,11 @@ impl Deep {
         self.width + 1
     }
 
+    /// The offset of the last page of 25 children of a wide folder.
+    pub fn last_page(&self) -> usize {
+        self.width.saturating_sub(25)
+    }
+
     /// Locations the build adds (the `Deep tree` folder and the wide subtrees).
     pub fn locations(&self) -> usize {
         1 + (self.copies + 1) * self.subtree()
@@ -62,25 +66,15 @@ pub struct Report {
 }
 
 /// Builds the tree on a fresh server, then measures.
-pub async fn run(bin: &Path, deep: Deep, load: Load) -> Result<Report> {
+pub async fn run(cairn: &Cairn, deep: Deep, load: Load) -> Result<Report> {
     let dir = tempfile::tempdir()?;
-    let cairn = server::start_cairn(bin, dir.path(), PREFIX).await?;
-    let addr = cairn.addr;
+    let server = cairn.start(dir.path(), PREFIX).await?;
+    let addr = server.addr;
     let mut conn = Conn::connect(addr).await?;
     let mut build = Vec::new();
 
-    let root = format!("{PREFIX}/content/locations/1/2");
-    let top = create_folder(&mut conn, &root, "Deep tree").await?;
-    let wide0 = create_folder(&mut conn, &top, "Wide 0").await?;
-    let t = Instant::now();
-    fill(addr, &wide0, deep).await?;
-    build.push(step(
-        format!(
-            "create and publish {} folders ({} connections)",
-            deep.width, deep.concurrency
-        ),
-        t.elapsed(),
-    ));
+    let (top, wide0, filled) = build_wide(addr, &mut conn, deep).await?;
+    build.push(filled);
     let mut wides = vec![wide0.clone()];
     let t = Instant::now();
     for n in 1..=deep.copies {
@@ -106,13 +100,11 @@ pub async fn run(bin: &Path, deep: Deep, load: Load) -> Result<Report> {
 
     // A page of children at the start and at the end of the first wide folder.
     let mut listing = Vec::new();
-    let last_page = deep.width.saturating_sub(25);
     for (name, offset) in [
         ("children, offset 0", 0),
-        ("children, last page", last_page),
+        ("children, last page", deep.last_page()),
     ] {
-        let req = Request::new("GET", &format!("{wide0}/children?offset={offset}&limit=25"))
-            .header("Accept", "application/vnd.ibexa.api.LocationList+json");
+        let req = page(&wide0, offset);
         listing.push(crate::measure(name, addr, &req, dir.path(), load).await?);
     }
 
@@ -149,6 +141,35 @@ pub async fn run(bin: &Path, deep: Deep, load: Load) -> Result<Report> {
         listing,
         operations,
     })
+}
+
+/// Builds `Deep tree` under Location 2 and `Wide 0` in it, filled with `deep.width` folders
+/// from `deep.concurrency` connections; returns both hrefs and the filling's step.
+pub async fn build_wide(
+    addr: SocketAddr,
+    conn: &mut Conn,
+    deep: Deep,
+) -> Result<(String, String, Step)> {
+    let root = format!("{PREFIX}/content/locations/1/2");
+    let top = create_folder(conn, &root, "Deep tree").await?;
+    let wide0 = create_folder(conn, &top, "Wide 0").await?;
+    let t = Instant::now();
+    fill(addr, &wide0, deep).await?;
+    let filled = step(
+        format!(
+            "create and publish {} folders ({} connections)",
+            deep.width, deep.concurrency
+        ),
+        t.elapsed(),
+    );
+    Ok((top, wide0, filled))
+}
+
+/// The request of a page of 25 children of the Location at `href` from `offset` (anonymous,
+/// JSON).
+pub fn page(href: &str, offset: usize) -> Request {
+    Request::new("GET", &format!("{href}/children?offset={offset}&limit=25"))
+        .header("Accept", "application/vnd.ibexa.api.LocationList+json")
 }
 
 fn step(what: String, spent: Duration) -> Step {

@@ -14,10 +14,9 @@ use crate::client::{Conn, Request};
 use crate::load::Load;
 use crate::report::Outcome;
 use crate::scenarios::PREFIX;
-use crate::server;
+use crate::server::Cairn;
 use anyhow::{Context, Result, bail};
 use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -44,7 +43,7 @@ pub struct FullText {
 }
 
 /// Builds the repository on a fresh server, then measures the query.
-pub async fn run(bin: &Path, ft: &FullText, load: Load) -> Result<Outcome> {
+pub async fn run(cairn: &Cairn, ft: &FullText, load: Load) -> Result<Outcome> {
     let dir = tempfile::tempdir()?;
     let url = match &ft.database {
         Some(url) => Some(fresh_schema(url)?),
@@ -52,8 +51,10 @@ pub async fn run(bin: &Path, ft: &FullText, load: Load) -> Result<Outcome> {
     };
     // The search itself is measured: the same query again is not answered from the cache.
     let no_cache = ["--cache-mib", "0"];
-    let cairn = server::start_cairn_on(bin, dir.path(), PREFIX, url.as_deref(), &no_cache).await?;
-    let addr = cairn.addr;
+    let server = cairn
+        .start_on(dir.path(), PREFIX, url.as_deref(), &no_cache)
+        .await?;
+    let addr = server.addr;
     let mut conn = Conn::connect(addr).await?;
     let root = format!("{PREFIX}/content/locations/1/2");
     let top = create_folder(&mut conn, &root, "Full text").await?;

@@ -11,7 +11,7 @@
 use crate::bulk::{copy_subtree, create, create_folder, publish};
 use crate::client::Conn;
 use crate::scenarios::PREFIX;
-use crate::server;
+use crate::server::Cairn;
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,9 +25,9 @@ const WRITERS: usize = 4;
 
 /// The snapshot of a repository of `items` content items at `path` (default
 /// `target/bench-repository-<items>.db`), built when missing.
-pub async fn snapshot(bin: &Path, items: usize, path: Option<PathBuf>) -> Result<PathBuf> {
+pub async fn snapshot(cairn: &Cairn, items: usize, path: Option<PathBuf>) -> Result<PathBuf> {
     let path = path.unwrap_or_else(|| {
-        bin.parent()
+        (cairn.bin.parent())
             .and_then(Path::parent)
             .unwrap_or(Path::new("."))
             .join(format!("bench-repository-{items}.db"))
@@ -38,9 +38,8 @@ pub async fn snapshot(bin: &Path, items: usize, path: Option<PathBuf>) -> Result
     }
     let started = Instant::now();
     let dir = tempfile::tempdir()?;
-    let cairn =
-        server::start_cairn_on(bin, dir.path(), PREFIX, None, &["--cache-mib", "0"]).await?;
-    let addr = cairn.addr;
+    let server = (cairn.start_on(dir.path(), PREFIX, None, &["--cache-mib", "0"])).await?;
+    let addr = server.addr;
     let mut conn = Conn::connect(addr).await?;
     let root = format!("{PREFIX}/content/locations/1/2");
     let top = create_folder(&mut conn, &root, "Large").await?;
@@ -72,13 +71,13 @@ pub async fn snapshot(bin: &Path, items: usize, path: Option<PathBuf>) -> Result
             eprintln!("large repository: {n} of {parts} parts");
         }
     }
-    drop(cairn);
+    drop(server);
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
     }
     let partial = path.with_extension("partial");
     let _ = std::fs::remove_file(&partial);
-    let status = std::process::Command::new(bin)
+    let status = (cairn.command())
         .arg("backup")
         .arg(&partial)
         .arg("--database-url")

@@ -5,24 +5,29 @@
 //! Build first: `cargo build --release -p cairn -p cairn-bench`, then run
 //! `target/release/cairn-bench`. See README.md.
 
+mod affinity;
 mod bulk;
 mod ceiling;
 mod client;
 mod deep;
 mod fulltext;
+mod import;
 mod large;
 mod load;
 mod mixed;
+mod peer;
 mod report;
 mod scenarios;
 mod server;
+mod targets;
 
 use anyhow::{Result, anyhow, bail};
 use clap::{Args, Parser, Subcommand};
-use client::{Conn, Request};
+use client::{Conn, Request, Response};
 use load::Load;
 use report::Outcome;
 use scenarios::{PREFIX, SCENARIOS, Scenario};
+use server::Cairn;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -59,7 +64,8 @@ struct BenchArgs {
     /// Concurrent keep-alive connections.
     #[arg(long, default_value_t = 16)]
     connections: usize,
-    /// Run only this scenario (repeatable; `bulk-content` is the bulk import); default: all.
+    /// Run only this scenario (repeatable; `bulk-content` is the bulk import; `targets` runs
+    /// issue 14's targets alone); default: all but `targets`.
     #[arg(long = "scenario", value_name = "NAME")]
     scenarios: Vec<String>,
     /// Also write the raw figures to this file as JSON.
@@ -68,9 +74,14 @@ struct BenchArgs {
     /// The cairn binary [default: `cairn` next to this executable].
     #[arg(long, value_name = "PATH")]
     cairn: Option<PathBuf>,
-    /// bulk-content: folders created and published per run.
-    #[arg(long, default_value_t = 10_000)]
-    bulk_items: usize,
+    /// bulk-content: folders created and published per run [default: 10000; with `--scenario
+    /// targets` 100000 on SQLite, 10000 on PostgreSQL].
+    #[arg(long)]
+    bulk_items: Option<usize>,
+    /// bulk-content: each item in one request, `POST /content/objects?publish=true` (cairn's
+    /// extension), instead of POST then PUBLISH.
+    #[arg(long)]
+    bulk_at_once: bool,
     /// bulk-content: concurrent connections.
     #[arg(long, default_value_t = 4)]
     bulk_concurrency: usize,
@@ -86,9 +97,9 @@ struct BenchArgs {
     #[arg(long, value_name = "URL")]
     bulk_database: Option<String>,
     /// deep-tree: children of each wide folder (the subtree moved and trashed has one more
-    /// Location).
-    #[arg(long, default_value_t = 10_000)]
-    deep_width: usize,
+    /// Location) [default: 10000; 20000 with `--scenario targets`].
+    #[arg(long)]
+    deep_width: Option<usize>,
     /// deep-tree: copies of the first wide folder (the tree holds (copies + 1) × (width + 1)
     /// Locations more than a fresh install).
     #[arg(long, default_value_t = 9)]
@@ -125,9 +136,16 @@ struct BenchArgs {
     server_args: Vec<String>,
     /// Run every `cairn serve` on these CPUs only (`taskset -c`, e.g. `0`), as the peer
     /// comparisons of issue 14 do: one core for the server; run the bench itself on the others
-    /// (`taskset -c 1 cairn-bench …`).
+    /// (`taskset -c 1 cairn-bench …`). The peer rows of `--scenario targets` take `--peer-cpu`.
     #[arg(long, value_name = "LIST")]
     server_cpus: Option<String>,
+    /// targets: folders in the file timed with `cairn import`.
+    #[arg(long, default_value_t = 10_000)]
+    import_items: usize,
+    /// targets: the CPU each server of the peer rows runs on (`taskset -c`); the bench's own
+    /// threads run on the others meanwhile.
+    #[arg(long, default_value_t = 0)]
+    peer_cpu: usize,
     /// List the scenarios and exit.
     #[arg(long)]
     list: bool,
@@ -147,8 +165,6 @@ async fn main() -> Result<()> {
 }
 
 async fn bench(args: BenchArgs) -> Result<()> {
-    server::SERVER_ARGS.get_or_init(|| args.server_args.clone());
-    server::SERVER_CPUS.get_or_init(|| args.server_cpus.clone());
     if args.list {
         for s in SCENARIOS {
             println!("{:<24} {} {}", s.name, s.method, s.path);
@@ -169,6 +185,10 @@ async fn bench(args: BenchArgs) -> Result<()> {
             "{:<24} reads and writes of one Section at once, stale reads counted",
             mixed::NAME
         );
+        println!(
+            "{:<24} issue 14's targets in one run (alone; not part of the full run)",
+            targets::NAME
+        );
         return Ok(());
     }
     if !(args.duration > 0.0 && args.warmup >= 0.0 && args.connections > 0) {
@@ -179,6 +199,20 @@ async fn bench(args: BenchArgs) -> Result<()> {
         warmup: Duration::from_secs_f64(args.warmup),
         duration: Duration::from_secs_f64(args.duration),
     };
+    if cfg!(debug_assertions) {
+        eprintln!("warning: this is a debug build of cairn-bench; use --release for real figures");
+    }
+    let cairn = Cairn {
+        bin: server::cairn_binary(args.cairn.clone())?,
+        args: args.server_args.clone(),
+        cpus: args.server_cpus.clone(),
+    };
+    if args.scenarios.iter().any(|n| n == targets::NAME) {
+        if args.scenarios.len() > 1 {
+            bail!("--scenario {} runs alone", targets::NAME);
+        }
+        return targets::run(&cairn, &targets_settings(&args)?, load).await;
+    }
     let bulk = bulk_settings(&args)?;
     let deep = deep_settings(&args)?;
     let full_text = full_text_settings(&args)?;
@@ -190,31 +224,33 @@ async fn bench(args: BenchArgs) -> Result<()> {
         Vec::new() // bulk-content, deep-tree or full-text alone
     } else {
         scenarios::select(&names).map_err(|e| {
-            let more = [bulk::NAME, deep::NAME, fulltext::NAME, mixed::NAME];
+            let more = [
+                bulk::NAME,
+                deep::NAME,
+                fulltext::NAME,
+                mixed::NAME,
+                targets::NAME,
+            ];
             anyhow!("{e}, {}", more.join(", "))
         })?
     };
-    if cfg!(debug_assertions) {
-        eprintln!("warning: this is a debug build of cairn-bench; use --release for real figures");
-    }
-    let bin = server::cairn_binary(args.cairn)?;
     let snapshot = if scenarios.is_empty() || args.large_items == 0 {
         None
     } else {
-        Some(large::snapshot(&bin, args.large_items, args.large_snapshot.clone()).await?)
+        Some(large::snapshot(&cairn, args.large_items, args.large_snapshot.clone()).await?)
     };
     let large = snapshot.as_deref().map(|s| (s, args.large_items));
-    let (outcomes, large_outcomes) = run_scenarios(&bin, &scenarios, load, large).await?;
+    let (outcomes, large_outcomes) = run_scenarios(&cairn, &scenarios, load, large).await?;
     let bulk_outcomes = match &bulk {
-        Some(bulk) => bulk::run(&bin, bulk).await?,
+        Some(bulk) => bulk::run(&cairn, bulk).await?,
         None => Vec::new(),
     };
     let deep_report = match deep {
-        Some(deep) => Some(deep::run(&bin, deep, load).await?),
+        Some(deep) => Some(deep::run(&cairn, deep, load).await?),
         None => None,
     };
     let full_text_outcome = match &full_text {
-        Some(ft) => Some(fulltext::run(&bin, ft, load).await?),
+        Some(ft) => Some(fulltext::run(&cairn, ft, load).await?),
         None => None,
     };
     let mut mixed_reports = Vec::new();
@@ -225,9 +261,9 @@ async fn bench(args: BenchArgs) -> Result<()> {
             subjects.push(args.mixed_items);
         }
         for items in subjects {
-            mixed_reports.push(mixed::run(&bin, None, n, d, items).await?);
+            mixed_reports.push(mixed::run(&cairn, None, n, d, items).await?);
             if let Some(url) = &args.mixed_database {
-                mixed_reports.push(mixed::run(&bin, Some(url), n, d, items).await?);
+                mixed_reports.push(mixed::run(&cairn, Some(url), n, d, items).await?);
             }
         }
     }
@@ -294,7 +330,7 @@ async fn bench(args: BenchArgs) -> Result<()> {
 /// it: each pair is measured close in time, so that the machine's drift does not pass for a
 /// cost of the size.
 async fn run_scenarios(
-    bin: &Path,
+    cairn: &Cairn,
     scenarios: &[&Scenario],
     load: Load,
     large: Option<(&Path, usize)>,
@@ -303,31 +339,28 @@ async fn run_scenarios(
         return Ok((Vec::new(), Vec::new()));
     }
     let dir = tempfile::tempdir()?;
-    eprintln!("starting {} on a fresh database", bin.display());
-    let cairn = server::start_cairn(bin, dir.path(), PREFIX).await?;
+    eprintln!("starting {} on a fresh database", cairn.bin.display());
+    let server = cairn.start(dir.path(), PREFIX).await?;
     let large_dir = tempfile::tempdir()?;
     let large_cairn = match large {
         Some((snapshot, items)) => {
             std::fs::copy(snapshot, large_dir.path().join("bench.db"))?;
-            eprintln!("starting {} on {items} items", bin.display());
-            Some((
-                server::start_cairn(bin, large_dir.path(), PREFIX).await?,
-                items,
-            ))
+            eprintln!("starting {} on {items} items", cairn.bin.display());
+            Some((cairn.start(large_dir.path(), PREFIX).await?, items))
         }
         None => None,
     };
     let (mut fresh, mut sized) = (Vec::new(), Vec::new());
     for scenario in scenarios {
-        let vars = scenario.prepare(cairn.addr).await?;
+        let vars = scenario.prepare(server.addr).await?;
         let req = scenario.request(&vars);
-        fresh.push(measure(scenario.name, cairn.addr, &req, dir.path(), load).await?);
-        if let Some((server, items)) = &large_cairn {
-            let vars = scenario.prepare(server.addr).await?;
+        fresh.push(measure(scenario.name, server.addr, &req, dir.path(), load).await?);
+        if let Some((large, items)) = &large_cairn {
+            let vars = scenario.prepare(large.addr).await?;
             let req = scenario.request(&vars);
             let name: &'static str =
                 Box::leak(format!("{} @ {items} items", scenario.name).into_boxed_str());
-            sized.push(measure(name, server.addr, &req, large_dir.path(), load).await?);
+            sized.push(measure(name, large.addr, &req, large_dir.path(), load).await?);
         }
     }
     Ok((fresh, sized))
@@ -342,16 +375,7 @@ async fn measure(
     dir: &Path,
     load: Load,
 ) -> Result<Outcome> {
-    let reference = Conn::connect(addr).await?.send(req).await?;
-    if !reference.is_success() {
-        bail!(
-            "scenario {name}: {} {} answered {}: {}",
-            req.method,
-            req.path,
-            reference.status,
-            reference.excerpt()
-        );
-    }
+    let reference = answer(name, addr, req).await?;
     let ceiling = {
         let server = ceiling::start(&reference, dir).await?;
         load::run(server.addr, req.wire(server.addr), load).await?
@@ -370,26 +394,41 @@ async fn measure(
     })
 }
 
+/// What cairn at `addr` answers to `req` (of the scenario `name`); fails unless 2xx or 3xx.
+async fn answer(name: &str, addr: SocketAddr, req: &Request) -> Result<Response> {
+    let answer = Conn::connect(addr).await?.send(req).await?;
+    if !answer.is_success() {
+        bail!(
+            "scenario {name}: {} {} answered {}: {}",
+            req.method,
+            req.path,
+            answer.status,
+            answer.excerpt()
+        );
+    }
+    Ok(answer)
+}
+
 /// The bulk-content settings, when it runs (by default, or when named).
 fn bulk_settings(args: &BenchArgs) -> Result<Option<bulk::Bulk>> {
     if !(args.scenarios.is_empty() || args.scenarios.iter().any(|n| n == bulk::NAME)) {
         return Ok(None);
     }
-    let window = args
-        .bulk_window
-        .unwrap_or((args.bulk_items / 10).clamp(1, 1000));
-    if args.bulk_items == 0 || args.bulk_concurrency == 0 || window == 0 {
+    let items = args.bulk_items.unwrap_or(10_000);
+    let window = bulk::window(items, args.bulk_window);
+    if items == 0 || args.bulk_concurrency == 0 || window == 0 {
         bail!("--bulk-items, --bulk-concurrency and --bulk-window must be positive");
     }
     if args.bulk_parents.is_empty() || args.bulk_parents.contains(&0) {
         bail!("--bulk-parents must be positive");
     }
     Ok(Some(bulk::Bulk {
-        items: args.bulk_items,
+        items,
         concurrency: args.bulk_concurrency,
         window,
         parents: args.bulk_parents.clone(),
         database: args.bulk_database.clone(),
+        at_once: args.bulk_at_once,
     }))
 }
 
@@ -398,11 +437,12 @@ fn deep_settings(args: &BenchArgs) -> Result<Option<deep::Deep>> {
     if !(args.scenarios.is_empty() || args.scenarios.iter().any(|n| n == deep::NAME)) {
         return Ok(None);
     }
-    if args.deep_width < 25 || args.deep_copies == 0 || args.bulk_concurrency == 0 {
+    let width = args.deep_width.unwrap_or(10_000);
+    if width < 25 || args.deep_copies == 0 || args.bulk_concurrency == 0 {
         bail!("--deep-width must be at least 25, --deep-copies and --bulk-concurrency positive");
     }
     Ok(Some(deep::Deep {
-        width: args.deep_width,
+        width,
         copies: args.deep_copies,
         concurrency: args.bulk_concurrency,
     }))
@@ -422,4 +462,44 @@ fn full_text_settings(args: &BenchArgs) -> Result<Option<fulltext::FullText>> {
         concurrency: args.bulk_concurrency.max(1),
         database: args.fulltext_database.clone(),
     }))
+}
+
+/// The settings of `--scenario targets`.
+fn targets_settings(args: &BenchArgs) -> Result<targets::Targets> {
+    let width = args.deep_width.unwrap_or(20_000);
+    if width < 25 {
+        bail!("--deep-width must be at least 25");
+    }
+    let items = args.bulk_items.unwrap_or(100_000);
+    let postgres_items = args.bulk_items.unwrap_or(10_000);
+    if items == 0 || args.bulk_concurrency == 0 || args.bulk_window == Some(0) {
+        bail!("--bulk-items, --bulk-concurrency and --bulk-window must be positive");
+    }
+    if args.import_items == 0 {
+        bail!("--import-items must be positive");
+    }
+    let bulk = |items, database: Option<&String>| bulk::Bulk {
+        items,
+        concurrency: args.bulk_concurrency,
+        window: bulk::window(items, args.bulk_window),
+        parents: vec![10],
+        database: database.cloned(),
+        at_once: false,
+    };
+    Ok(targets::Targets {
+        large_items: args.large_items,
+        large_snapshot: args.large_snapshot.clone(),
+        bulk: bulk(items, None),
+        postgres: (args.bulk_database.as_ref()).map(|url| bulk(postgres_items, Some(url))),
+        import_items: args.import_items,
+        peer: peer::Peer {
+            cpu: args.peer_cpu,
+            deep: deep::Deep {
+                width,
+                copies: 0,
+                concurrency: args.bulk_concurrency,
+            },
+        },
+        json: args.json.clone(),
+    })
 }

@@ -16,11 +16,10 @@
 use crate::bulk::ADMIN;
 use crate::client::{Conn, Request};
 use crate::scenarios::PREFIX;
-use crate::server;
+use crate::server::Cairn;
 use anyhow::{Context, Result, bail};
 use hdrhistogram::Histogram;
 use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -48,7 +47,7 @@ pub struct Report {
 
 /// Runs the scenario on SQLite, or on two servers over `database` (PostgreSQL).
 pub async fn run(
-    bin: &Path,
+    cairn: &Cairn,
     database: Option<&str>,
     connections: usize,
     duration: Duration,
@@ -56,9 +55,11 @@ pub async fn run(
 ) -> Result<Report> {
     let dir = tempfile::tempdir()?;
     let url = database.map(crate::fulltext::fresh_schema).transpose()?;
-    let writer = server::start_cairn_on(bin, dir.path(), PREFIX, url.as_deref(), &[]).await?;
+    let writer = cairn
+        .start_on(dir.path(), PREFIX, url.as_deref(), &[])
+        .await?;
     let reader = match &url {
-        Some(url) => Some(server::start_cairn_on(bin, dir.path(), PREFIX, Some(url), &[]).await?),
+        Some(url) => Some(cairn.start_on(dir.path(), PREFIX, Some(url), &[]).await?),
         None => None,
     };
     let (write_at, read_at) = (writer.addr, reader.as_ref().map_or(writer.addr, |r| r.addr));

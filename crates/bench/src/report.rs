@@ -141,6 +141,11 @@ pub fn sizes(fresh: &[Outcome], large: &[Outcome]) -> String {
     out
 }
 
+/// The figures of one load run as JSON.
+pub fn figures_json(figures: &Figures) -> serde_json::Value {
+    serde_json::json!(RunJson::from(figures))
+}
+
 /// The raw figures as JSON.
 pub fn json(outcomes: &[Outcome], load: Load) -> serde_json::Value {
     let scenarios: Vec<_> = outcomes

@@ -88,61 +88,121 @@ pub fn cairn_binary(explicit: Option<PathBuf>) -> Result<PathBuf> {
     Ok(path)
 }
 
-/// Further `cairn serve` options for every server started (`--server-arg`), set once.
-pub static SERVER_ARGS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-
-/// The CPUs every server started runs on (`--server-cpus`), set once.
-pub static SERVER_CPUS: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-
-/// Whether the `--server-arg`s give the option `flag` (`--flag value` or `--flag=value`).
-fn given(flag: &str) -> bool {
-    (SERVER_ARGS.get().into_iter().flatten())
-        .any(|a| a == flag || a.strip_prefix(flag).is_some_and(|v| v.starts_with('=')))
+/// The cairn binary and how its servers start.
+#[derive(Debug, Clone)]
+pub struct Cairn {
+    pub bin: PathBuf,
+    /// Further options for every `cairn serve` started (`--server-arg`).
+    pub args: Vec<String>,
+    /// The CPUs every server started runs on (`taskset -c`, e.g. `0`); all when `None`.
+    pub cpus: Option<String>,
 }
 
-/// Starts `cairn serve` on a free port with a fresh SQLite database in `dir`.
-pub async fn start_cairn(bin: &Path, dir: &Path, prefix: &str) -> Result<Server> {
-    start_cairn_on(bin, dir, prefix, None, &[]).await
-}
+impl Cairn {
+    /// Whether `args` give the option `flag` (`--flag value` or `--flag=value`).
+    pub fn given(&self, flag: &str) -> bool {
+        (self.args.iter())
+            .any(|a| a == flag || a.strip_prefix(flag).is_some_and(|v| v.starts_with('=')))
+    }
 
-/// Starts `cairn serve` on a free port over `database_url`, else a fresh SQLite database in
-/// `dir`, with the options `extra` (flag and value pairs) besides `--server-arg`s; an option
-/// the `--server-arg`s give too is theirs (the server takes each option once).
-pub async fn start_cairn_on(
-    bin: &Path,
-    dir: &Path,
-    prefix: &str,
-    database_url: Option<&str>,
-    extra: &[&str],
-) -> Result<Server> {
-    let addr = free_addr()?;
-    let db = match database_url {
-        Some(url) => url.to_string(),
-        None => format!("sqlite://{}", dir.join("bench.db").display()),
-    };
-    let mut command = match SERVER_CPUS.get().cloned().flatten() {
-        Some(cpus) => {
-            let mut c = Command::new("taskset");
-            c.arg("-c").arg(cpus).arg(bin);
-            c
+    /// The same binary and options, its servers on `cpus`.
+    pub fn on_cpus(&self, cpus: &str) -> Cairn {
+        Cairn {
+            cpus: Some(cpus.to_string()),
+            ..self.clone()
         }
-        None => Command::new(bin),
-    };
-    // The server's own settings come from the command line alone.
+    }
+
+    /// The same, its servers without the response cache unless `args` set its size.
+    pub fn uncached(mut self) -> Cairn {
+        if !self.given("--cache-mib") {
+            self.args
+                .extend(["--cache-mib".to_string(), "0".to_string()]);
+        }
+        self
+    }
+
+    /// `cairn` (its subcommand to add), its settings from the command line alone.
+    pub fn command(&self) -> Command {
+        scrubbed(&self.bin)
+    }
+
+    /// Starts `cairn serve` on a free port with a fresh SQLite database in `dir`.
+    pub async fn start(&self, dir: &Path, prefix: &str) -> Result<Server> {
+        self.start_on(dir, prefix, None, &[]).await
+    }
+
+    /// Starts `cairn serve` on a free port over `database_url`, else a fresh SQLite database
+    /// in `dir`, with the options `extra` (flag and value pairs) besides `args`; an option
+    /// `args` give too is theirs (the server takes each option once).
+    pub async fn start_on(
+        &self,
+        dir: &Path,
+        prefix: &str,
+        database_url: Option<&str>,
+        extra: &[&str],
+    ) -> Result<Server> {
+        let addr = free_addr()?;
+        let db = match database_url {
+            Some(url) => url.to_string(),
+            None => format!("sqlite://{}", dir.join("bench.db").display()),
+        };
+        let mut command = match &self.cpus {
+            Some(cpus) => {
+                let mut c = scrubbed(Path::new("taskset"));
+                c.arg("-c").arg(cpus).arg(&self.bin);
+                c
+            }
+            None => scrubbed(&self.bin),
+        };
+        command
+            .arg("serve")
+            .arg("--listen")
+            .arg(addr.to_string())
+            .arg("--database-url")
+            .arg(db)
+            .arg("--log")
+            .arg("warn")
+            .args(extra.chunks(2).filter(|o| !self.given(o[0])).flatten())
+            .args(&self.args);
+        Server::spawn("cairn", command, addr, &format!("{prefix}/")).await
+    }
+}
+
+/// A command running `program` without the `CAIRN_` variables of the environment: a server's
+/// or a command's settings come from the command line alone.
+fn scrubbed(program: &Path) -> Command {
+    let mut command = Command::new(program);
     for (key, _) in std::env::vars_os() {
         if key.to_string_lossy().starts_with("CAIRN_") {
             command.env_remove(key);
         }
     }
     command
-        .arg("serve")
-        .arg("--listen")
-        .arg(addr.to_string())
-        .arg("--database-url")
-        .arg(db)
-        .arg("--log")
-        .arg("warn")
-        .args(extra.chunks(2).filter(|o| !given(o[0])).flatten())
-        .args(SERVER_ARGS.get().into_iter().flatten());
-    Server::spawn("cairn", command, addr, &format!("{prefix}/")).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cairn(args: &[&str]) -> Cairn {
+        Cairn {
+            bin: PathBuf::from("cairn"),
+            args: args.iter().map(|a| a.to_string()).collect(),
+            cpus: None,
+        }
+    }
+
+    #[test]
+    fn an_option_the_server_args_give_is_theirs() {
+        assert!(cairn(&["--cache-mib", "8"]).given("--cache-mib"));
+        assert!(cairn(&["--cache-mib=8"]).given("--cache-mib"));
+        assert!(!cairn(&["--cache-mibs=8"]).given("--cache-mib"));
+        assert_eq!(cairn(&[]).uncached().args, ["--cache-mib", "0"]);
+        assert_eq!(cairn(&["--cache-mib=8"]).uncached().args, ["--cache-mib=8"]);
+        assert_eq!(
+            cairn(&["--log", "info"]).on_cpus("0").cpus.as_deref(),
+            Some("0")
+        );
+    }
 }
