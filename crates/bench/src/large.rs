@@ -24,14 +24,16 @@ const PART: usize = 1_000;
 const WRITERS: usize = 4;
 
 /// The snapshot of a repository of `items` content items at `path` (default
-/// `target/bench-repository-<items>.db`), built when missing.
+/// `target/bench-repository-<items>.db`, beside the bench's own `target/release`), built when
+/// missing.
 pub async fn snapshot(cairn: &Cairn, items: usize, path: Option<PathBuf>) -> Result<PathBuf> {
-    let path = path.unwrap_or_else(|| {
-        (cairn.bin.parent())
+    let path = match path {
+        Some(path) => path,
+        None => (std::env::current_exe()?.parent())
             .and_then(Path::parent)
             .unwrap_or(Path::new("."))
-            .join(format!("bench-repository-{items}.db"))
-    });
+            .join(format!("bench-repository-{items}.db")),
+    };
     if path.is_file() {
         eprintln!("large repository: reusing {}", path.display());
         return Ok(path);

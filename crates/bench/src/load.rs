@@ -57,6 +57,13 @@ impl Figures {
         Ok(())
     }
 
+    /// Adds a later run of the same request: its requests, errors, latencies and time.
+    pub fn combine(&mut self, other: &Figures) -> Result<()> {
+        self.merge(other)?;
+        self.seconds += other.seconds;
+        Ok(())
+    }
+
     pub fn errors(&self) -> u64 {
         self.bad_status + self.io_errors
     }

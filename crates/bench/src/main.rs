@@ -240,7 +240,7 @@ async fn bench(args: BenchArgs) -> Result<()> {
         Some(large::snapshot(&cairn, args.large_items, args.large_snapshot.clone()).await?)
     };
     let large = snapshot.as_deref().map(|s| (s, args.large_items));
-    let (outcomes, large_outcomes) = run_scenarios(&cairn, &scenarios, load, large).await?;
+    let (outcomes, large_outcomes) = run_scenarios(&cairn, &scenarios, load, large, 1).await?;
     let bulk_outcomes = match &bulk {
         Some(bulk) => bulk::run(&cairn, bulk).await?,
         None => Vec::new(),
@@ -328,12 +328,14 @@ async fn bench(args: BenchArgs) -> Result<()> {
 /// Measures each scenario (and its ceiling) on a server with a fresh database and, given a
 /// `large` repository's snapshot (its file, its size), right after on a server over a copy of
 /// it: each pair is measured close in time, so that the machine's drift does not pass for a
-/// cost of the size.
+/// cost of the size. With `rounds` above 1, the pair is measured that many times in turn,
+/// each for a share of the load's duration, and each side's rounds are added up.
 async fn run_scenarios(
     cairn: &Cairn,
     scenarios: &[&Scenario],
     load: Load,
     large: Option<(&Path, usize)>,
+    rounds: usize,
 ) -> Result<(Vec<Outcome>, Vec<Outcome>)> {
     if scenarios.is_empty() {
         return Ok((Vec::new(), Vec::new()));
@@ -350,20 +352,47 @@ async fn run_scenarios(
         }
         None => None,
     };
+    let rounds = rounds.max(1);
+    let round = Load {
+        duration: load.duration / rounds as u32,
+        ..load
+    };
     let (mut fresh, mut sized) = (Vec::new(), Vec::new());
     for scenario in scenarios {
-        let vars = scenario.prepare(server.addr).await?;
-        let req = scenario.request(&vars);
-        fresh.push(measure(scenario.name, server.addr, &req, dir.path(), load).await?);
-        if let Some((large, items)) = &large_cairn {
-            let vars = scenario.prepare(large.addr).await?;
-            let req = scenario.request(&vars);
-            let name: &'static str =
-                Box::leak(format!("{} @ {items} items", scenario.name).into_boxed_str());
-            sized.push(measure(name, large.addr, &req, large_dir.path(), load).await?);
+        let req = scenario.request(&scenario.prepare(server.addr).await?);
+        let on_large = match &large_cairn {
+            Some((large, items)) => {
+                let req = scenario.request(&scenario.prepare(large.addr).await?);
+                let name: &'static str =
+                    Box::leak(format!("{} @ {items} items", scenario.name).into_boxed_str());
+                Some((large.addr, req, name))
+            }
+            None => None,
+        };
+        let (mut f, mut l): (Option<Outcome>, Option<Outcome>) = (None, None);
+        for _ in 0..rounds {
+            let o = measure(scenario.name, server.addr, &req, dir.path(), round).await?;
+            added(&mut f, o)?;
+            if let Some((addr, req, name)) = &on_large {
+                let o = measure(name, *addr, req, large_dir.path(), round).await?;
+                added(&mut l, o)?;
+            }
         }
+        fresh.extend(f);
+        sized.extend(l);
     }
     Ok((fresh, sized))
+}
+
+/// `o` added to the rounds in `sum`.
+fn added(sum: &mut Option<Outcome>, o: Outcome) -> Result<()> {
+    match sum {
+        Some(s) => s.combine(&o),
+        None => {
+            *sum = Some(o);
+            Ok(())
+        }
+    }
 }
 
 /// Measures `req` on cairn at `addr`, and on a ceiling server (its files in `dir`) answering

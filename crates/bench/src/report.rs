@@ -12,6 +12,14 @@ pub struct Outcome {
     pub ceiling: Figures,
 }
 
+impl Outcome {
+    /// Adds a later round of the same scenario (cairn's and the ceiling's runs).
+    pub fn combine(&mut self, other: &Outcome) -> anyhow::Result<()> {
+        self.cairn.combine(&other.cairn)?;
+        self.ceiling.combine(&other.ceiling)
+    }
+}
+
 /// The figures of one load run, as written to JSON.
 #[derive(Serialize)]
 struct RunJson {
