@@ -328,8 +328,9 @@ async fn bench(args: BenchArgs) -> Result<()> {
 /// Measures each scenario (and its ceiling) on a server with a fresh database and, given a
 /// `large` repository's snapshot (its file, its size), right after on a server over a copy of
 /// it: each pair is measured close in time, so that the machine's drift does not pass for a
-/// cost of the size. With `rounds` above 1, the pair is measured that many times in turn,
-/// each for a share of the load's duration, and each side's rounds are added up.
+/// cost of the size. With `rounds` above 1, the pair is measured that many times in turn (the
+/// large one first every other round), each for a share of the load's duration, and each
+/// side's rounds are added up.
 async fn run_scenarios(
     cairn: &Cairn,
     scenarios: &[&Scenario],
@@ -370,12 +371,21 @@ async fn run_scenarios(
             None => None,
         };
         let (mut f, mut l): (Option<Outcome>, Option<Outcome>) = (None, None);
-        for _ in 0..rounds {
-            let o = measure(scenario.name, server.addr, &req, dir.path(), round).await?;
-            added(&mut f, o)?;
+        for r in 0..rounds {
+            // In rounds, the large one goes first every other round: neither side always
+            // follows the other.
+            let large_first = r % 2 == 1;
+            if !large_first {
+                let o = measure(scenario.name, server.addr, &req, dir.path(), round).await?;
+                added(&mut f, o)?;
+            }
             if let Some((addr, req, name)) = &on_large {
                 let o = measure(name, *addr, req, large_dir.path(), round).await?;
                 added(&mut l, o)?;
+            }
+            if large_first {
+                let o = measure(scenario.name, server.addr, &req, dir.path(), round).await?;
+                added(&mut f, o)?;
             }
         }
         fresh.extend(f);
