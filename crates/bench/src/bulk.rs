@@ -189,13 +189,7 @@ async fn worker(mut conn: Conn, addr: SocketAddr, shared: Arc<Shared>) -> Result
             return Ok(());
         }
         let parent = &shared.parents[n % shared.parents.len()];
-        let outcome = if shared.at_once {
-            let t0 = Instant::now();
-            let created = create_published(&mut conn, parent, &format!("Folder {}", n + 1)).await;
-            created.map(|_| (micros(t0.elapsed()), 0))
-        } else {
-            create_and_publish(&mut conn, parent, n + 1).await
-        };
+        let outcome = create_and_publish(&mut conn, parent, n + 1, shared.at_once).await;
         let done = shared.start.elapsed();
         let (create_us, publish_us, failed) = match outcome {
             Ok((create_us, publish_us)) => (create_us, publish_us, false),
@@ -226,15 +220,21 @@ async fn worker(mut conn: Conn, addr: SocketAddr, shared: Arc<Shared>) -> Result
     }
 }
 
-/// Creates folder `n` under `parent_href` and publishes it; returns the latencies of both
-/// requests in microseconds.
+/// Creates folder `n` under `parent_href` and publishes it, in the same request when
+/// `at_once`; returns the latencies of both requests in microseconds (the second 0 when
+/// `at_once`).
 pub async fn create_and_publish(
     conn: &mut Conn,
     parent_href: &str,
     n: usize,
+    at_once: bool,
 ) -> Result<(u64, u64)> {
-    let t0 = Instant::now();
-    let id = create(conn, parent_href, &format!("Folder {n}")).await?;
+    let (name, t0) = (format!("Folder {n}"), Instant::now());
+    if at_once {
+        post(conn, "?publish=true", parent_href, &name).await?;
+        return Ok((micros(t0.elapsed()), 0));
+    }
+    let id = create(conn, parent_href, &name).await?;
     let t1 = Instant::now();
     publish(conn, id).await?;
     Ok((micros(t1 - t0), micros(t1.elapsed())))
@@ -245,11 +245,7 @@ pub async fn create(conn: &mut Conn, parent_href: &str, name: &str) -> Result<i6
     post(conn, "", parent_href, name).await
 }
 
-/// [`create`], published in the same request (`?publish=true`).
-pub async fn create_published(conn: &mut Conn, parent_href: &str, name: &str) -> Result<i64> {
-    post(conn, "?publish=true", parent_href, name).await
-}
-
+/// `POST /content/objects{query}` of a folder called `name` under `parent_href`; its id.
 async fn post(conn: &mut Conn, query: &str, parent_href: &str, name: &str) -> Result<i64> {
     let body = folder(parent_href, name);
     let req = Request::new("POST", &format!("{PREFIX}/content/objects{query}"))

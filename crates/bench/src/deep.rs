@@ -193,7 +193,7 @@ async fn fill(addr: SocketAddr, parent: &str, deep: Deep) -> Result<()> {
                 if n >= deep.width {
                     return Ok::<_, anyhow::Error>(());
                 }
-                create_and_publish(&mut conn, &parent, n + 1).await?;
+                create_and_publish(&mut conn, &parent, n + 1, false).await?;
                 if (n + 1) % 1000 == 0 {
                     eprintln!("{NAME}: {} of {} folders", n + 1, deep.width);
                 }
