@@ -1,13 +1,15 @@
 """The pages for people in a headless Chromium: the front page links to the content browser,
 which shows the root's children, follows a link to a child and shows its fields and its own
-children, logs in and out through the API; the API reference renders every operation. No page
-may log a console error or throw.
+children, shows on a Location without children a request that creates a first item there
+(and runs it with curl), logs in and out through the API; the API reference renders every
+operation, with a sample of every body. No page may log a console error or throw.
 
 Usage: browser.py BASE_URL CHROMIUM_PATH (a server on a fresh database at BASE_URL).
 """
 
 import base64
 import json
+import subprocess
 import sys
 import urllib.request
 
@@ -81,6 +83,22 @@ def main():
         expect(page.locator("#title")).to_have_text("Alpha")
         expect(page.locator("#fields dd").first).to_have_text("Alpha")
         expect(page.locator("#children a")).to_have_text(["Nested"])
+        # A Location without children says how to create a first item there, with a
+        # request that works as shown.
+        expect(page.locator("#first")).to_be_hidden()
+        page.locator("#children a").first.click()
+        expect(page.locator("#title")).to_have_text("Nested")
+        expect(page.locator("#first")).to_be_visible()
+        expect(page.locator("#first a")).to_have_attribute(
+            "href", "reference#tag/content/operation/createContent"
+        )
+        shown = page.locator("#first-request").text_content()
+        done = subprocess.run(["sh", "-c", shown], capture_output=True, text=True, check=True)
+        if '"Content"' not in done.stdout:
+            problems.append(f"the first item's request shown did not create one: {done.stdout}")
+        page.reload()
+        expect(page.locator("#children a")).to_have_text(["My first folder"])
+        expect(page.locator("#first")).to_be_hidden()
         page.locator("#trail a").first.click()
         expect(page.locator("#title")).to_have_text("Ibexa Platform")
 
@@ -97,6 +115,13 @@ def main():
         operations = page.locator("[id^='operation/']").count()
         if operations < 100:
             problems.append(f"the API reference shows {operations} operations")
+        # Every body has an example (spec/examples/): a sample is shown, never "No sample".
+        expect(page.locator("[id='operation/loadSection']")).to_contain_text(
+            "/api/ibexa/v2/content/sections/", timeout=30000
+        )
+        no_sample = page.get_by_text("No sample").count()
+        if no_sample:
+            problems.append(f"the API reference shows 'No sample' {no_sample} times")
         browser.close()
     for problem in problems:
         print(problem)

@@ -452,6 +452,15 @@ impl Decode for SessionInput {
         })
     }
 }
+impl Decode for JwtInput {
+    #[allow(unused_variables)]
+    fn decode<N: Node>(n: &N, path: &mut Path<'_>) -> Result<Self, DecodeError> {
+        Ok(JwtInput {
+            username: d::required(n, "username", path)?,
+            password: d::required(n, "password", path)?,
+        })
+    }
+}
 impl Decode for UrlAliasCreate {
     #[allow(unused_variables)]
     fn decode<N: Node>(n: &N, path: &mut Path<'_>) -> Result<Self, DecodeError> {

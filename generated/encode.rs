@@ -1732,7 +1732,10 @@ impl Encode for LocationContentInfo {
         w.open(name);
         w.attr_media("ContentInfo");
         w.attr_href(&self.href);
-        self.content.write_xml(w, "Content");
+        {
+            let u = &self.content;
+            u.write_xml(w, "Content");
+        }
         w.close(name);
     }
     fn write_json(&self, w: &mut JsonWriter<'_>) {
@@ -1740,8 +1743,43 @@ impl Encode for LocationContentInfo {
         w.media("ContentInfo");
         w.href(&self.href);
         w.key("Content");
-        self.content.write_json(w);
+        {
+            let u = &self.content;
+            u.write_json(w);
+        }
         w.end_object();
+    }
+}
+impl Encode for LocationContent {
+    fn media(&self) -> &'static str {
+        match self {
+            Self::ContentInfo(v) => v.media(),
+            Self::Content(v) => v.media(),
+        }
+    }
+    fn element(&self) -> &'static str {
+        match self {
+            Self::ContentInfo(v) => v.element(),
+            Self::Content(v) => v.element(),
+        }
+    }
+    fn href(&self) -> Option<&str> {
+        match self {
+            Self::ContentInfo(v) => v.href(),
+            Self::Content(v) => v.href(),
+        }
+    }
+    fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
+        match self {
+            Self::ContentInfo(v) => v.write_xml(w, name),
+            Self::Content(v) => v.write_xml(w, name),
+        }
+    }
+    fn write_json(&self, w: &mut JsonWriter<'_>) {
+        match self {
+            Self::ContentInfo(v) => v.write_json(w),
+            Self::Content(v) => v.write_json(w),
+        }
     }
 }
 impl Encode for LocationList {
@@ -2468,6 +2506,29 @@ impl Encode for Session {
         w.value(&self.csrf_token);
         w.key("User");
         w.reference("User", &format!("/user/users/{}", & self.user));
+        w.end_object();
+    }
+}
+impl Encode for Jwt {
+    fn media(&self) -> &'static str {
+        "JWT"
+    }
+    fn element(&self) -> &'static str {
+        "JWT"
+    }
+    fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
+        w.open(name);
+        w.attr_media("JWT");
+        w.attr("token", &self.token_attribute);
+        w.elem("token", &self.token);
+        w.close(name);
+    }
+    fn write_json(&self, w: &mut JsonWriter<'_>) {
+        w.begin_object();
+        w.media("JWT");
+        w.field("_token", &self.token_attribute);
+        w.key("token");
+        w.value(&self.token);
         w.end_object();
     }
 }
@@ -3236,7 +3297,12 @@ impl Encode for ViewResult {
             w.close("maxScore");
         }
         self.search_hits.write_xml(w, "searchHits");
-        w.hash("aggregations", &self.aggregations);
+        for v in &self.aggregations {
+            {
+                let u = v;
+                u.write_xml(w, u.element());
+            }
+        }
         w.close(name);
     }
     fn write_json(&self, w: &mut JsonWriter<'_>) {
@@ -3259,7 +3325,14 @@ impl Encode for ViewResult {
         w.key("searchHits");
         self.search_hits.write_json(w);
         w.key("aggregations");
-        w.hash(&self.aggregations);
+        w.begin_array();
+        for v in &self.aggregations {
+            {
+                let u = v;
+                u.write_json(w);
+            }
+        }
+        w.end_array();
         w.end_object();
     }
 }
@@ -3318,6 +3391,434 @@ impl Encode for SearchHit {
             w.key(u.element());
             u.write_json(w);
             w.end_object();
+        }
+        w.end_object();
+    }
+}
+impl Encode for AggregationResult {
+    fn media(&self) -> &'static str {
+        match self {
+            Self::TermAggregationResult(v) => v.media(),
+            Self::RangeAggregationResult(v) => v.media(),
+            Self::StatsAggregationResult(v) => v.media(),
+        }
+    }
+    fn element(&self) -> &'static str {
+        match self {
+            Self::TermAggregationResult(v) => v.element(),
+            Self::RangeAggregationResult(v) => v.element(),
+            Self::StatsAggregationResult(v) => v.element(),
+        }
+    }
+    fn href(&self) -> Option<&str> {
+        match self {
+            Self::TermAggregationResult(v) => v.href(),
+            Self::RangeAggregationResult(v) => v.href(),
+            Self::StatsAggregationResult(v) => v.href(),
+        }
+    }
+    fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
+        match self {
+            Self::TermAggregationResult(v) => v.write_xml(w, name),
+            Self::RangeAggregationResult(v) => v.write_xml(w, name),
+            Self::StatsAggregationResult(v) => v.write_xml(w, name),
+        }
+    }
+    fn write_json(&self, w: &mut JsonWriter<'_>) {
+        match self {
+            Self::TermAggregationResult(v) => v.write_json(w),
+            Self::RangeAggregationResult(v) => v.write_json(w),
+            Self::StatsAggregationResult(v) => v.write_json(w),
+        }
+    }
+}
+impl Encode for TermAggregationResult {
+    fn media(&self) -> &'static str {
+        "TermAggregationResult"
+    }
+    fn element(&self) -> &'static str {
+        "TermAggregationResult"
+    }
+    fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
+        w.open(name);
+        w.attr_media("TermAggregationResult");
+        w.elem("name", &self.name);
+        for v in &self.entries {
+            {
+                let u = v;
+                u.write_xml(w, u.element());
+            }
+        }
+        w.close(name);
+    }
+    fn write_json(&self, w: &mut JsonWriter<'_>) {
+        w.begin_object();
+        w.media("TermAggregationResult");
+        w.key("name");
+        w.value(&self.name);
+        w.key("entries");
+        w.begin_array();
+        for v in &self.entries {
+            {
+                let u = v;
+                u.write_json(w);
+            }
+        }
+        w.end_array();
+        w.end_object();
+    }
+}
+impl Encode for TermAggregationEntry {
+    fn media(&self) -> &'static str {
+        match self {
+            Self::TermAggregationResultEntry(v) => v.media(),
+            Self::TermAggregationValueEntry(v) => v.media(),
+        }
+    }
+    fn element(&self) -> &'static str {
+        match self {
+            Self::TermAggregationResultEntry(v) => v.element(),
+            Self::TermAggregationValueEntry(v) => v.element(),
+        }
+    }
+    fn href(&self) -> Option<&str> {
+        match self {
+            Self::TermAggregationResultEntry(v) => v.href(),
+            Self::TermAggregationValueEntry(v) => v.href(),
+        }
+    }
+    fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
+        match self {
+            Self::TermAggregationResultEntry(v) => v.write_xml(w, name),
+            Self::TermAggregationValueEntry(v) => v.write_xml(w, name),
+        }
+    }
+    fn write_json(&self, w: &mut JsonWriter<'_>) {
+        match self {
+            Self::TermAggregationResultEntry(v) => v.write_json(w),
+            Self::TermAggregationValueEntry(v) => v.write_json(w),
+        }
+    }
+}
+impl Encode for TermAggregationResultEntry {
+    fn media(&self) -> &'static str {
+        "TermAggregationResultEntry"
+    }
+    fn element(&self) -> &'static str {
+        "TermAggregationResultEntry"
+    }
+    fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
+        w.open(name);
+        w.attr_media("TermAggregationResultEntry");
+        {
+            let u = &self.key;
+            w.open("key");
+            u.write_xml(w, u.element());
+            w.close("key");
+        }
+        w.elem("count", &self.count);
+        w.close(name);
+    }
+    fn write_json(&self, w: &mut JsonWriter<'_>) {
+        w.begin_object();
+        w.media("TermAggregationResultEntry");
+        w.key("key");
+        {
+            let u = &self.key;
+            w.begin_object();
+            w.key(u.element());
+            u.write_json(w);
+            w.end_object();
+        }
+        w.key("count");
+        w.value(&self.count);
+        w.end_object();
+    }
+}
+impl Encode for TermAggregationValueEntry {
+    fn media(&self) -> &'static str {
+        "TermAggregationResultEntry"
+    }
+    fn element(&self) -> &'static str {
+        "TermAggregationResultEntry"
+    }
+    fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
+        w.open(name);
+        w.attr_media("TermAggregationResultEntry");
+        w.hash("key", &self.key);
+        w.elem("count", &self.count);
+        w.close(name);
+    }
+    fn write_json(&self, w: &mut JsonWriter<'_>) {
+        w.begin_object();
+        w.media("TermAggregationResultEntry");
+        w.key("key");
+        w.hash(&self.key);
+        w.key("count");
+        w.value(&self.count);
+        w.end_object();
+    }
+}
+impl Encode for TermAggregationKey {
+    fn media(&self) -> &'static str {
+        match self {
+            Self::ContentType(v) => v.media(),
+            Self::ContentTypeGroup(v) => v.media(),
+            Self::Section(v) => v.media(),
+            Self::Language(v) => v.media(),
+            Self::ObjectState(v) => v.media(),
+            Self::User(v) => v.media(),
+            Self::UserGroup(v) => v.media(),
+            Self::Location(v) => v.media(),
+        }
+    }
+    fn element(&self) -> &'static str {
+        match self {
+            Self::ContentType(v) => v.element(),
+            Self::ContentTypeGroup(v) => v.element(),
+            Self::Section(v) => v.element(),
+            Self::Language(v) => v.element(),
+            Self::ObjectState(v) => v.element(),
+            Self::User(v) => v.element(),
+            Self::UserGroup(v) => v.element(),
+            Self::Location(v) => v.element(),
+        }
+    }
+    fn href(&self) -> Option<&str> {
+        match self {
+            Self::ContentType(v) => v.href(),
+            Self::ContentTypeGroup(v) => v.href(),
+            Self::Section(v) => v.href(),
+            Self::Language(v) => v.href(),
+            Self::ObjectState(v) => v.href(),
+            Self::User(v) => v.href(),
+            Self::UserGroup(v) => v.href(),
+            Self::Location(v) => v.href(),
+        }
+    }
+    fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
+        match self {
+            Self::ContentType(v) => v.write_xml(w, name),
+            Self::ContentTypeGroup(v) => v.write_xml(w, name),
+            Self::Section(v) => v.write_xml(w, name),
+            Self::Language(v) => v.write_xml(w, name),
+            Self::ObjectState(v) => v.write_xml(w, name),
+            Self::User(v) => v.write_xml(w, name),
+            Self::UserGroup(v) => v.write_xml(w, name),
+            Self::Location(v) => v.write_xml(w, name),
+        }
+    }
+    fn write_json(&self, w: &mut JsonWriter<'_>) {
+        match self {
+            Self::ContentType(v) => v.write_json(w),
+            Self::ContentTypeGroup(v) => v.write_json(w),
+            Self::Section(v) => v.write_json(w),
+            Self::Language(v) => v.write_json(w),
+            Self::ObjectState(v) => v.write_json(w),
+            Self::User(v) => v.write_json(w),
+            Self::UserGroup(v) => v.write_json(w),
+            Self::Location(v) => v.write_json(w),
+        }
+    }
+}
+impl Encode for RangeAggregationResult {
+    fn media(&self) -> &'static str {
+        "RangeAggregationResult"
+    }
+    fn element(&self) -> &'static str {
+        "RangeAggregationResult"
+    }
+    fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
+        w.open(name);
+        w.attr_media("RangeAggregationResult");
+        w.elem("name", &self.name);
+        for v in &self.range_aggregation_result_entry {
+            v.write_xml(w, "RangeAggregationResultEntry");
+        }
+        w.close(name);
+    }
+    fn write_json(&self, w: &mut JsonWriter<'_>) {
+        w.begin_object();
+        w.media("RangeAggregationResult");
+        w.key("name");
+        w.value(&self.name);
+        w.key("entries");
+        w.begin_array();
+        for v in &self.range_aggregation_result_entry {
+            v.write_json(w);
+        }
+        w.end_array();
+        w.end_object();
+    }
+}
+impl Encode for RangeAggregationResultEntry {
+    fn media(&self) -> &'static str {
+        "RangeAggregationResultEntry"
+    }
+    fn element(&self) -> &'static str {
+        "RangeAggregationResultEntry"
+    }
+    fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
+        w.open(name);
+        w.attr_media("RangeAggregationResultEntry");
+        {
+            let u = &self.key;
+            w.open("key");
+            u.write_xml(w, u.element());
+            w.close("key");
+        }
+        w.elem("count", &self.count);
+        w.close(name);
+    }
+    fn write_json(&self, w: &mut JsonWriter<'_>) {
+        w.begin_object();
+        w.media("RangeAggregationResultEntry");
+        w.key("key");
+        {
+            let u = &self.key;
+            w.begin_object();
+            w.key(u.element());
+            u.write_json(w);
+            w.end_object();
+        }
+        w.key("count");
+        w.value(&self.count);
+        w.end_object();
+    }
+}
+impl Encode for RangeAggregationKey {
+    fn media(&self) -> &'static str {
+        match self {
+            Self::Range(v) => v.media(),
+        }
+    }
+    fn element(&self) -> &'static str {
+        match self {
+            Self::Range(v) => v.element(),
+        }
+    }
+    fn href(&self) -> Option<&str> {
+        match self {
+            Self::Range(v) => v.href(),
+        }
+    }
+    fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
+        match self {
+            Self::Range(v) => v.write_xml(w, name),
+        }
+    }
+    fn write_json(&self, w: &mut JsonWriter<'_>) {
+        match self {
+            Self::Range(v) => v.write_json(w),
+        }
+    }
+}
+impl Encode for Range {
+    fn media(&self) -> &'static str {
+        "Range"
+    }
+    fn element(&self) -> &'static str {
+        "Range"
+    }
+    fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
+        w.open(name);
+        w.attr_media("Range");
+        w.hash("from", &self.from);
+        w.hash("to", &self.to);
+        w.close(name);
+    }
+    fn write_json(&self, w: &mut JsonWriter<'_>) {
+        w.begin_object();
+        w.media("Range");
+        w.key("from");
+        w.hash(&self.from);
+        w.key("to");
+        w.hash(&self.to);
+        w.end_object();
+    }
+}
+impl Encode for StatsAggregationResult {
+    fn media(&self) -> &'static str {
+        "StatsAggregationResult"
+    }
+    fn element(&self) -> &'static str {
+        "StatsAggregationResult"
+    }
+    fn write_xml(&self, w: &mut XmlWriter<'_>, name: &str) {
+        w.open(name);
+        w.attr_media("StatsAggregationResult");
+        w.elem("name", &self.name);
+        if let Some(v) = &self.sum {
+            w.elem("sum", v);
+        } else {
+            w.open("sum");
+            w.close("sum");
+        }
+        if let Some(v) = &self.count {
+            w.elem("count", v);
+        } else {
+            w.open("count");
+            w.close("count");
+        }
+        if let Some(v) = &self.min {
+            w.elem("min", v);
+        } else {
+            w.open("min");
+            w.close("min");
+        }
+        if let Some(v) = &self.max {
+            w.elem("max", v);
+        } else {
+            w.open("max");
+            w.close("max");
+        }
+        if let Some(v) = &self.avg {
+            w.elem("avg", v);
+        } else {
+            w.open("avg");
+            w.close("avg");
+        }
+        w.close(name);
+    }
+    fn write_json(&self, w: &mut JsonWriter<'_>) {
+        w.begin_object();
+        w.media("StatsAggregationResult");
+        w.key("name");
+        w.value(&self.name);
+        if let Some(v) = &self.sum {
+            w.key("sum");
+            w.value(v);
+        } else {
+            w.key("sum");
+            w.null();
+        }
+        if let Some(v) = &self.count {
+            w.key("count");
+            w.value(v);
+        } else {
+            w.key("count");
+            w.null();
+        }
+        if let Some(v) = &self.min {
+            w.key("min");
+            w.value(v);
+        } else {
+            w.key("min");
+            w.null();
+        }
+        if let Some(v) = &self.max {
+            w.key("max");
+            w.value(v);
+        } else {
+            w.key("max");
+            w.null();
+        }
+        if let Some(v) = &self.avg {
+            w.key("avg");
+            w.value(v);
+        } else {
+            w.key("avg");
+            w.null();
         }
         w.end_object();
     }

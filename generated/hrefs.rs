@@ -266,6 +266,10 @@ pub fn refresh_session(session_id: &str) -> String {
 pub fn delete_session(session_id: &str) -> String {
     format!("/user/sessions/{session_id}")
 }
+/// `/user/token/jwt`: the href of `createToken`.
+pub fn create_token() -> String {
+    "/user/token/jwt".to_string()
+}
 /// `/content/trash`: the href of `loadTrashItems`.
 pub fn load_trash_items() -> String {
     "/content/trash".to_string()

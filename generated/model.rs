@@ -859,13 +859,20 @@ pub struct Location {
     /// `ContentInfo`.
     pub content_info: LocationContentInfo,
 }
-/// The `ContentInfo` element of a Location or Trash item, wrapping the content item's ContentInfo.
+/// The `ContentInfo` element of a Location or Trash item, wrapping the content item's ContentInfo (in a search hit, the full content item).
 #[derive(Debug, Clone, PartialEq, Hash)]
 pub struct LocationContentInfo {
     /// The element's own href, under the API prefix.
     pub href: String,
     /// `Content`.
-    pub content: ContentInfo,
+    pub content: LocationContent,
+}
+/// The content item a Location holds - its ContentInfo, or in a Location search hit the full content item with its current version, as the reference's Location visitor writes it.
+#[derive(Debug, Clone, PartialEq, Hash)]
+#[allow(clippy::large_enum_variant)]
+pub enum LocationContent {
+    ContentInfo(ContentInfo),
+    Content(Content),
 }
 /// References to Locations (the Locations of a content item, or a window of a Location's children).
 #[derive(Debug, Clone, PartialEq, Hash)]
@@ -1249,6 +1256,23 @@ pub struct Session {
     /// `User`.
     pub user: i64,
 }
+/// The credentials to get a JSON Web Token for.
+#[derive(Debug, Clone, PartialEq, Hash)]
+pub struct JwtInput {
+    /// `username`.
+    pub username: String,
+    /// `password`.
+    pub password: String,
+}
+/// A JSON Web Token (HS256) for `Authorization: Bearer`, valid until it expires
+/// (`--jwt-ttl`) or its user is disabled, deleted or gets another password.
+#[derive(Debug, Clone, PartialEq, Hash)]
+pub struct Jwt {
+    /// `@token` (JSON `_token`).
+    pub token_attribute: String,
+    /// `token`.
+    pub token: String,
+}
 /// The trash items, optionally a window by offset and limit.
 #[derive(Debug, Clone, PartialEq, Hash)]
 pub struct Trash {
@@ -1612,7 +1636,9 @@ pub struct ViewInput {
 }
 /// A content or Location query: `Filter` and `Query` map criterion names to their data,
 /// `SortClauses` map sort clause names to a direction or data, `Aggregations` is a list of
-/// single-key maps; `limit` defaults to 25 and `offset` to 0. In XML these are plain
+/// single-key maps (`{"ContentTypeTermAggregation": {"name": "types"}}`; XML
+/// `<Aggregations><Aggregation><ContentTypeTermAggregation>...`); `limit` defaults to 25
+/// and `offset` to 0. In XML these are plain
 /// element trees (`<Filter><ContentTypeIdentifierCriterion>image</...></Filter>`).
 #[derive(Debug, Clone, PartialEq, Hash)]
 pub struct ViewQueryInput {
@@ -1662,7 +1688,7 @@ pub struct ViewResult {
     /// `searchHits`.
     pub search_hits: SearchHits,
     /// `aggregations`.
-    pub aggregations: HashValue,
+    pub aggregations: Vec<AggregationResult>,
 }
 /// The search hits of a result, in order (`searchHits.searchHit[]`).
 #[derive(Debug, Clone, PartialEq, Hash)]
@@ -1680,8 +1706,113 @@ pub struct SearchHit {
     /// `value`.
     pub value: SearchHitObject,
 }
+/// The result of one aggregation of the query, named as it was: term aggregations count
+/// the hits by a key, range ones by the ranges asked, stats ones sum a number.
+#[derive(Debug, Clone, PartialEq, Hash)]
+#[allow(clippy::large_enum_variant)]
+pub enum AggregationResult {
+    TermAggregationResult(TermAggregationResult),
+    RangeAggregationResult(RangeAggregationResult),
+    StatsAggregationResult(StatsAggregationResult),
+}
+/// The buckets of a term aggregation, most hits first (ties by key), at most its `limit`
+/// (default 10) and each with at least its `minCount` (default 1) hits.
+#[derive(Debug, Clone, PartialEq, Hash)]
+pub struct TermAggregationResult {
+    /// `name`.
+    pub name: String,
+    /// `entries`.
+    pub entries: Vec<TermAggregationEntry>,
+}
+/// One bucket of a term aggregation; its key is an object or a value.
+#[derive(Debug, Clone, PartialEq, Hash)]
+#[allow(clippy::large_enum_variant)]
+pub enum TermAggregationEntry {
+    TermAggregationResultEntry(TermAggregationResultEntry),
+    TermAggregationValueEntry(TermAggregationValueEntry),
+}
+/// A bucket keyed by an object: a ContentType, ContentTypeGroup, Section, Language,
+/// ObjectState, User, UserGroup or Location, as its own resource renders it.
+#[derive(Debug, Clone, PartialEq, Hash)]
+pub struct TermAggregationResultEntry {
+    /// `key`.
+    pub key: TermAggregationKey,
+    /// `count`.
+    pub count: i64,
+}
+/// A bucket keyed by a value: a boolean (visibility, checkbox), a text (country, keyword,
+/// selection option, raw field) or an author (`{id, name, email}`).
+#[derive(Debug, Clone, PartialEq, Hash)]
+pub struct TermAggregationValueEntry {
+    /// `key`.
+    pub key: HashValue,
+    /// `count`.
+    pub count: i64,
+}
+/// The object a term bucket counts the hits of.
+#[derive(Debug, Clone, PartialEq, Hash)]
+#[allow(clippy::large_enum_variant)]
+pub enum TermAggregationKey {
+    ContentType(ContentType),
+    ContentTypeGroup(ContentTypeGroup),
+    Section(Section),
+    Language(Language),
+    ObjectState(ObjectState),
+    User(User),
+    UserGroup(UserGroup),
+    Location(Location),
+}
+/// The hits in each range asked, in the order asked.
+#[derive(Debug, Clone, PartialEq, Hash)]
+pub struct RangeAggregationResult {
+    /// `name`.
+    pub name: String,
+    /// `RangeAggregationResultEntry` (JSON `entries`).
+    pub range_aggregation_result_entry: Vec<RangeAggregationResultEntry>,
+}
+/// One range with the number of hits whose value is in it.
+#[derive(Debug, Clone, PartialEq, Hash)]
+pub struct RangeAggregationResultEntry {
+    /// `key`.
+    pub key: RangeAggregationKey,
+    /// `count`.
+    pub count: i64,
+}
+/// The range a bucket counts.
+#[derive(Debug, Clone, PartialEq, Hash)]
+#[allow(clippy::large_enum_variant)]
+pub enum RangeAggregationKey {
+    Range(Range),
+}
+/// A range: `from` (included) to `to` (excluded); null is unbounded. Dates are written
+/// ISO 8601, numbers as numbers.
+#[derive(Debug, Clone, PartialEq, Hash)]
+pub struct Range {
+    /// `from`.
+    pub from: HashValue,
+    /// `to`.
+    pub to: HashValue,
+}
+/// The sum, count, minimum, maximum and average of a number over the hits that have one;
+/// null when none has.
+#[derive(Debug, Clone, PartialEq, Hash)]
+pub struct StatsAggregationResult {
+    /// `name`.
+    pub name: String,
+    /// `sum`.
+    pub sum: Option<Float>,
+    /// `count`.
+    pub count: Option<i64>,
+    /// `min`.
+    pub min: Option<Float>,
+    /// `max`.
+    pub max: Option<Float>,
+    /// `avg`.
+    pub avg: Option<Float>,
+}
 /// The object a search hit found (in `value`) - a content item (full Content with its current version) or a Location.
 #[derive(Debug, Clone, PartialEq, Hash)]
+#[allow(clippy::large_enum_variant)]
 pub enum SearchHitObject {
     Content(Content),
     Location(Location),
@@ -2301,8 +2432,8 @@ pub struct ListContentTypesRequest {
     pub identifier: Option<String>,
     /// Query parameter `remoteId`.
     pub remote_id: Option<String>,
-    /// Query parameter `limit`, default `-1`.
-    pub limit: Limit,
+    /// Query parameter `limit`.
+    pub limit: Option<Limit>,
     /// Query parameter `offset`, default `0`.
     pub offset: Offset,
     /// Query parameter `orderby`.
@@ -3490,6 +3621,19 @@ pub struct DeleteSessionRequest {
 pub enum DeleteSessionResponse {
     /// 204
     NoContent { set_cookie: String },
+}
+/// What `createToken` (`POST /user/token/jwt`) receives.
+#[derive(Debug)]
+pub struct CreateTokenRequest {
+    /// The request body.
+    pub body: JwtInput,
+}
+/// What `createToken` answers.
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+pub enum CreateTokenResponse {
+    /// 200
+    Ok { body: Jwt },
 }
 /// What `loadTrashItems` (`GET /content/trash`) receives.
 #[derive(Debug)]

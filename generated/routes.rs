@@ -138,7 +138,7 @@ pub static OPERATIONS: &[Operation] = &[
         method: "PATCH",
         path: "/content/objects/{contentId}",
         access: Access::Write,
-        policies: &[("content", "edit")],
+        policies: &[("content", "edit"), ("section", "assign")],
         filters: false,
         csrf: true,
         inputs: &["ContentUpdate"],
@@ -1783,6 +1783,21 @@ pub static OPERATIONS: &[Operation] = &[
         numeric: &[],
     },
     Operation {
+        id: "createToken",
+        family: "sessions",
+        method: "POST",
+        path: "/user/token/jwt",
+        access: Access::Public,
+        policies: &[("user", "login")],
+        filters: false,
+        csrf: false,
+        inputs: &["JwtInput"],
+        cached: false,
+        shows: None,
+        narrow: false,
+        numeric: &[],
+    },
+    Operation {
         id: "loadTrashItems",
         family: "trash",
         method: "GET",
@@ -3000,6 +3015,20 @@ pub static MEDIA_TYPES: &[MediaTypeInfo] = &[
         output: true,
     },
     MediaTypeInfo {
+        name: "JWTInput",
+        type_name: "JwtInput",
+        element: "JWTInput",
+        input: true,
+        output: false,
+    },
+    MediaTypeInfo {
+        name: "JWT",
+        type_name: "Jwt",
+        element: "JWT",
+        input: false,
+        output: true,
+    },
+    MediaTypeInfo {
         name: "Trash",
         type_name: "Trash",
         element: "Trash",
@@ -3160,6 +3189,55 @@ pub static MEDIA_TYPES: &[MediaTypeInfo] = &[
         input: false,
         output: true,
     },
+    MediaTypeInfo {
+        name: "TermAggregationResult",
+        type_name: "TermAggregationResult",
+        element: "TermAggregationResult",
+        input: false,
+        output: true,
+    },
+    MediaTypeInfo {
+        name: "TermAggregationResultEntry",
+        type_name: "TermAggregationResultEntry",
+        element: "TermAggregationResultEntry",
+        input: false,
+        output: true,
+    },
+    MediaTypeInfo {
+        name: "TermAggregationResultEntry",
+        type_name: "TermAggregationValueEntry",
+        element: "TermAggregationResultEntry",
+        input: false,
+        output: true,
+    },
+    MediaTypeInfo {
+        name: "RangeAggregationResult",
+        type_name: "RangeAggregationResult",
+        element: "RangeAggregationResult",
+        input: false,
+        output: true,
+    },
+    MediaTypeInfo {
+        name: "RangeAggregationResultEntry",
+        type_name: "RangeAggregationResultEntry",
+        element: "RangeAggregationResultEntry",
+        input: false,
+        output: true,
+    },
+    MediaTypeInfo {
+        name: "Range",
+        type_name: "Range",
+        element: "Range",
+        input: false,
+        output: true,
+    },
+    MediaTypeInfo {
+        name: "StatsAggregationResult",
+        type_name: "StatsAggregationResult",
+        element: "StatsAggregationResult",
+        input: false,
+        output: true,
+    },
 ];
 /// The API's routes under the dialect's prefix, added to `route`: each path answering its
 /// methods, OPTIONS and 405.
@@ -3313,12 +3391,20 @@ pub fn routes<A: Api>(
             ),
         )
         .at(
+            r"/user/token/jwt",
+            PathEndpoint::new(
+                settings.clone(),
+                vec![(& OPERATIONS[118], h_create_token(api.clone())),],
+                render_error,
+            ),
+        )
+        .at(
             r"/content/trash",
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[118], h_load_trash_items(api.clone())), (&
-                    OPERATIONS[119], h_empty_trash(api.clone())),
+                    (& OPERATIONS[119], h_load_trash_items(api.clone())), (&
+                    OPERATIONS[120], h_empty_trash(api.clone())),
                 ],
                 render_error,
             ),
@@ -3328,8 +3414,8 @@ pub fn routes<A: Api>(
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[123], h_list_global_url_aliases(api.clone())), (&
-                    OPERATIONS[125], h_create_url_alias(api.clone())),
+                    (& OPERATIONS[124], h_list_global_url_aliases(api.clone())), (&
+                    OPERATIONS[126], h_create_url_alias(api.clone())),
                 ],
                 render_error,
             ),
@@ -3339,8 +3425,8 @@ pub fn routes<A: Api>(
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[128], h_list_url_wildcards(api.clone())), (&
-                    OPERATIONS[129], h_create_url_wildcard(api.clone())),
+                    (& OPERATIONS[129], h_list_url_wildcards(api.clone())), (&
+                    OPERATIONS[130], h_create_url_wildcard(api.clone())),
                 ],
                 render_error,
             ),
@@ -3350,7 +3436,7 @@ pub fn routes<A: Api>(
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[132], h_load_users(api.clone())), (& OPERATIONS[133],
+                    (& OPERATIONS[133], h_load_users(api.clone())), (& OPERATIONS[134],
                     h_verify_users(api.clone())),
                 ],
                 render_error,
@@ -3360,7 +3446,7 @@ pub fn routes<A: Api>(
             r"/user/current",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[137], h_redirect_to_current_user(api.clone())),],
+                vec![(& OPERATIONS[138], h_redirect_to_current_user(api.clone())),],
                 render_error,
             ),
         )
@@ -3368,7 +3454,7 @@ pub fn routes<A: Api>(
             r"/user/groups",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[142], h_load_user_groups(api.clone())),],
+                vec![(& OPERATIONS[143], h_load_user_groups(api.clone())),],
                 render_error,
             ),
         )
@@ -3376,7 +3462,7 @@ pub fn routes<A: Api>(
             r"/user/groups/root",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[143], h_load_root_user_group(api.clone())),],
+                vec![(& OPERATIONS[144], h_load_root_user_group(api.clone())),],
                 render_error,
             ),
         )
@@ -3384,7 +3470,7 @@ pub fn routes<A: Api>(
             r"/user/groups/subgroups",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[144], h_create_root_user_group(api.clone())),],
+                vec![(& OPERATIONS[145], h_create_root_user_group(api.clone())),],
                 render_error,
             ),
         )
@@ -3393,7 +3479,7 @@ pub fn routes<A: Api>(
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[153], h_create_view(api.clone())), (& OPERATIONS[154],
+                    (& OPERATIONS[154], h_create_view(api.clone())), (& OPERATIONS[155],
                     h_list_view(api.clone())),
                 ],
                 render_error,
@@ -3403,7 +3489,7 @@ pub fn routes<A: Api>(
             r"/content/views",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[157], h_create_content_view(api.clone())),],
+                vec![(& OPERATIONS[158], h_create_content_view(api.clone())),],
                 render_error,
             ),
         )
@@ -3698,9 +3784,9 @@ pub fn routes<A: Api>(
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[120], h_load_trash_item(api.clone())), (&
-                    OPERATIONS[121], h_restore_trash_item(api.clone())), (&
-                    OPERATIONS[122], h_delete_trash_item(api.clone())),
+                    (& OPERATIONS[121], h_load_trash_item(api.clone())), (&
+                    OPERATIONS[122], h_restore_trash_item(api.clone())), (&
+                    OPERATIONS[123], h_delete_trash_item(api.clone())),
                 ],
                 render_error,
             ),
@@ -3710,8 +3796,8 @@ pub fn routes<A: Api>(
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[126], h_load_url_alias(api.clone())), (&
-                    OPERATIONS[127], h_delete_url_alias(api.clone())),
+                    (& OPERATIONS[127], h_load_url_alias(api.clone())), (&
+                    OPERATIONS[128], h_delete_url_alias(api.clone())),
                 ],
                 render_error,
             ),
@@ -3721,8 +3807,8 @@ pub fn routes<A: Api>(
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[130], h_load_url_wildcard(api.clone())), (&
-                    OPERATIONS[131], h_delete_url_wildcard(api.clone())),
+                    (& OPERATIONS[131], h_load_url_wildcard(api.clone())), (&
+                    OPERATIONS[132], h_delete_url_wildcard(api.clone())),
                 ],
                 render_error,
             ),
@@ -3732,8 +3818,8 @@ pub fn routes<A: Api>(
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[134], h_load_user(api.clone())), (& OPERATIONS[135],
-                    h_update_user(api.clone())), (& OPERATIONS[136], h_delete_user(api
+                    (& OPERATIONS[135], h_load_user(api.clone())), (& OPERATIONS[136],
+                    h_update_user(api.clone())), (& OPERATIONS[137], h_delete_user(api
                     .clone())),
                 ],
                 render_error,
@@ -3744,8 +3830,8 @@ pub fn routes<A: Api>(
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[138], h_load_user_groups_of_user(api.clone())), (&
-                    OPERATIONS[139], h_assign_user_to_user_group(api.clone())),
+                    (& OPERATIONS[139], h_load_user_groups_of_user(api.clone())), (&
+                    OPERATIONS[140], h_assign_user_to_user_group(api.clone())),
                 ],
                 render_error,
             ),
@@ -3754,7 +3840,7 @@ pub fn routes<A: Api>(
             r"/user/users/:userId/drafts",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[141], h_load_user_drafts(api.clone())),],
+                vec![(& OPERATIONS[142], h_load_user_drafts(api.clone())),],
                 render_error,
             ),
         )
@@ -3762,7 +3848,7 @@ pub fn routes<A: Api>(
             r"/views/:viewId",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[155], h_get_view(api.clone())),],
+                vec![(& OPERATIONS[156], h_get_view(api.clone())),],
                 render_error,
             ),
         )
@@ -3770,7 +3856,7 @@ pub fn routes<A: Api>(
             r"/views/:viewId/results",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[156], h_load_view_results(api.clone())),],
+                vec![(& OPERATIONS[157], h_load_view_results(api.clone())),],
                 render_error,
             ),
         )
@@ -3932,7 +4018,7 @@ pub fn routes<A: Api>(
             r"/content/locations/:locationPath<^\d+(?:/\d+)*>/urlaliases",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[124], h_list_location_url_aliases(api.clone())),],
+                vec![(& OPERATIONS[125], h_list_location_url_aliases(api.clone())),],
                 render_error,
             ),
         )
@@ -3941,10 +4027,10 @@ pub fn routes<A: Api>(
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[145], h_load_user_group(api.clone())), (&
-                    OPERATIONS[146], h_update_user_group(api.clone())), (&
-                    OPERATIONS[147], h_delete_user_group(api.clone())), (&
-                    OPERATIONS[148], h_move_user_group(api.clone())),
+                    (& OPERATIONS[146], h_load_user_group(api.clone())), (&
+                    OPERATIONS[147], h_update_user_group(api.clone())), (&
+                    OPERATIONS[148], h_delete_user_group(api.clone())), (&
+                    OPERATIONS[149], h_move_user_group(api.clone())),
                 ],
                 render_error,
             ),
@@ -3954,8 +4040,8 @@ pub fn routes<A: Api>(
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[149], h_load_sub_user_groups(api.clone())), (&
-                    OPERATIONS[150], h_create_user_group(api.clone())),
+                    (& OPERATIONS[150], h_load_sub_user_groups(api.clone())), (&
+                    OPERATIONS[151], h_create_user_group(api.clone())),
                 ],
                 render_error,
             ),
@@ -3965,8 +4051,8 @@ pub fn routes<A: Api>(
             PathEndpoint::new(
                 settings.clone(),
                 vec![
-                    (& OPERATIONS[151], h_load_users_from_group(api.clone())), (&
-                    OPERATIONS[152], h_create_user(api.clone())),
+                    (& OPERATIONS[152], h_load_users_from_group(api.clone())), (&
+                    OPERATIONS[153], h_create_user(api.clone())),
                 ],
                 render_error,
             ),
@@ -4006,7 +4092,7 @@ pub fn routes<A: Api>(
             r"/user/users/:userId/groups/:groupPath<^\d+(?:/\d+)*>",
             PathEndpoint::new(
                 settings.clone(),
-                vec![(& OPERATIONS[140], h_unassign_user_from_user_group(api.clone())),],
+                vec![(& OPERATIONS[141], h_unassign_user_from_user_group(api.clone())),],
                 render_error,
             ),
         )
@@ -5196,7 +5282,7 @@ fn h_list_content_types<A: Api>(api: Arc<A>) -> Handler {
             let req = ListContentTypesRequest {
                 identifier: rq.query::<String>("identifier")?,
                 remote_id: rq.query::<String>("remoteId")?,
-                limit: rq.query::<Limit>("limit")?.unwrap_or(Limit(None)),
+                limit: rq.query::<Limit>("limit")?,
                 offset: rq.query::<Offset>("offset")?.unwrap_or(Offset(0)),
                 orderby: rq.query::<String>("orderby")?,
                 sort: rq.query::<String>("sort")?.unwrap_or_else(|| "asc".to_string()),
@@ -7562,11 +7648,29 @@ fn h_delete_session<A: Api>(api: Arc<A>) -> Handler {
         })
     })
 }
+fn h_create_token<A: Api>(api: Arc<A>) -> Handler {
+    Box::new(move |mut rq: Rq| {
+        let api = api.clone();
+        Box::pin(async move {
+            let op = &OPERATIONS[118];
+            let cx = api.context(&rq, op).await.map_err(Into::into)?;
+            let req = CreateTokenRequest {
+                body: rq.input(op.inputs)?,
+            };
+            let resp = api.sessions().create_token(&cx, req).await.map_err(Into::into)?;
+            api.completed(&cx, op).await;
+            let page = match resp {
+                CreateTokenResponse::Ok { body } => rq.reply(200).body(&body).render(),
+            };
+            Ok(page.respond(&rq))
+        })
+    })
+}
 fn h_load_trash_items<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[118];
+            let op = &OPERATIONS[119];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -7595,7 +7699,7 @@ fn h_empty_trash<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[119];
+            let op = &OPERATIONS[120];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = EmptyTrashRequest {};
             let resp = api.trash().empty_trash(&cx, req).await.map_err(Into::into)?;
@@ -7611,7 +7715,7 @@ fn h_load_trash_item<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[120];
+            let op = &OPERATIONS[121];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -7641,7 +7745,7 @@ fn h_restore_trash_item<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[121];
+            let op = &OPERATIONS[122];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = RestoreTrashItemRequest {
                 trash_item_id: rq.path("trashItemId")?,
@@ -7666,7 +7770,7 @@ fn h_delete_trash_item<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[122];
+            let op = &OPERATIONS[123];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteTrashItemRequest {
                 trash_item_id: rq.path("trashItemId")?,
@@ -7689,7 +7793,7 @@ fn h_list_global_url_aliases<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[123];
+            let op = &OPERATIONS[124];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -7721,7 +7825,7 @@ fn h_list_location_url_aliases<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[124];
+            let op = &OPERATIONS[125];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -7756,7 +7860,7 @@ fn h_create_url_alias<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[125];
+            let op = &OPERATIONS[126];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateUrlAliasRequest {
                 body: rq.input(op.inputs)?,
@@ -7780,7 +7884,7 @@ fn h_load_url_alias<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[126];
+            let op = &OPERATIONS[127];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -7814,7 +7918,7 @@ fn h_delete_url_alias<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[127];
+            let op = &OPERATIONS[128];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteUrlAliasRequest {
                 url_alias_id: rq.path("urlAliasId")?,
@@ -7837,7 +7941,7 @@ fn h_list_url_wildcards<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[128];
+            let op = &OPERATIONS[129];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -7869,7 +7973,7 @@ fn h_create_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[129];
+            let op = &OPERATIONS[130];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateUrlWildcardRequest {
                 body: rq.input(op.inputs)?,
@@ -7893,7 +7997,7 @@ fn h_load_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[130];
+            let op = &OPERATIONS[131];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -7927,7 +8031,7 @@ fn h_delete_url_wildcard<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[131];
+            let op = &OPERATIONS[132];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteUrlWildcardRequest {
                 url_wildcard_id: rq.path("urlWildcardId")?,
@@ -7950,7 +8054,7 @@ fn h_load_users<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[132];
+            let op = &OPERATIONS[133];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -7991,7 +8095,7 @@ fn h_verify_users<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[133];
+            let op = &OPERATIONS[134];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = VerifyUsersRequest {
                 role_id: rq.query::<String>("roleId")?,
@@ -8012,7 +8116,7 @@ fn h_load_user<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[134];
+            let op = &OPERATIONS[135];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -8046,7 +8150,7 @@ fn h_update_user<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[135];
+            let op = &OPERATIONS[136];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateUserRequest {
                 user_id: rq.path("userId")?,
@@ -8072,7 +8176,7 @@ fn h_delete_user<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[136];
+            let op = &OPERATIONS[137];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteUserRequest {
                 user_id: rq.path("userId")?,
@@ -8091,7 +8195,7 @@ fn h_redirect_to_current_user<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[137];
+            let op = &OPERATIONS[138];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -8123,7 +8227,7 @@ fn h_load_user_groups_of_user<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[138];
+            let op = &OPERATIONS[139];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -8159,7 +8263,7 @@ fn h_assign_user_to_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[139];
+            let op = &OPERATIONS[140];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = AssignUserToUserGroupRequest {
                 user_id: rq.path("userId")?,
@@ -8184,7 +8288,7 @@ fn h_unassign_user_from_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[140];
+            let op = &OPERATIONS[141];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UnassignUserFromUserGroupRequest {
                 user_id: rq.path("userId")?,
@@ -8209,7 +8313,7 @@ fn h_load_user_drafts<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[141];
+            let op = &OPERATIONS[142];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -8237,7 +8341,7 @@ fn h_load_user_groups<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[142];
+            let op = &OPERATIONS[143];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -8277,7 +8381,7 @@ fn h_load_root_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[143];
+            let op = &OPERATIONS[144];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -8309,7 +8413,7 @@ fn h_create_root_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[144];
+            let op = &OPERATIONS[145];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateRootUserGroupRequest {
                 body: rq.input(op.inputs)?,
@@ -8337,7 +8441,7 @@ fn h_load_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[145];
+            let op = &OPERATIONS[146];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -8371,7 +8475,7 @@ fn h_update_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[146];
+            let op = &OPERATIONS[147];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = UpdateUserGroupRequest {
                 group_path: rq.path("groupPath")?,
@@ -8401,7 +8505,7 @@ fn h_delete_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[147];
+            let op = &OPERATIONS[148];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = DeleteUserGroupRequest {
                 group_path: rq.path("groupPath")?,
@@ -8424,7 +8528,7 @@ fn h_move_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[148];
+            let op = &OPERATIONS[149];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = MoveUserGroupRequest {
                 group_path: rq.path("groupPath")?,
@@ -8445,7 +8549,7 @@ fn h_load_sub_user_groups<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[149];
+            let op = &OPERATIONS[150];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -8489,7 +8593,7 @@ fn h_create_user_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[150];
+            let op = &OPERATIONS[151];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateUserGroupRequest {
                 group_path: rq.path("groupPath")?,
@@ -8518,7 +8622,7 @@ fn h_load_users_from_group<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[151];
+            let op = &OPERATIONS[152];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -8562,7 +8666,7 @@ fn h_create_user<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[152];
+            let op = &OPERATIONS[153];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let req = CreateUserRequest {
                 group_path: rq.path("groupPath")?,
@@ -8587,7 +8691,7 @@ fn h_create_view<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[153];
+            let op = &OPERATIONS[154];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -8615,7 +8719,7 @@ fn h_list_view<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[154];
+            let op = &OPERATIONS[155];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -8641,7 +8745,7 @@ fn h_get_view<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[155];
+            let op = &OPERATIONS[156];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -8669,7 +8773,7 @@ fn h_load_view_results<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[156];
+            let op = &OPERATIONS[157];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),
@@ -8701,7 +8805,7 @@ fn h_create_content_view<A: Api>(api: Arc<A>) -> Handler {
     Box::new(move |mut rq: Rq| {
         let api = api.clone();
         Box::pin(async move {
-            let op = &OPERATIONS[157];
+            let op = &OPERATIONS[158];
             let cx = api.context(&rq, op).await.map_err(Into::into)?;
             let slot = match api.cached(&cx, &rq) {
                 Lookup::Hit(page) => return Ok(page.respond(&rq)),

@@ -114,7 +114,7 @@ pub trait ContentApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     ) -> impl Future<Output = Result<LoadContentResponse, B::Error>> + Send;
     /// `PATCH /content/objects/{contentId}`
     ///
-    /// Changes the version-independent metadata of a content item (Section, owner, main Location, ...).
+    /// Changes the version-independent metadata of a content item (Section, owner, main Location, ...). Assigning the Section needs `section/assign` (and `content/read`), the other properties `content/edit`, as in the reference.
     fn update_content_metadata(
         &self,
         cx: &B::Context,
@@ -374,7 +374,7 @@ pub trait ContentTypesApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     ) -> impl Future<Output = Result<CreateContentTypeResponse, B::Error>> + Send;
     /// `GET /content/types`
     ///
-    /// Lists content types (window, order), or the one with the given identifier or remote ID.
+    /// Lists content types (window, order), or the one with the given identifier or remote ID. A limit, when given, is 1 or more (400 otherwise, as in the reference); without one the list is whole.
     fn list_content_types(
         &self,
         cx: &B::Context,
@@ -1080,7 +1080,8 @@ pub trait SectionsApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     ) -> impl Future<Output = Result<DeleteSectionResponse, B::Error>> + Send;
 }
 /// Session authentication: log in with a login and password, get a session cookie and a CSRF
-/// token for unsafe requests, check the session, log out.
+/// token for unsafe requests, check the session, log out. Or get a JSON Web Token for the login
+/// and password, sent as `Authorization: Bearer <token>` (no cookie, no CSRF token).
 ///
 /// Implemented by the family's own service type; `B` is the [`ApiBase`] that authenticates
 /// each request and whose context and error the operations take.
@@ -1118,6 +1119,15 @@ pub trait SessionsApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
         cx: &B::Context,
         req: DeleteSessionRequest,
     ) -> impl Future<Output = Result<DeleteSessionResponse, B::Error>> + Send;
+    /// `POST /user/token/jwt`
+    ///
+    /// Logs in for a JSON Web Token: the token, sent as `Authorization: Bearer <token>`, stands
+    /// for the user on every operation until it expires or the user's credentials change.
+    fn create_token(
+        &self,
+        cx: &B::Context,
+        req: CreateTokenRequest,
+    ) -> impl Future<Output = Result<CreateTokenResponse, B::Error>> + Send;
 }
 /// The Trash holds Locations moved there (with MOVE on a Location and the Trash as Destination).
 /// A trash item can be restored under its original parent or another Location, deleted for good,
@@ -1306,7 +1316,7 @@ pub trait UsersApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     ) -> impl Future<Output = Result<RedirectToCurrentUserResponse, B::Error>> + Send;
     /// `GET /user/users/{userId}/groups`
     ///
-    /// Lists the groups a user belongs to, each with its unassign link when the user is in more than one.
+    /// Lists the groups a user belongs to, each with its unassign link when the user is in more than one (a negative limit as 25).
     fn load_user_groups_of_user(
         &self,
         cx: &B::Context,
@@ -1397,7 +1407,7 @@ pub trait UsersApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     ) -> impl Future<Output = Result<MoveUserGroupResponse, B::Error>> + Send;
     /// `GET /user/groups/{groupPath}/subgroups`
     ///
-    /// Lists the direct subgroups of a user group. UserGroupRefList, or UserGroupList when asked for in Accept.
+    /// Lists the direct subgroups of a user group (a negative limit as 25). UserGroupRefList, or UserGroupList when asked for in Accept.
     fn load_sub_user_groups(
         &self,
         cx: &B::Context,
@@ -1413,7 +1423,7 @@ pub trait UsersApi<B: ApiBase + ?Sized>: Send + Sync + 'static {
     ) -> impl Future<Output = Result<CreateUserGroupResponse, B::Error>> + Send;
     /// `GET /user/groups/{groupPath}/users`
     ///
-    /// Lists the users of a user group. UserRefList, or UserList when asked for in Accept.
+    /// Lists the users of a user group (a negative limit as 25). UserRefList, or UserList when asked for in Accept.
     fn load_users_from_group(
         &self,
         cx: &B::Context,
@@ -1544,70 +1554,3 @@ pub trait Api: ApiBase {
     /// The views family's implementor.
     fn views(&self) -> &Self::Views;
 }
-/// Declares `$name`, which holds every family's service, `<family>::<Family>Service` at the
-/// root of the crate (built by its `new` from the shared state `$shared`), and implements
-/// [`Api`] through them; its [`ApiBase`] is written beside it. The one list of the families
-/// is the spec's.
-#[allow(unused_macros)]
-macro_rules! services {
-    ($(#[$doc:meta])* $name:ident ($shared:ty)) => {
-        $(#[$doc])* pub struct $name { pub shared : ::std::sync::Arc <$shared >,
-        bookmarks : $crate::bookmarks::BookmarksService, content :
-        $crate::content::ContentService, content_types :
-        $crate::content_types::ContentTypesService, countries :
-        $crate::countries::CountriesService, events : $crate::events::EventsService,
-        languages : $crate::languages::LanguagesService, locations :
-        $crate::locations::LocationsService, object_states :
-        $crate::object_states::ObjectStatesService, roles : $crate::roles::RolesService,
-        root : $crate::root::RootService, sections : $crate::sections::SectionsService,
-        sessions : $crate::sessions::SessionsService, trash :
-        $crate::trash::TrashService, url_aliases :
-        $crate::url_aliases::UrlAliasesService, users : $crate::users::UsersService,
-        views : $crate::views::ViewsService, } impl $name { pub fn new(shared :
-        ::std::sync::Arc <$shared >) -> $name { $name { bookmarks :
-        $crate::bookmarks::BookmarksService::new(shared.clone()), content :
-        $crate::content::ContentService::new(shared.clone()), content_types :
-        $crate::content_types::ContentTypesService::new(shared.clone()), countries :
-        $crate::countries::CountriesService::new(shared.clone()), events :
-        $crate::events::EventsService::new(shared.clone()), languages :
-        $crate::languages::LanguagesService::new(shared.clone()), locations :
-        $crate::locations::LocationsService::new(shared.clone()), object_states :
-        $crate::object_states::ObjectStatesService::new(shared.clone()), roles :
-        $crate::roles::RolesService::new(shared.clone()), root :
-        $crate::root::RootService::new(shared.clone()), sections :
-        $crate::sections::SectionsService::new(shared.clone()), sessions :
-        $crate::sessions::SessionsService::new(shared.clone()), trash :
-        $crate::trash::TrashService::new(shared.clone()), url_aliases :
-        $crate::url_aliases::UrlAliasesService::new(shared.clone()), users :
-        $crate::users::UsersService::new(shared.clone()), views :
-        $crate::views::ViewsService::new(shared.clone()), shared, } } } impl
-        $crate::api::traits::Api for $name { type Bookmarks =
-        $crate::bookmarks::BookmarksService; type Content =
-        $crate::content::ContentService; type ContentTypes =
-        $crate::content_types::ContentTypesService; type Countries =
-        $crate::countries::CountriesService; type Events = $crate::events::EventsService;
-        type Languages = $crate::languages::LanguagesService; type Locations =
-        $crate::locations::LocationsService; type ObjectStates =
-        $crate::object_states::ObjectStatesService; type Roles =
-        $crate::roles::RolesService; type Root = $crate::root::RootService; type Sections
-        = $crate::sections::SectionsService; type Sessions =
-        $crate::sessions::SessionsService; type Trash = $crate::trash::TrashService; type
-        UrlAliases = $crate::url_aliases::UrlAliasesService; type Users =
-        $crate::users::UsersService; type Views = $crate::views::ViewsService; fn
-        bookmarks(& self) -> & Self::Bookmarks { & self.bookmarks } fn content(& self) ->
-        & Self::Content { & self.content } fn content_types(& self) -> &
-        Self::ContentTypes { & self.content_types } fn countries(& self) -> &
-        Self::Countries { & self.countries } fn events(& self) -> & Self::Events { & self
-        .events } fn languages(& self) -> & Self::Languages { & self.languages } fn
-        locations(& self) -> & Self::Locations { & self.locations } fn object_states(&
-        self) -> & Self::ObjectStates { & self.object_states } fn roles(& self) -> &
-        Self::Roles { & self.roles } fn root(& self) -> & Self::Root { & self.root } fn
-        sections(& self) -> & Self::Sections { & self.sections } fn sessions(& self) -> &
-        Self::Sessions { & self.sessions } fn trash(& self) -> & Self::Trash { & self
-        .trash } fn url_aliases(& self) -> & Self::UrlAliases { & self.url_aliases } fn
-        users(& self) -> & Self::Users { & self.users } fn views(& self) -> & Self::Views
-        { & self.views } }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use services;

@@ -4,7 +4,7 @@
 //! `/metrics` outside the prefix.
 
 use crate::api::routes::{render_error, routes};
-use crate::services::Services;
+use crate::mount::Services;
 use cairn_runtime::http::{Called, Settings, method_override};
 use cairn_runtime::media::Wire;
 use cairn_runtime::{HttpError, Negotiation};
@@ -16,14 +16,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-/// The OpenAPI document of a dialect: its media types and prefix.
+/// The OpenAPI document of a dialect: its media types and prefix (in the server's URL and in
+/// every href of the examples, which the spec writes for `/api/ibexa/v2`).
 pub fn openapi_document(wire: &Wire) -> String {
     crate::api::OPENAPI
         .replace("application/vnd.ibexa.api.", wire.media_prefix())
-        .replace(
-            "\"url\": \"/api/ibexa/v2\"",
-            &format!("\"url\": \"{}\"", wire.prefix),
-        )
+        .replace("/api/ibexa/v2", &wire.prefix)
 }
 
 /// Builds the whole application around `service`: the API in each of the `dialects` (the

@@ -1,8 +1,8 @@
-//! Who is calling: HTTP Basic credentials, a session cookie (with its CSRF token on unsafe
-//! methods), or nobody (the anonymous user), with the caller's Policies. Every operation
-//! declares the Policy it needs (spec `policy:`); a caller with no Policy of that module and
-//! function is refused here, before the operation runs, and the operation checks the
-//! limitations on the object it acts on.
+//! Who is calling: HTTP Basic credentials, a JSON Web Token (`Authorization: Bearer`), a
+//! session cookie (with its CSRF token on unsafe methods), or nobody (the anonymous user),
+//! with the caller's Policies. Every operation declares the Policy it needs (spec `policy:`);
+//! a caller with no Policy of that module and function is refused here, before the operation
+//! runs, and the operation checks the limitations on the object it acts on.
 
 use crate::error::{Error, Result};
 use crate::permissions::{Grants, Target, denied};
@@ -11,7 +11,8 @@ use base64::Engine;
 use cairn_runtime::http::{Access, Operation, Settings};
 use cairn_store::entity::{content, user, user_session};
 use cairn_store::events::Change;
-use cairn_store::sql::{model, stmt};
+use cairn_store::read::model;
+use cairn_store::sql::stmt;
 use poem::http::HeaderMap;
 use sea_orm::{ActiveModelTrait, ActiveValue::Set};
 use sha2::{Digest, Sha256};
@@ -220,14 +221,18 @@ impl Shared {
         generation: Option<u64>,
     ) -> Result<Caller> {
         let siteaccess = siteaccess(headers);
-        let mut basic_login = None;
+        let mut known_login = None;
         let (user_id, session) = if let Some((login, password)) = basic_credentials(headers)? {
             let id = (self
                 .verify_password(&login, &password, peer, generation)
                 .await?)
                 .id;
-            basic_login = Some(login);
+            known_login = Some(login);
             (id, None)
+        } else if let Some(token) = bearer_token(headers) {
+            let user = self.token_user(token, generation).await?;
+            known_login = Some(user.login);
+            (user.id, None)
         } else if let Some(sid) = cookie(headers, &self.settings.session_cookie) {
             match self.live_session(sid).await? {
                 Some(session) => {
@@ -250,8 +255,13 @@ impl Shared {
         } else {
             (ANONYMOUS_USER_ID, None)
         };
-        if let Some(expected) = headers.get("x-expected-user").and_then(|v| v.to_str().ok()) {
-            self.check_expected_user(user_id, basic_login.as_deref(), expected.trim())
+        // As the reference reads it (PHP's `empty`): an empty value or "0" expects no one.
+        let expected = (headers.get("x-expected-user"))
+            .and_then(|v| v.to_str().ok())
+            .map(str::trim)
+            .filter(|v| !v.is_empty() && *v != "0");
+        if let Some(expected) = expected {
+            self.check_expected_user(user_id, known_login.as_deref(), expected)
                 .await?;
         }
         let grants = self.grants_of(user_id).await?;
@@ -320,7 +330,7 @@ impl Shared {
     ) -> Result<()> {
         let login = match login {
             Some(l) => l.to_string(),
-            None => cairn_store::sql::by_id::<user::Entity>(self.db.conn(), user_id)
+            None => cairn_store::read::by_id::<user::Entity>(self.db.conn(), user_id)
                 .await?
                 .map(|u| u.login)
                 .unwrap_or_default(),
@@ -357,8 +367,8 @@ impl Shared {
         generation: Option<u64>,
     ) -> Result<user::Model> {
         if let Some(wait) = self.throttle.wait(login, peer) {
-            return Err(Error::TooManyRequests {
-                retry_after: wait.as_secs() + 1,
+            return Err(Error::LoginsThrottled {
+                wait_secs: wait.as_secs() + 1,
             });
         }
         let checked = self.check_password(login, password, generation).await;
@@ -413,9 +423,51 @@ impl Shared {
         if !ok {
             return Err(invalid_login());
         }
+        if !cairn_store::password::is_current(&user.password_hash) {
+            return self.rehash(user, password).await;
+        }
         self.credentials
             .remember(login, password, &user.password_hash);
         Ok(user)
+    }
+
+    /// A migrated account's first login (its hash is the old site's, `cairn migrate`): stores
+    /// cairn's own hash of the password in its place.
+    async fn rehash(&self, mut user: user::Model, password: &str) -> Result<user::Model> {
+        let hash = crate::users::account::hash_password(password.to_string()).await?;
+        let (id, old) = (user.id, user.password_hash.clone());
+        let change = Change::by_server("rehashPassword", "/user/users");
+        self.db
+            .write(change, async |tx| {
+                cairn_store::sql::exec(
+                    tx,
+                    "UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?",
+                    [hash.clone().into(), id.into(), old.into()],
+                )
+                .await
+            })
+            .await?;
+        user.password_hash = hash;
+        Ok(user)
+    }
+
+    /// The user a JSON Web Token stands for: signed with the key, not expired, and its user
+    /// still enabled, not deleted, with the password it had when the token was issued; else
+    /// 401. The account is kept as Basic's is (`check_password`).
+    async fn token_user(&self, token: &str, generation: Option<u64>) -> Result<user::Model> {
+        let now = chrono::Utc::now().timestamp();
+        let claims = self.tokens.verify(&self.db, token, now).await?;
+        let since = match generation {
+            Some(g) => Some(Since::Generation(g)),
+            None => self.db.commit_mark().map(Since::Mark),
+        };
+        let user = (self.accounts)
+            .get_or_read(&claims.username, since, async || {
+                self.account(&claims.username).await
+            })
+            .await?;
+        user.filter(|u| u.id != ANONYMOUS_USER_ID && self.tokens.vouches(&claims, u))
+            .ok_or_else(|| Error::Unauthorized("Invalid JWT Token".into()))
     }
 
     /// The session `id` if it exists, its user is enabled, and it has not been idle too
@@ -454,6 +506,16 @@ impl Shared {
         }
         Ok(Some(s))
     }
+}
+
+/// The token of `Authorization: Bearer <token>`.
+fn bearer_token(headers: &HeaderMap) -> Option<&str> {
+    let value = (headers.get(poem::http::header::AUTHORIZATION)).and_then(|v| v.to_str().ok())?;
+    let (scheme, token) = value.trim().split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
 }
 
 /// `Authorization: Basic base64(login:password)`; a malformed header is a 401.

@@ -10,8 +10,8 @@ use crate::error::{Error, Result};
 use crate::locations::tree;
 use crate::permissions::filter::Sql;
 use crate::permissions::{Filter, READ, Scope};
-use crate::services::Services;
 use cairn_store::Connection;
+use cairn_store::Tx;
 use cairn_store::entity::{bookmark, location};
 use cairn_store::sql::stmt;
 use sea_orm::sea_query::OnConflict;
@@ -39,11 +39,7 @@ fn not_bookmarked(location_id: i64) -> Error {
 /// Removes, in one statement, the bookmarks of every Location whose `path_string` lies in
 /// `[path_start, path_end)` (a subtree: `path_end` is [`tree::subtree_end`] of its root).
 /// Call it before those Locations are deleted or moved to the Trash.
-pub(crate) async fn locations_removed(
-    tx: &impl Connection,
-    path_start: &str,
-    path_end: &str,
-) -> Result<()> {
+pub(crate) async fn locations_removed(tx: &Tx, path_start: &str, path_end: &str) -> Result<()> {
     tx.execute_raw(stmt(
         tx.get_database_backend(),
         "DELETE FROM bookmarks WHERE location_id IN (SELECT id FROM locations WHERE path_string >= ? AND path_string < ?)",
@@ -88,7 +84,11 @@ crate::services::family_service!(
     BookmarksService
 );
 
-impl BookmarksApi<Services> for BookmarksService {
+impl<
+    B: crate::api::traits::ApiBase<Context = crate::auth::Caller, Error = crate::error::Error>
+        + ?Sized,
+> BookmarksApi<B> for BookmarksService
+{
     async fn load_bookmarks(
         &self,
         cx: &Caller,
@@ -185,11 +185,11 @@ impl BookmarksApi<Services> for BookmarksService {
                 .exec_without_returning(tx)
                 .await?;
                 if inserted == 0 {
-                    return Err(Error::Conflict(format!(
+                    return Err(Error::BadState(format!(
                         "Location {location_id} is already bookmarked"
                     )));
                 }
-                cairn_store::events::created(&hrefs::is_bookmarked_get(location_id));
+                tx.created(&hrefs::is_bookmarked_get(location_id));
                 Ok::<_, Error>(())
             })
             .await?;

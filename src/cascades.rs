@@ -4,7 +4,7 @@
 //! follow, so the tree code imports none of them.
 
 use crate::error::Result;
-use cairn_store::Connection;
+use cairn_store::Tx;
 use sea_orm::Value;
 
 /// The changes only URL aliases follow: a Location got its first published version
@@ -18,29 +18,20 @@ pub(crate) use crate::url_aliases::{
 
 /// The Locations of the path range `[start, end)` are about to be deleted: their URL aliases
 /// and bookmarks go with them.
-pub(crate) async fn locations_removed(tx: &impl Connection, start: &str, end: &str) -> Result<()> {
+pub(crate) async fn locations_removed(tx: &Tx, start: &str, end: &str) -> Result<()> {
     crate::url_aliases::locations_removed(tx, start, end).await?;
     crate::bookmarks::locations_removed(tx, start, end).await
 }
 
 /// The Locations of `[start, end)` are about to go to the Trash as the item `root`: their URL
 /// aliases are kept for a restore, their bookmarks go.
-pub(crate) async fn locations_trashed(
-    tx: &impl Connection,
-    start: &str,
-    end: &str,
-    root: i64,
-) -> Result<()> {
+pub(crate) async fn locations_trashed(tx: &Tx, start: &str, end: &str, root: i64) -> Result<()> {
     crate::url_aliases::locations_trashed(tx, start, end, root).await?;
     crate::bookmarks::locations_removed(tx, start, end).await
 }
 
 /// The content items `ids_sql` selects are about to be deleted: the accounts of those that
 /// are users go.
-pub(crate) async fn content_removed(
-    tx: &impl Connection,
-    ids_sql: &str,
-    values: Vec<Value>,
-) -> Result<()> {
+pub(crate) async fn content_removed(tx: &Tx, ids_sql: &str, values: Vec<Value>) -> Result<()> {
     crate::users::account::forget(tx, ids_sql, values).await
 }

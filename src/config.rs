@@ -2,7 +2,7 @@
 //! also an environment variable.
 
 use cairn_runtime::media::Wire;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::net::SocketAddr;
 
 #[derive(Debug, Parser)]
@@ -12,12 +12,31 @@ use std::net::SocketAddr;
     about = "A content repository server speaking the Ibexa DXP / eZ Platform REST API v2",
     long_about = "cairn serves the content repository REST API v2 of Ibexa DXP / eZ Platform in XML \
 and JSON from one binary. Without options, `cairn serve` listens on 127.0.0.1:8080 with an \
-embedded SQLite database (cairn.db, created with the clean-install data when missing); log in as \
-admin / publish."
+embedded SQLite database (var/cairn.db, created with the clean-install data when missing) and \
+uploaded files in var/storage; log in as admin / publish."
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+}
+
+impl Cli {
+    /// Parses the command line (exiting with clap's message when it is wrong), noting whether
+    /// `--database-url` was left to its default: only then may an old `./cairn.db` be used.
+    pub fn parse_args() -> Cli {
+        let matches = Cli::command().get_matches();
+        let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+        let mut leaf = &matches;
+        while let Some((_, m)) = leaf.subcommand() {
+            leaf = m;
+        }
+        let defaulted = leaf.ids().any(|id| id == "database_url")
+            && leaf.value_source("database_url") == Some(clap::parser::ValueSource::DefaultValue);
+        if let Some(db) = cli.command.db_mut() {
+            db.defaulted = defaulted;
+        }
+        cli
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -40,6 +59,10 @@ pub enum Command {
     /// `POST /content/objects` takes it in JSON), in batches of one transaction each; takes
     /// the server's options for the database and storage.
     Import(Box<ImportArgs>),
+    /// Brings a whole eZ Platform 2.5/3.x or Ibexa DXP 4.x/5.0 repository over from its
+    /// database (legacy storage), ids kept, into a newly installed repository; takes the
+    /// server's options for the database and storage.
+    Migrate(Box<MigrateArgs>),
     /// Manages uploaded files.
     #[command(subcommand)]
     Storage(StorageCommand),
@@ -51,6 +74,25 @@ pub enum Command {
         #[command(flatten)]
         db: DbArgs,
     },
+}
+
+impl Command {
+    /// The database options of the command, if it opens one.
+    fn db_mut(&mut self) -> Option<&mut DbArgs> {
+        match self {
+            Command::Serve(args) => Some(&mut args.db),
+            Command::Import(args) => Some(&mut args.serve.db),
+            Command::Migrate(args) => Some(&mut args.serve.db),
+            Command::User(UserCommand::Password { db, .. })
+            | Command::User(UserCommand::GrantAdmin { db, .. })
+            | Command::Language(LanguageCommand::Add { db, .. })
+            | Command::Language(LanguageCommand::List(db))
+            | Command::Check(db)
+            | Command::Storage(StorageCommand::Gc { db, .. })
+            | Command::Backup { db, .. } => Some(db),
+            Command::Openapi(_) => None,
+        }
+    }
 }
 
 /// Where uploaded files (images, binary files, media) are kept.
@@ -109,11 +151,42 @@ pub struct ImportArgs {
     pub serve: ServeArgs,
 }
 
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// The old site's database: `mysql://user:password@host/db` (MySQL, MariaDB) or
+    /// `postgres://user@host/db`.
+    #[arg(long)]
+    pub from: String,
+    /// Read and check everything, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Replace a repository written to since its install (else it is refused).
+    #[arg(long)]
+    pub replace: bool,
+    /// The old site's storage directory (or its root, holding `var/site/storage`): the files
+    /// of image, binary file and media fields are stored on cairn's backend.
+    #[arg(long)]
+    pub files: Option<std::path::PathBuf>,
+    /// No progress lines on standard error.
+    #[arg(long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub serve: ServeArgs,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum UserCommand {
     /// Sets the password of the user LOGIN (read from the terminal, or the first line of
     /// standard input) and ends its sessions.
     Password {
+        login: String,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+    /// Makes the user LOGIN an administrator again: assigns it the Administrator Role
+    /// (recreated, or given back its `*/*` Policy, when gone) and enables its account. The way
+    /// back when no account may administrate the repository any more.
+    GrantAdmin {
         login: String,
         #[command(flatten)]
         db: DbArgs,
@@ -136,31 +209,68 @@ pub enum LanguageCommand {
 /// The database the server or a command works on.
 #[derive(Debug, Clone, Args)]
 pub struct DbArgs {
-    /// Database: `sqlite://<file>` (created when missing) or `postgres://user@host/db`.
-    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://cairn.db")]
+    /// Database: `sqlite://<file>` (created when missing, with its folder) or
+    /// `postgres://user@host/db`. Without it, a `cairn.db` an older version left in the
+    /// current directory is used while `var/cairn.db` does not exist.
+    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE)]
     pub database_url: String,
+    /// `--database-url` was given neither on the command line nor in the environment (set by
+    /// [`Cli::parse_args`]).
+    #[arg(skip)]
+    pub defaulted: bool,
     /// Database pool size; at least 2 (on PostgreSQL one connection of the pool listens for
     /// the changes of other instances).
     #[arg(long, env = "CAIRN_DB_POOL", default_value_t = 16,
           value_parser = clap::value_parser!(u32).range(2..))]
     pub db_pool: u32,
     /// The longest a statement may run on PostgreSQL, and a search's statement on SQLite, in
-    /// seconds (0: no limit); a request whose query takes longer gets a 503.
+    /// seconds (0: no limit); a request whose query takes longer gets a 503. A statement
+    /// waits as long for a connection of the pool (30 s with no limit), then gets a 503 too.
     #[arg(long, env = "CAIRN_STATEMENT_TIMEOUT", default_value_t = 30)]
     pub statement_timeout: u64,
 }
 
+/// The default database, under `var/` beside the uploaded files (`var/storage`).
+pub const DEFAULT_DATABASE: &str = "sqlite://var/cairn.db";
+
+/// Where versions before `var/` kept the default database: the current directory.
+const OLD_DEFAULT_DATABASE: &str = "sqlite://cairn.db";
+
 impl DbArgs {
+    /// The database to open: `--database-url`, except that the default, when it was not
+    /// named, gives way to a `./cairn.db` left by an older version while `var/cairn.db` does
+    /// not exist.
+    pub fn url(&self) -> &str {
+        let file = |url: &'static str| std::path::Path::new(&url["sqlite://".len()..]);
+        if self.defaulted
+            && self.database_url == DEFAULT_DATABASE
+            && !file(DEFAULT_DATABASE).exists()
+            && file(OLD_DEFAULT_DATABASE).exists()
+        {
+            return OLD_DEFAULT_DATABASE;
+        }
+        &self.database_url
+    }
+
     /// Opens (and migrates) the database.
     pub async fn open(&self) -> anyhow::Result<cairn_store::Db> {
+        let url = self.url();
+        if url != self.database_url {
+            tracing::warn!(
+                database = url,
+                "using ./cairn.db, where older versions kept the database; move it to \
+                 var/cairn.db (with its -wal and -shm files, if any, while cairn is stopped) \
+                 to use the new default place"
+            );
+        }
         cairn_store::Db::open(&cairn_store::DbOptions {
-            url: self.database_url.clone(),
+            url: url.to_string(),
             max_connections: self.db_pool,
             statement_timeout: (self.statement_timeout > 0)
                 .then(|| std::time::Duration::from_secs(self.statement_timeout)),
         })
         .await
-        .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", self.database_url))
+        .map_err(|e| anyhow::anyhow!("cannot open the database {url}: {e}"))
     }
 }
 
@@ -174,15 +284,20 @@ pub struct ApiArgs {
         long = "vendor",
         env = "CAIRN_VENDOR",
         value_delimiter = ',',
-        default_values = ["ibexa", "ez"]
+        default_value = "ibexa,ez"
     )]
     pub vendors: Vec<String>,
-    /// Path prefixes of the dialects, one per vendor in the same order [default: /api/ibexa/v2
-    /// for ibexa, /api/ezp/v2 for ez, /api/<vendor>/v2 for others].
+    /// Path prefixes of the dialects, one per vendor in the same order; without it, the
+    /// reference's: /api/ibexa/v2 for ibexa, /api/ezp/v2 for ez, /api/<vendor>/v2 for others.
     #[arg(long = "prefix", env = "CAIRN_PREFIX", value_delimiter = ',')]
     pub prefixes: Vec<String>,
-    /// A sub-folder the site is installed in, before the prefix (e.g. /cms).
-    #[arg(long, env = "CAIRN_SUB_FOLDER", default_value = "")]
+    /// A sub-folder the site is installed in, before the prefix (e.g. /cms); none by default.
+    #[arg(
+        long,
+        env = "CAIRN_SUB_FOLDER",
+        default_value = "",
+        hide_default_value = true
+    )]
     pub sub_folder: String,
     /// Prefix of field type identifiers (`ez` gives `ezstring`).
     #[arg(long, env = "CAIRN_FIELD_TYPE_PREFIX", default_value = "ez")]
@@ -275,12 +390,22 @@ pub struct ServeArgs {
         value_delimiter = ','
     )]
     pub cors_origins: Vec<String>,
-    /// Name of the session cookie [default: eZSESSID + md5 of the siteaccess `site`, as the reference].
+    /// Name of the session cookie; without it, the reference's: eZSESSID followed by the md5
+    /// of the siteaccess `site` (eZSESSID98defd6ee70dfb1dea416cecdf391f58).
     #[arg(long, env = "CAIRN_SESSION_NAME")]
     pub session_name: Option<String>,
     /// Seconds a session may stay idle before it ends.
     #[arg(long, env = "CAIRN_SESSION_IDLE", default_value_t = 3600)]
     pub session_idle: i64,
+    /// A file holding the key that signs JSON Web Tokens (`POST /user/token/jwt`, HS256; 32
+    /// bytes at least, whitespace around them ignored). Without it, a key is generated on first
+    /// use and kept in the database, shared by every instance on it.
+    #[arg(long, env = "CAIRN_JWT_KEY_FILE")]
+    pub jwt_key_file: Option<std::path::PathBuf>,
+    /// Seconds a JSON Web Token is valid after it is issued (the reference's default: 3600).
+    #[arg(long, env = "CAIRN_JWT_TTL", default_value_t = 3600,
+          value_parser = clap::value_parser!(i64).range(1..))]
+    pub jwt_ttl: i64,
     /// Mark the session cookie `Secure` (sites served over HTTPS).
     #[arg(long, env = "CAIRN_SECURE_COOKIE")]
     pub secure_cookie: bool,

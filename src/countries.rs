@@ -5,7 +5,6 @@ use crate::api::traits::CountriesApi;
 use crate::auth::Caller;
 use crate::countries_data::COUNTRIES;
 use crate::error::Result;
-use crate::services::Services;
 use cairn_runtime::ETag;
 
 /// The list, built once at start-up.
@@ -35,7 +34,11 @@ crate::services::family_service!(
 }
 );
 
-impl CountriesApi<Services> for CountriesService {
+impl<
+    B: crate::api::traits::ApiBase<Context = crate::auth::Caller, Error = crate::error::Error>
+        + ?Sized,
+> CountriesApi<B> for CountriesService
+{
     async fn load_country_list(
         &self,
         _cx: &Caller,

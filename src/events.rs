@@ -8,7 +8,6 @@ use crate::api::traits::EventsApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::permissions::{Filter, Scope};
-use crate::services::Services;
 use crate::shared::Shared;
 use cairn_runtime::Timestamp;
 use cairn_runtime::sse::Items;
@@ -38,7 +37,11 @@ crate::services::family_service!(
     EventsService
 );
 
-impl EventsApi<Services> for EventsService {
+impl<
+    B: crate::api::traits::ApiBase<Context = crate::auth::Caller, Error = crate::error::Error>
+        + ?Sized,
+> EventsApi<B> for EventsService
+{
     async fn load_events(&self, cx: &Caller, req: LoadEventsRequest) -> Result<LoadEventsResponse> {
         let (after, limit) = start(&req)?;
         let readable = Readable::of(self, cx);
@@ -270,7 +273,7 @@ impl Page {
     /// 410 when events after `after` were pruned already.
     fn refuse_gap(&self, after: i64) -> Result<()> {
         match self.oldest {
-            Some(oldest) if after + 1 < oldest => Err(Error::Gone(format!(
+            Some(oldest) if after + 1 < oldest => Err(Error::Pruned(format!(
                 "The events after {after} were pruned: the oldest kept is {oldest}"
             ))),
             _ => Ok(()),

@@ -5,11 +5,10 @@ use crate::api::model::*;
 use crate::api::traits::LanguagesApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
-use crate::services::Services;
 use cairn_runtime::ETag;
 use cairn_store::Connection;
 use cairn_store::entity::language;
-use cairn_store::sql::Kept;
+use cairn_store::read::Kept;
 use sea_orm::{EntityTrait, QueryOrder};
 
 /// The languages, kept in memory. A language is only ever added (`cairn language add`, the
@@ -63,6 +62,16 @@ pub(crate) async fn all(db: &impl Connection) -> Result<Vec<language::Model>> {
     Ok(KEPT.all(db, build, []).await?)
 }
 
+/// The languages of `ids` (those that exist), from the kept list.
+pub(crate) async fn by_ids(db: &impl Connection, ids: &[i64]) -> Result<Vec<Language>> {
+    let all = all(db).await?;
+    Ok(all
+        .into_iter()
+        .filter(|l| ids.contains(&l.id))
+        .map(to_model)
+        .collect())
+}
+
 fn to_model(l: language::Model) -> Language {
     Language {
         href: hrefs::load_language(&l.language_code),
@@ -77,7 +86,11 @@ crate::services::family_service!(
     LanguagesService
 );
 
-impl LanguagesApi<Services> for LanguagesService {
+impl<
+    B: crate::api::traits::ApiBase<Context = crate::auth::Caller, Error = crate::error::Error>
+        + ?Sized,
+> LanguagesApi<B> for LanguagesService
+{
     async fn list_languages(
         &self,
         _cx: &Caller,

@@ -16,7 +16,10 @@ pub mod error;
 pub mod field_types;
 mod front;
 mod full_text;
+pub mod jwt;
 pub mod metrics;
+pub mod migrate;
+pub mod mount;
 mod preconditions;
 mod responses;
 pub mod services;
@@ -46,7 +49,7 @@ mod views;
 
 use cairn_runtime::http::Settings;
 use config::ServeArgs;
-use services::Services;
+use mount::Services;
 use shared::{ServiceSettings, Shared};
 use std::sync::Arc;
 
@@ -55,6 +58,12 @@ use std::sync::Arc;
 pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<Settings>>)> {
     let dialects = args.api.dialects()?;
     let db = args.db.open().await?;
+    if db.created() {
+        tracing::info!(
+            database = args.db.url(),
+            "created a new database with the clean-install content; log in as admin / publish"
+        );
+    }
     if args.metrics != config::Metrics::Off {
         metrics::install();
     }
@@ -97,6 +106,10 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<S
             },
             rank_documents: args.rank_documents,
             cache_bytes: args.cache_mib * 1024 * 1024,
+            jwt_key: (args.jwt_key_file.as_deref())
+                .map(jwt::Key::read_file)
+                .transpose()?,
+            jwt_ttl: args.jwt_ttl,
         },
         field_types::Registry::new(&args.api.field_type_prefix),
         Arc::new(files),
@@ -111,11 +124,13 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<S
             })
         })
         .collect();
+    // A new database's clean-install content has no search documents yet: that is no news.
     let indexed = service.catch_up_text().await?;
-    if indexed > 0 {
+    if indexed > 0 && !service.db.created() {
         tracing::info!(
             indexed,
-            "full-text documents written for content items without one"
+            "full-text search: indexed the published content items it did not know yet \
+             (a database from a version without full-text search)"
         );
     }
     tokio::spawn(cairn_store::maintenance::keep_up(service.db.clone()));

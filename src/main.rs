@@ -1,10 +1,10 @@
 //! The `cairn` command: `cairn serve`, `cairn openapi`, and the operator's commands
-//! (`user password`, `language add|list`, `check`, `storage gc`, `backup`).
+//! (`user password|grant-admin`, `language add|list`, `check`, `storage gc`, `backup`,
+//! `import`, `migrate`).
 
 use cairn::config::{
     Cli, Command, ImportArgs, LanguageCommand, Metrics, ServeArgs, StorageCommand, UserCommand,
 };
-use clap::Parser;
 use std::io::IsTerminal;
 use std::time::Duration;
 use tracing_subscriber::EnvFilter;
@@ -17,7 +17,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
+    let cli = Cli::parse_args();
     match cli.command {
         Command::Openapi(api) => {
             let first = &api.dialects()?[0];
@@ -26,39 +26,43 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Serve(args) => serve(*args).await,
         Command::Import(args) => import(*args).await,
+        Command::Migrate(args) => migrate(*args).await,
         Command::User(UserCommand::Password { login, db }) => {
             let password = read_password(&login)?;
-            cairn::admin::set_password(&db.open().await?, &login, &password).await?;
+            let db = db.open().await?;
+            cairn::admin::set_password(&db, &login, &password).await?;
+            db.close().await?;
             eprintln!("The password of '{login}' is set; its sessions have ended.");
             Ok(())
         }
+        Command::User(UserCommand::GrantAdmin { login, db }) => {
+            let db = db.open().await?;
+            let done = cairn::admin::grant_admin(&db, &login).await?;
+            db.close().await?;
+            eprintln!("'{login}' is an administrator: {done}.");
+            Ok(())
+        }
         Command::Language(LanguageCommand::Add { code, name, db }) => {
-            cairn::admin::add_language(&db.open().await?, &code, &name).await?;
+            let db = db.open().await?;
+            cairn::admin::add_language(&db, &code, &name).await?;
+            db.close().await?;
             eprintln!("Added {code} ({name}).");
             Ok(())
         }
         Command::Language(LanguageCommand::List(db)) => {
-            for (code, name, enabled) in cairn::admin::languages(&db.open().await?).await? {
+            let db = db.open().await?;
+            for (code, name, enabled) in cairn::admin::languages(&db).await? {
                 let off = if enabled { "" } else { " (disabled)" };
                 println!("{code}\t{name}{off}");
             }
+            db.close().await?;
             Ok(())
         }
         Command::Check(db) => {
-            let problems = cairn::admin::check(&db.open().await?).await?;
-            if problems.is_empty() {
-                println!("The database is consistent.");
-                return Ok(());
-            }
-            for p in &problems {
-                println!(
-                    "FAILED {}: {} rows, e.g. {}",
-                    p.check,
-                    p.count,
-                    p.first.join(", ")
-                );
-            }
-            std::process::exit(1);
+            let db = db.open().await?;
+            let problems = cairn::admin::check(&db).await?;
+            db.close().await?;
+            report_check(&problems)
         }
         Command::Storage(StorageCommand::Gc {
             dry_run,
@@ -70,6 +74,7 @@ async fn main() -> anyhow::Result<()> {
             let storage = storage.open("/var/storage")?;
             let grace = Duration::from_secs(grace_minutes * 60);
             let found = cairn::storage::collect(db.conn(), &storage, grace, dry_run).await?;
+            db.close().await?;
             let verb = if dry_run { "would remove" } else { "removed" };
             for path in &found.removed {
                 println!("{verb} {path}");
@@ -84,11 +89,65 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Backup { file, db } => {
-            cairn::admin::backup(&db.open().await?, &file).await?;
+            let db = db.open().await?;
+            cairn::admin::backup(&db, &file).await?;
+            db.close().await?;
             eprintln!("Wrote {}.", file.display());
             Ok(())
         }
     }
+}
+
+/// `cairn migrate`: the migration in one transaction, its report on standard output, then
+/// the full-text index caught up (as the server does at start-up) and the checks of
+/// `cairn check`.
+async fn migrate(args: cairn::config::MigrateArgs) -> anyhow::Result<()> {
+    let db = args.serve.db.open().await?;
+    let files = args.serve.storage.open("/var/storage")?;
+    let options = cairn::migrate::Options {
+        from: args.from.clone(),
+        dry_run: args.dry_run,
+        replace: args.replace,
+        files: args.files.clone(),
+        quiet: args.quiet,
+    };
+    let started = std::time::Instant::now();
+    let report = cairn::migrate::migrate(&db, &files, &options).await?;
+    print!("{report}");
+    eprintln!("migrated in {:.1} s", started.elapsed().as_secs_f64());
+    if args.dry_run {
+        db.close().await?;
+        return Ok(());
+    }
+    let started = std::time::Instant::now();
+    let (service, _) = cairn::setup(&args.serve).await?;
+    service.db.close().await?;
+    eprintln!(
+        "full-text index caught up in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    let started = std::time::Instant::now();
+    let problems = cairn::admin::check(&db).await?;
+    db.close().await?;
+    eprintln!("checked in {:.1} s", started.elapsed().as_secs_f64());
+    report_check(&problems)
+}
+
+/// Prints what `cairn check` found; exits with 1 when anything is off.
+fn report_check(problems: &[cairn::admin::Problem]) -> anyhow::Result<()> {
+    if problems.is_empty() {
+        println!("The database is consistent.");
+        return Ok(());
+    }
+    for p in problems {
+        println!(
+            "FAILED {}: {} rows, e.g. {}",
+            p.check,
+            p.count,
+            p.first.join(", ")
+        );
+    }
+    std::process::exit(1);
 }
 
 /// The new password: asked on the terminal (twice, not echoed), or the first line of
@@ -137,7 +196,11 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             }
         });
     }
-    tracing::info!(listen = %args.listen, %prefixes, database = %args.db.database_url, "cairn is serving");
+    tracing::info!(
+        database = args.db.url(),
+        "cairn is serving: open http://{}/ in a browser (the API is under {prefixes})",
+        args.listen
+    );
     let feed = service.clone();
     let stopped = async move {
         stopping().await;
@@ -146,7 +209,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     poem::Server::new(poem::listener::TcpListener::bind(args.listen))
         .run_with_graceful_shutdown(app, stopped, grace)
         .await?;
-    db.conn().clone().close().await?;
+    db.close().await?;
     tracing::info!("cairn stopped");
     Ok(())
 }
@@ -201,6 +264,6 @@ async fn import(args: ImportArgs) -> anyhow::Result<()> {
         start.elapsed().as_secs_f64(),
         rate(n)
     );
-    service.db.conn().clone().close().await?;
+    service.db.close().await?;
     Ok(())
 }

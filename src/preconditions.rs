@@ -15,7 +15,7 @@ pub async fn if_match<T: Hash>(
     if let Some(m) = if_match
         && !m.matches(&ETag::of(&current().await?))
     {
-        return Err(Error::PreconditionFailed(
+        return Err(Error::Stale(
             "The resource has changed since it was loaded (If-Match does not match its ETag)"
                 .into(),
         ));

@@ -4,7 +4,6 @@ use crate::api::model::*;
 use crate::api::traits::RootApi;
 use crate::auth::Caller;
 use crate::error::Result;
-use crate::services::Services;
 use cairn_runtime::ETag;
 
 /// The links, built once at start-up.
@@ -52,7 +51,11 @@ crate::services::family_service!(
 }
 );
 
-impl RootApi<Services> for RootService {
+impl<
+    B: crate::api::traits::ApiBase<Context = crate::auth::Caller, Error = crate::error::Error>
+        + ?Sized,
+> RootApi<B> for RootService
+{
     async fn load_root_resource(
         &self,
         _cx: &Caller,

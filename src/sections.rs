@@ -7,7 +7,6 @@ use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::preconditions;
 use crate::roles::limitations::decode_values;
-use crate::services::Services;
 use cairn_runtime::ETag;
 use cairn_store::Connection;
 use cairn_store::entity::{content, policy_limitation, section};
@@ -22,8 +21,16 @@ fn to_model(s: section::Model) -> Section {
     }
 }
 
+/// The Sections of `ids` (those that exist), in one query.
+pub(crate) async fn by_ids(db: &impl Connection, ids: Vec<i64>) -> Result<Vec<Section>> {
+    let rows = (section::Entity::find().filter(section::Column::Id.is_in(ids)))
+        .all(db)
+        .await?;
+    Ok(rows.into_iter().map(to_model).collect())
+}
+
 async fn find(db: &impl Connection, id: i64) -> Result<section::Model> {
-    cairn_store::sql::by_id::<section::Entity>(db, id)
+    cairn_store::read::by_id::<section::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("Section", id))
 }
@@ -39,7 +46,7 @@ async fn refuse_in_use(db: &impl Connection, id: i64) -> Result<()> {
         .one(db)
         .await?;
     if assigned.is_some() {
-        return Err(Error::Conflict(format!(
+        return Err(Error::BadState(format!(
             "Section {id} still has content assigned"
         )));
     }
@@ -55,7 +62,7 @@ async fn refuse_in_use(db: &impl Connection, id: i64) -> Result<()> {
         .iter()
         .any(|values| decode_values(values).is_ok_and(|v| v.contains(&named)))
     {
-        return Err(Error::Conflict(format!(
+        return Err(Error::BadState(format!(
             "Section {id} is still used in Policy limitations"
         )));
     }
@@ -90,7 +97,11 @@ crate::services::family_service!(
     SectionsService
 );
 
-impl SectionsApi<Services> for SectionsService {
+impl<
+    B: crate::api::traits::ApiBase<Context = crate::auth::Caller, Error = crate::error::Error>
+        + ?Sized,
+> SectionsApi<B> for SectionsService
+{
     async fn list_sections(
         &self,
         cx: &Caller,
@@ -148,7 +159,7 @@ impl SectionsApi<Services> for SectionsService {
                     },
                 )
                 .await?;
-                cairn_store::events::created(&hrefs::load_section(s.id));
+                tx.created(&hrefs::load_section(s.id));
                 Ok::<_, Error>(s)
             })
             .await?;

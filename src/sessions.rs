@@ -1,15 +1,15 @@
 //! Sessions: log in (cookie + CSRF token), check, refresh, log out. Sessions live in the
-//! database, so every server instance knows them.
+//! database, so every server instance knows them. And the login for a JSON Web Token
+//! (`jwt.rs`), which needs no session.
 
 use crate::api::hrefs;
 use crate::api::model::*;
 use crate::api::traits::SessionsApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
-use crate::services::Services;
 use base64::Engine;
 use cairn_runtime::ETag;
-use cairn_store::entity::user_session;
+use cairn_store::entity::{user, user_session};
 use rand::Rng;
 use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 
@@ -22,6 +22,19 @@ impl SessionsService {
             csrf_token: s.csrf_token.clone(),
             user: s.user_id,
         }
+    }
+
+    /// The user `login` if `password` is its password and it may log in through the
+    /// request's siteaccess; else 401.
+    async fn log_in(&self, cx: &Caller, login: &str, password: &str) -> Result<user::Model> {
+        let user = self.verify_password(login, password, cx.peer, None).await?;
+        let grants = self.grants_of(user.id).await?;
+        if !self.may_log_in(&grants, &cx.siteaccess) {
+            return Err(Error::Unauthorized(
+                "The User does not have the 'login' 'user' permission for this siteaccess".into(),
+            ));
+        }
+        Ok(user)
     }
 
     fn set_cookie(&self, id: &str) -> String {
@@ -44,12 +57,18 @@ impl SessionsService {
         )
     }
 
-    /// The caller's session if it is the one `id` names.
-    fn own_session<'c>(&self, cx: &'c Caller, id: &str) -> Result<&'c user_session::Model> {
-        cx.session
-            .as_ref()
-            .filter(|s| s.id == id)
-            .ok_or_else(|| Error::not_found("Session", id))
+    /// The caller's session if it is the one `id` names; else the session is gone for the
+    /// caller, whose cookie `clear` then forgets.
+    fn own_session<'c>(
+        &self,
+        cx: &'c Caller,
+        id: &str,
+        clear: &str,
+    ) -> Result<&'c user_session::Model> {
+        (cx.session.as_ref().filter(|s| s.id == id)).ok_or_else(|| Error::SessionGone {
+            id: id.to_owned(),
+            clear_cookie: clear.to_owned(),
+        })
     }
 }
 
@@ -71,28 +90,24 @@ crate::services::family_service!(
     SessionsService
 );
 
-impl SessionsApi<Services> for SessionsService {
+impl<
+    B: crate::api::traits::ApiBase<Context = crate::auth::Caller, Error = crate::error::Error>
+        + ?Sized,
+> SessionsApi<B> for SessionsService
+{
     async fn create_session(
         &self,
         cx: &Caller,
         req: CreateSessionRequest,
     ) -> Result<CreateSessionResponse> {
-        let user = self
-            .verify_password(&req.body.login, &req.body.password, cx.peer, None)
-            .await?;
-        let grants = self.grants_of(user.id).await?;
-        if !self.may_log_in(&grants, &cx.siteaccess) {
-            return Err(Error::Unauthorized(
-                "The User does not have the 'login' 'user' permission for this siteaccess".into(),
-            ));
-        }
+        let user = self.log_in(cx, &req.body.login, &req.body.password).await?;
         if let Some(s) = &cx.session {
             if s.user_id == user.id {
                 return Ok(CreateSessionResponse::Ok {
                     body: self.session_body(s),
                 });
             }
-            return Err(Error::Conflict(
+            return Err(Error::BadState(
                 "Another user is logged in with this session; log out first".into(),
             ));
         }
@@ -125,6 +140,22 @@ impl SessionsApi<Services> for SessionsService {
         })
     }
 
+    async fn create_token(
+        &self,
+        cx: &Caller,
+        req: CreateTokenRequest,
+    ) -> Result<CreateTokenResponse> {
+        let user = (self.log_in(cx, &req.body.username, &req.body.password)).await?;
+        let now = chrono::Utc::now().timestamp();
+        let token = self.tokens.issue(&self.db, &user, now).await?;
+        Ok(CreateTokenResponse::Ok {
+            body: Jwt {
+                token_attribute: token.clone(),
+                token,
+            },
+        })
+    }
+
     async fn check_session(
         &self,
         cx: &Caller,
@@ -146,10 +177,7 @@ impl SessionsApi<Services> for SessionsService {
     ) -> Result<RefreshSessionResponse> {
         // A session that is gone: 404, and the cookie is cleared.
         let clear = self.clear_cookie();
-        let s = (self.own_session(cx, &req.session_id)).map_err(|e| Error::ClearingCookie {
-            error: Box::new(e),
-            set_cookie: clear.clone(),
-        })?;
+        let s = self.own_session(cx, &req.session_id, &clear)?;
         Ok(RefreshSessionResponse::Ok {
             body: self.session_body(s),
         })
@@ -161,10 +189,7 @@ impl SessionsApi<Services> for SessionsService {
         req: DeleteSessionRequest,
     ) -> Result<DeleteSessionResponse> {
         let clear = self.clear_cookie();
-        let s = (self.own_session(cx, &req.session_id)).map_err(|e| Error::ClearingCookie {
-            error: Box::new(e),
-            set_cookie: clear.clone(),
-        })?;
+        let s = self.own_session(cx, &req.session_id, &clear)?;
         user_session::Entity::delete_by_id(s.id.clone())
             .exec(self.db.conn())
             .await?;

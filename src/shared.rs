@@ -30,9 +30,13 @@ pub struct ServiceSettings {
     pub rank_documents: u64,
     /// Bytes of rendered answers the response cache holds; 0: no cache.
     pub cache_bytes: u64,
+    /// The key JSON Web Tokens are signed with (`--jwt-key-file`); else the database's.
+    pub jwt_key: Option<crate::jwt::Key>,
+    /// Seconds a JSON Web Token is valid.
+    pub jwt_ttl: i64,
 }
 
-/// The state the family services share (`services.rs` hands each one an `Arc` of it).
+/// The state the family services share (`mount.rs` hands each one an `Arc` of it).
 pub struct Shared {
     pub db: Db,
     pub settings: ServiceSettings,
@@ -45,6 +49,8 @@ pub struct Shared {
     pub(crate) accounts: crate::auth::Kept<cairn_store::entity::user::Model>,
     /// Sessions found by id, kept within a commit mark.
     pub(crate) sessions: crate::auth::Kept<cairn_store::entity::user_session::Model>,
+    /// Issues and verifies JSON Web Tokens.
+    pub(crate) tokens: crate::jwt::Tokens,
     /// Failed logins, which slow down the next attempts.
     pub(crate) throttle: crate::throttle::LoginThrottle,
     /// The Policies of recent callers.
@@ -72,6 +78,7 @@ impl Shared {
     ) -> Shared {
         let throttle = settings.login_throttle;
         let cache_bytes = settings.cache_bytes;
+        let tokens = crate::jwt::Tokens::new(settings.jwt_key.clone(), settings.jwt_ttl);
         Shared {
             db,
             settings,
@@ -80,6 +87,7 @@ impl Shared {
             credentials: CredentialCache::default(),
             accounts: Default::default(),
             sessions: Default::default(),
+            tokens,
             throttle: crate::throttle::LoginThrottle::new(throttle),
             permissions: PermissionCache::new("permissions", 10_000),
             languages: crate::languages::Languages::default(),

@@ -10,10 +10,14 @@ use crate::api::traits::TrashApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::locations::tree::{self, href_path, subtree_end};
+use crate::permissions::administrators::keep_an_administrator;
 use crate::permissions::filter::Sql;
-use crate::permissions::{ContentFacts, LocationFacts, READ, Scope, Subject, Target};
+use crate::permissions::{
+    ContentFacts, LocationFacts, READ, Scope, Subject, Target, VersionTarget,
+};
+use cairn_store::Tx;
+
 use crate::preconditions;
-use crate::services::Services;
 use crate::shared::Shared;
 use cairn_runtime::{ETag, Timestamp};
 use cairn_store::Connection;
@@ -23,13 +27,13 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Va
 use std::collections::HashMap;
 
 async fn find(db: &impl Connection, id: i64) -> Result<trash::Model> {
-    cairn_store::sql::by_id::<trash::Entity>(db, id)
+    cairn_store::read::by_id::<trash::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("TrashItem", id))
 }
 
 /// Contents left with neither a Location nor a trashed one are deleted for good.
-async fn delete_orphaned_content(tx: &impl Connection) -> Result<()> {
+async fn delete_orphaned_content(tx: &Tx) -> Result<()> {
     exec(
         tx,
         "DELETE FROM content_relations WHERE destination_content_id IN (SELECT id FROM contents WHERE status = ? AND id NOT IN (SELECT content_id FROM locations) AND id NOT IN (SELECT content_id FROM trash))",
@@ -67,7 +71,9 @@ impl Shared {
                 if l.id == tree::ROOT {
                     return Err(Error::Forbidden("The root Location cannot be trashed".into()));
                 }
-                self.authorize_at(tx, cx, ("content", "remove"), &l, vec![]).await?;
+                let gone = Target::Version(VersionTarget::Delete(None));
+                self.authorize_at(tx, cx, ("content", "remove"), &l, vec![gone])
+                    .await?;
                 self.authorize_removal(tx, cx, std::slice::from_ref(&l)).await?;
                 tree::touch_placed(tx, &l).await?;
                 let (start, end) = (l.path_string.clone(), subtree_end(&l.path_string));
@@ -101,7 +107,8 @@ impl Shared {
                     vec![],
                 )
                 .await?;
-                Ok(cairn_store::sql::by_id::<trash::Entity>(tx, l.id).await?)
+                keep_an_administrator(tx).await?;
+                Ok(cairn_store::read::by_id::<trash::Entity>(tx, l.id).await?)
             })
             .await?;
         Ok(match trashed {
@@ -127,6 +134,7 @@ impl TrashService {
         let c = crate::content::rows::content(db, t.content_id).await?;
         let was_at = Target::Location(LocationFacts {
             id: t.id,
+            content_id: c.id,
             path_string: t.path_string.clone(),
             depth: t.depth,
             content_type_id: c.content_type_id,
@@ -163,7 +171,7 @@ impl TrashService {
             .await?
             .into_iter()
             .collect();
-        let contents: HashMap<i64, content::Model> = cairn_store::sql::keyed(
+        let contents: HashMap<i64, content::Model> = cairn_store::read::keyed(
             db,
             content::Entity::find()
                 .filter(content::Column::Id.is_in(ts.iter().map(|t| t.content_id))),
@@ -201,7 +209,7 @@ impl TrashService {
                     sort_order: t.sort_order.clone(),
                     content_info: LocationContentInfo {
                         href: info.href.clone(),
-                        content: info,
+                        content: LocationContent::ContentInfo(info),
                     },
                 })
             })
@@ -214,7 +222,11 @@ crate::services::family_service!(
     TrashService
 );
 
-impl TrashApi<Services> for TrashService {
+impl<
+    B: crate::api::traits::ApiBase<Context = crate::auth::Caller, Error = crate::error::Error>
+        + ?Sized,
+> TrashApi<B> for TrashService
+{
     async fn load_trash_items(
         &self,
         cx: &Caller,

@@ -1,5 +1,6 @@
-//! `cairn check`: the tree of Locations and its URL aliases are consistent, and no row
-//! points at one that is gone. Each check is one SQL statement over the whole database.
+//! `cairn check`: the tree of Locations and its URL aliases are consistent, no row points at
+//! one that is gone, and every Policy holds only limitations its function takes. Each check is
+//! one SQL statement over the whole database.
 
 use cairn_store::Db;
 use cairn_store::sql::stmt;
@@ -116,5 +117,42 @@ pub async fn check(db: &Db) -> anyhow::Result<Vec<Problem>> {
             first,
         });
     }
+    let misplaced = misplaced_limitations(db).await?;
+    if !misplaced.is_empty() {
+        problems.push(Problem {
+            check: "Policies hold only limitations their function takes (the policy map)",
+            count: misplaced.len(),
+            first: misplaced.into_iter().take(5).collect(),
+        });
+    }
     Ok(problems)
+}
+
+/// The limitations of Policies whose module and function do not take them (stored before
+/// cairn refused them, or written by hand), as `Role <id> Policy <id> <module>/<function>:
+/// <identifier>`.
+async fn misplaced_limitations(db: &Db) -> anyhow::Result<Vec<String>> {
+    let rows = db
+        .conn()
+        .query_all_raw(stmt(
+            db.backend(),
+            "SELECT p.role_id, p.id, p.module, p.function, l.identifier FROM policies p \
+             JOIN policy_limitations l ON l.policy_id = p.id ORDER BY p.role_id, p.id, l.id",
+            [],
+        ))
+        .await?;
+    let mut out = Vec::new();
+    for r in rows {
+        let module: String = r.try_get_by_index(2)?;
+        let function: String = r.try_get_by_index(3)?;
+        let identifier: String = r.try_get_by_index(4)?;
+        if !crate::roles::limitations::accepted(&module, &function).contains(&identifier.as_str()) {
+            out.push(format!(
+                "Role {} Policy {} {module}/{function}: {identifier}",
+                r.try_get_by_index::<i64>(0)?,
+                r.try_get_by_index::<i64>(1)?
+            ));
+        }
+    }
+    Ok(out)
 }

@@ -1,4 +1,4 @@
-//! The operator's commands (`cairn user password`, `cairn language add|list`, `cairn check`,
+//! The operator's commands (`cairn user password|grant-admin`, `cairn language add|list`, `cairn check`,
 //! `cairn backup`, `cairn import`): each works on the configured database, with the server stopped or
 //! running.
 
@@ -9,7 +9,7 @@ pub use check::{Problem, check};
 pub use import::{Import, import};
 
 use cairn_store::Db;
-use cairn_store::entity::{user, user_session};
+use cairn_store::entity::{role, role_assignment, user, user_session};
 use cairn_store::sql::stmt;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, IntoActiveModel,
@@ -88,4 +88,82 @@ pub async fn backup(db: &Db, file: &std::path::Path) -> anyhow::Result<()> {
         .execute_raw(stmt(DbBackend::Sqlite, "VACUUM INTO ?", [path.into()]))
         .await?;
     Ok(())
+}
+
+/// The identifier of the clean install's Role of unlimited access.
+const ADMINISTRATOR_ROLE: &str = "Administrator";
+
+/// Makes the user `login` an administrator: the Administrator Role (created when gone, its
+/// `*/*` Policy without limitations added when it has none) assigned to it without limitation,
+/// and its account enabled, in one transaction with its event. Says what it did.
+pub async fn grant_admin(db: &Db, login: &str) -> anyhow::Result<String> {
+    let change = cairn_store::events::Change::by_server("grantAdmin", "/user/roles");
+    db.write(change, async |tx| {
+        let u = user::Entity::find()
+            .filter(user::Column::Login.eq(login))
+            .one(tx)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("there is no user with the login '{login}'"))?;
+        let mut done = Vec::new();
+        let role = match role::Entity::find()
+            .filter(role::Column::Identifier.eq(ADMINISTRATOR_ROLE))
+            .filter(role::Column::Status.eq(crate::roles::store::PUBLISHED))
+            .one(tx)
+            .await?
+        {
+            Some(r) => r,
+            None => {
+                done.push("the Administrator Role was created");
+                crate::roles::store::insert_role(
+                    tx,
+                    ADMINISTRATOR_ROLE.into(),
+                    crate::roles::store::PUBLISHED,
+                    None,
+                )
+                .await?
+            }
+        };
+        let policies = crate::roles::store::policies_of(tx, &[role.id]).await?;
+        if !policies
+            .iter()
+            .any(|p| p.p.module == "*" && p.p.function == "*" && p.lims.is_empty())
+        {
+            done.push("its '*/*' Policy was restored");
+            crate::roles::store::insert_policies(
+                tx,
+                role.id,
+                vec![("*".into(), "*".into(), None, vec![])],
+            )
+            .await?;
+        }
+        let assigned = role_assignment::Entity::find()
+            .filter(role_assignment::Column::RoleId.eq(role.id))
+            .filter(role_assignment::Column::ContentId.eq(u.id))
+            .filter(role_assignment::Column::LimitationIdentifier.is_null())
+            .one(tx)
+            .await?;
+        if assigned.is_none() {
+            done.push("the Administrator Role was assigned to it");
+            role_assignment::Entity::insert(role_assignment::ActiveModel {
+                role_id: Set(role.id),
+                content_id: Set(u.id),
+                limitation_identifier: Set(None),
+                limitation_values: Set(None),
+                ..Default::default()
+            })
+            .exec_without_returning(tx)
+            .await?;
+        }
+        if !u.enabled {
+            done.push("its account was enabled");
+            let mut active = u.into_active_model();
+            active.enabled = Set(true);
+            cairn_store::write::update(tx, active).await?;
+        }
+        if done.is_empty() {
+            done.push("it was one already");
+        }
+        Ok::<_, anyhow::Error>(done.join(", "))
+    })
+    .await
 }

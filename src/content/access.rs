@@ -79,22 +79,17 @@ impl Shared {
 
     /// A new Section for `c` needs `section/assign` (its `NewSection` limitation names the
     /// Sections the caller may assign).
-    pub(crate) async fn authorize_section_change(
+    pub(crate) async fn authorize_section_assign(
         &self,
         db: &impl Connection,
         cx: &Caller,
         c: &content::Model,
-        section: Option<i64>,
+        section: i64,
     ) -> Result<()> {
-        match section {
-            Some(s) if s != c.section_id => {
-                let facts = Subject::Content(ContentFacts::of(c));
-                let to = [Target::Section(s)];
-                self.authorize(db, cx, ("section", "assign"), facts, &to)
-                    .await
-            }
-            _ => Ok(()),
-        }
+        let facts = Subject::Content(ContentFacts::of(c));
+        let to = [Target::Section(section)];
+        self.authorize(db, cx, ("section", "assign"), facts, &to)
+            .await
     }
 
     /// Whether the caller may read version `v` of `c`: a version other than the published

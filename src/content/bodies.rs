@@ -23,7 +23,7 @@ impl Shared {
         let pairs: Vec<(i64, i64)> = cs.iter().map(|c| (c.id, c.current_version)).collect();
         let rows = rows::version_rows(db, &pairs).await?;
         let mains: Vec<i64> = cs.iter().filter_map(|c| c.main_location_id).collect();
-        let mains = cairn_store::sql::by_ids::<location::Entity>(db, &mains).await?;
+        let mains = cairn_store::read::by_ids::<location::Entity>(db, &mains).await?;
         let paths: std::collections::HashMap<i64, String> = (mains.into_iter())
             .map(|l| (l.id, tree::href_path(&l.path_string)))
             .collect();
@@ -80,7 +80,7 @@ impl ContentService {
     ) -> Result<Option<String>> {
         match c.main_location_id {
             None => Ok(None),
-            Some(id) => Ok(cairn_store::sql::by_id::<location::Entity>(db, id)
+            Some(id) => Ok(cairn_store::read::by_id::<location::Entity>(db, id)
                 .await?
                 .map(|l| tree::href_path(&l.path_string))),
         }

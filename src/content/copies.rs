@@ -8,11 +8,9 @@ use crate::api::hrefs;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::locations::tree;
-use crate::permissions::Target;
-use crate::permissions::subject::location_facts_of;
 use crate::shared::Shared;
 use cairn_runtime::Timestamp;
-use cairn_store::Connection;
+use cairn_store::Tx;
 use cairn_store::entity::{content, content_field, content_object_state, content_version};
 use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter};
 
@@ -20,7 +18,7 @@ impl Shared {
     /// A published copy of `c`'s current version, not yet placed in the tree.
     pub(crate) async fn copy_published(
         &self,
-        tx: &impl Connection,
+        tx: &Tx,
         cx: &Caller,
         c: &content::Model,
     ) -> Result<content::Model> {
@@ -80,7 +78,7 @@ impl Shared {
                 .exec_without_returning(tx)
                 .await?;
         }
-        crate::full_text::copy(tx, c.id, copy.id).await?;
+        crate::full_text::copy(tx, c.id, copy.id);
         Ok(copy)
     }
 }
@@ -105,12 +103,9 @@ impl ContentService {
                     ));
                 }
                 let parent = tree::find_by_path(tx, &parent_path).await?;
-                if !cx.grants.may_all("content", "create") {
-                    let at = Target::Location(location_facts_of(tx, parent.id).await?);
-                    self.authorize_content(tx, cx, &c, &[at]).await?;
-                }
+                self.authorize_new_location(tx, cx, &c, &parent).await?;
                 let copy = self.copy_published(tx, cx, &c).await?;
-                cairn_store::events::created(&hrefs::load_content(copy.id));
+                tx.created(&hrefs::load_content(copy.id));
                 let ty = self.defined_type(tx, c.content_type_id).await?;
                 let l = tree::create(
                     tx,

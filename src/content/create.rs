@@ -4,17 +4,18 @@
 //! caller's (a batch of an import).
 
 use super::fields::{Failures, FieldSet};
-use super::rows::{self, TypeInfo};
+use super::rows::TypeInfo;
 use crate::api::model::ContentCreate;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::locations::tree;
 use crate::permissions::subject::location_facts_of;
-use crate::permissions::{ContentFacts, Subject, Target};
+use crate::permissions::{ContentFacts, Subject, Target, VersionTarget};
 use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{LangMap, Timestamp};
 use cairn_store::Connection;
+use cairn_store::Tx;
 use cairn_store::entity::{content, content_version, location, section};
 use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 use std::sync::Arc;
@@ -58,8 +59,8 @@ impl Shared {
         self.db
             .write(cx.change(), async |tx| {
                 let c = self.write(tx, cx, new, then).await?;
-                cairn_store::events::created(&crate::api::hrefs::load_content(c.id));
-                cairn_store::events::touched([cairn_store::events::Touched::Content(c.id)]);
+                tx.created(&crate::api::hrefs::load_content(c.id));
+                tx.touched([cairn_store::events::Touched::Content(c.id)]);
                 Ok(c)
             })
             .await
@@ -69,7 +70,7 @@ impl Shared {
     /// batch of an import).
     pub(crate) async fn create_in(
         &self,
-        tx: &impl Connection,
+        tx: &Tx,
         cx: &Caller,
         b: ContentCreate,
         then: Then,
@@ -93,7 +94,7 @@ impl Shared {
         // cannot be deleted, so only a chosen one (or the virtual root's) is looked up.
         let section = b.section.unwrap_or(parent.section_id);
         if (b.section.is_some() || parent.content_id == 0)
-            && cairn_store::sql::by_id::<section::Entity>(db, section)
+            && cairn_store::read::by_id::<section::Entity>(db, section)
                 .await?
                 .is_none()
         {
@@ -107,7 +108,7 @@ impl Shared {
             content_type_id: ty.ty.id,
             section_id: section,
             owner_id: b.user.unwrap_or(cx.user_id),
-            languages: vec![b.main_language_code.clone()],
+            languages: creation_languages(&b),
             ..Default::default()
         };
         if !cx.grants.may_all("content", "create") {
@@ -173,7 +174,7 @@ impl Shared {
     /// Writes the draft, then does `then` with it.
     async fn write(
         &self,
-        tx: &impl Connection,
+        tx: &Tx,
         cx: &Caller,
         mut new: NewContent,
         then: Then,
@@ -181,7 +182,7 @@ impl Shared {
         let lc = &new.b.location_create;
         // A remote id the client chose may be taken; a new random one (128 bits) is not.
         if new.chosen.is_some() {
-            cairn_store::sql::lock(tx, "content_remote_id").await?;
+            tx.lock("content_remote_id").await?;
         }
         if new.chosen.is_some()
             && content::Entity::find()
@@ -261,10 +262,30 @@ impl Shared {
             return Ok(c);
         }
         if then == Then::Publish {
-            let facts = ContentFacts::of(&c).in_languages(rows::languages(&v.language_codes));
-            self.authorize(tx, cx, ("content", "publish"), Subject::Content(facts), &[])
-                .await?;
+            let facts = ContentFacts::of_version(&c, &v);
+            let published = [Target::Version(VersionTarget::Publish)];
+            self.authorize(
+                tx,
+                cx,
+                ("content", "publish"),
+                Subject::Content(facts),
+                &published,
+            )
+            .await?;
         }
         self.publish_version(tx, &c, v).await
     }
+}
+
+/// The languages a `ContentCreate` writes (`Language` on a create): its main language and its
+/// fields' (a field without one is in the main language).
+fn creation_languages(b: &ContentCreate) -> Vec<String> {
+    let mut out = vec![b.main_language_code.clone()];
+    for f in &b.fields.field {
+        let l = f.language_code.as_ref().unwrap_or(&b.main_language_code);
+        if !out.contains(l) {
+            out.push(l.clone());
+        }
+    }
+    out
 }

@@ -10,9 +10,9 @@ use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{FieldErrors, HashValue, LangMap};
 use cairn_store::Connection;
-use cairn_store::entity::{content, content_field, content_relation};
+use cairn_store::Tx;
+use cairn_store::entity::{content, content_field};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
-use std::collections::BTreeSet;
 
 /// One field value of the version: a Field definition in a language.
 #[derive(Debug, Clone)]
@@ -153,7 +153,7 @@ impl Shared {
             match ft.from_hash(&input.field_value, &cx) {
                 Ok(v) => set.set(def.id, language, v),
                 Err(e) if e.kind == crate::field_types::STORE_FAILED => {
-                    return Err(Error::Unavailable(e.message));
+                    return Err(Error::StorageFailed(e.message));
                 }
                 Err(e) => failures.push(def.id, e.kind, e.message),
             }
@@ -200,7 +200,6 @@ impl Shared {
 
     /// Validates every value: required fields filled, each value valid for its definition.
     pub(crate) fn validate_fields(&self, ty: &TypeInfo, set: &FieldSet, failures: &mut Failures) {
-        let cx = self.value_context(None);
         for e in &set.entries {
             let Some(def) = ty.field(e.definition_id) else {
                 continue;
@@ -229,7 +228,7 @@ impl Shared {
                 settings: &settings,
                 validators: &validators,
             };
-            for err in ft.validate(&e.value, &d, &cx) {
+            for err in ft.validate(&e.value, &d) {
                 failures.push(def.id, err.kind, err.message);
             }
         }
@@ -292,7 +291,7 @@ impl Shared {
     /// fields yet) has nothing to replace.
     pub(crate) async fn save_fields(
         &self,
-        tx: &impl Connection,
+        tx: &Tx,
         ty: &TypeInfo,
         c: &content::Model,
         no: i64,
@@ -320,7 +319,6 @@ impl Shared {
                 .await?;
         }
         let mut rows = Vec::with_capacity(set.entries.len());
-        let mut relations: BTreeSet<(i64, i64, Option<i64>)> = BTreeSet::new();
         for e in &set.entries {
             let def = ty.field(e.definition_id);
             let ft = def.and_then(|d| self.field_type(&d.field_type));
@@ -329,15 +327,6 @@ impl Shared {
                 Some(SortKey::Int(i)) => (String::new(), i),
                 _ => (String::new(), 0),
             };
-            if let (Some(ft), Some(def)) = (ft, def) {
-                for (kind, dest) in ft.relations(&e.value) {
-                    let kind = kind as i64;
-                    let field = (kind == content_relation::ATTRIBUTE
-                        || kind == content_relation::ASSET)
-                        .then_some(def.id);
-                    relations.insert((dest, kind, field));
-                }
-            }
             rows.push(content_field::Model {
                 id: e.id,
                 version_no: no,
@@ -354,28 +343,8 @@ impl Shared {
         for (e, f) in set.entries.iter_mut().zip(&rows) {
             e.id = f.id;
         }
-        if !fresh {
-            content_relation::Entity::delete_many()
-                .filter(content_relation::Column::SourceContentId.eq(c.id))
-                .filter(content_relation::Column::SourceVersionNo.eq(no))
-                .filter(content_relation::Column::RelationType.ne(content_relation::COMMON))
-                .exec(tx)
-                .await?;
-        }
-        if !relations.is_empty() {
-            content_relation::Entity::insert_many(relations.into_iter().map(
-                |(dest, kind, field)| content_relation::ActiveModel {
-                    source_content_id: sea_orm::ActiveValue::Set(c.id),
-                    source_version_no: sea_orm::ActiveValue::Set(no),
-                    destination_content_id: sea_orm::ActiveValue::Set(dest),
-                    relation_type: sea_orm::ActiveValue::Set(kind),
-                    source_field_definition_id: sea_orm::ActiveValue::Set(field),
-                    ..Default::default()
-                },
-            ))
-            .exec_without_returning(tx)
-            .await?;
-        }
+        let relations = super::implied::Implied::of(self, tx, ty, set).await?;
+        relations.save(tx, c.id, no, fresh).await?;
         Ok(())
     }
 

@@ -3,7 +3,7 @@
 
 use super::ContentService;
 use super::*;
-use cairn_store::Connection;
+use cairn_store::Tx;
 
 pub(super) async fn update(
     service: &ContentService,
@@ -18,10 +18,17 @@ pub(super) async fn update(
                 tree::hold(tx).await?;
             }
             let c = service.visible_content(tx, cx, req.content_id).await?;
-            service.authorize_content(tx, cx, &c, &[]).await?;
-            service
-                .authorize_section_change(tx, cx, &c, b.section)
-                .await?;
+            // As the reference splits it: the Section is assigned with `section/assign`, the
+            // other properties need `content/edit`.
+            if let Some(s) = b.section {
+                service.authorize_section_assign(tx, cx, &c, s).await?;
+            }
+            if edits_more_than_section(b) {
+                let edit = ("content", "edit");
+                service
+                    .authorize(tx, cx, edit, Subject::Content(ContentFacts::of(&c)), &[])
+                    .await?;
+            }
             preconditions::if_match(&req.if_match, async || service.info_of(tx, &c).await).await?;
             // What shows it: the item and its Locations (their bodies show its info).
             tree::touch_item(tx, &c).await?;
@@ -35,12 +42,33 @@ pub(super) async fn update(
     })
 }
 
+/// Whether a `ContentUpdate` sets anything besides the Section.
+fn edits_more_than_section(b: &ContentUpdate) -> bool {
+    let ContentUpdate {
+        main_language_code,
+        section: _,
+        main_location,
+        owner,
+        always_available,
+        remote_id,
+        modification_date,
+        publish_date,
+    } = b;
+    main_language_code.is_some()
+        || main_location.is_some()
+        || owner.is_some()
+        || always_available.is_some()
+        || remote_id.is_some()
+        || modification_date.is_some()
+        || publish_date.is_some()
+}
+
 impl Shared {
     /// Applies a `ContentUpdate` to `c` (inside the caller's transaction, which [`tree::hold`]s
     /// the tree first when it changes the Section: its Locations carry it).
     pub(crate) async fn apply_metadata(
         &self,
-        tx: &impl Connection,
+        tx: &Tx,
         c: &content::Model,
         b: &ContentUpdate,
     ) -> Result<content::Model> {
@@ -58,7 +86,7 @@ impl Shared {
             ca.main_language_code = Set(l.clone());
         }
         if let Some(s) = b.section {
-            if cairn_store::sql::by_id::<section::Entity>(tx, s)
+            if cairn_store::read::by_id::<section::Entity>(tx, s)
                 .await?
                 .is_none()
             {
@@ -93,7 +121,7 @@ impl Shared {
             ca.always_available = Set(a);
         }
         if let Some(r) = &b.remote_id {
-            cairn_store::sql::lock(tx, "content_remote_id").await?;
+            tx.lock("content_remote_id").await?;
             let taken = content::Entity::find()
                 .filter(content::Column::RemoteId.eq(r.as_str()))
                 .filter(content::Column::Id.ne(c.id))

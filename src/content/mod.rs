@@ -10,6 +10,7 @@ mod copies;
 mod create;
 pub(crate) use create::Then;
 mod fields;
+mod implied;
 mod metadata;
 mod names;
 mod publishing;
@@ -26,9 +27,11 @@ use crate::api::traits::ContentApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::locations::tree;
-use crate::permissions::{ContentFacts, Filter, READ, Scope, Subject, Target, denied};
+use crate::permissions::administrators::keep_an_administrator;
+use crate::permissions::{
+    ContentFacts, Filter, READ, Scope, Subject, Target, VersionTarget, denied,
+};
 use crate::preconditions;
-use crate::services::Services;
 use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{ETag, Timestamp};
@@ -61,7 +64,11 @@ crate::services::family_service!(
     ContentService
 );
 
-impl ContentApi<Services> for ContentService {
+impl<
+    B: crate::api::traits::ApiBase<Context = crate::auth::Caller, Error = crate::error::Error>
+        + ?Sized,
+> ContentApi<B> for ContentService
+{
     async fn redirect_content(
         &self,
         _cx: &Caller,
@@ -148,9 +155,14 @@ impl ContentApi<Services> for ContentService {
                 tree::hold(tx).await?;
                 let c = self.visible_content(tx, cx, req.content_id).await?;
                 preconditions::if_match(&req.if_match, async || self.info_of(tx, &c).await).await?;
+                // As the reference: `content/remove` on the item for every translation of it,
+                // then on everything below its Locations.
+                let gone = [Target::Version(VersionTarget::Delete(None))];
+                self.authorize_content(tx, cx, &c, &gone).await?;
                 let locations = tree::of_content(tx, &c).await?;
                 self.authorize_removal(tx, cx, &locations).await?;
-                tree::delete_subtrees(tx, &locations, &[c.id]).await
+                tree::delete_subtrees(tx, &locations, &[c.id]).await?;
+                keep_an_administrator(tx).await
             })
             .await?;
         Ok(DeleteContentResponse::NoContent)
@@ -286,9 +298,10 @@ impl ContentApi<Services> for ContentService {
                 let (c, v) = self
                     .visible_content_version(tx, cx, req.content_id, Some(req.version_no))
                     .await?;
-                let facts = ContentFacts::of(&c).in_languages(rows::languages(&v.language_codes));
+                let facts = ContentFacts::of_version(&c, &v);
                 let policy = ("content", "publish");
-                self.authorize(tx, cx, policy, Subject::Content(facts), &[])
+                let published = [Target::Version(VersionTarget::Publish)];
+                self.authorize(tx, cx, policy, Subject::Content(facts), &published)
                     .await?;
                 Shared::publish_version(self, tx, &c, v).await.map(drop)
             })

@@ -2,7 +2,7 @@
 //! (and the oldest archived ones trimmed), and versions removed.
 
 use super::*;
-use cairn_store::Connection;
+use cairn_store::Tx;
 use cairn_store::events::Touched;
 
 impl Shared {
@@ -10,7 +10,7 @@ impl Shared {
     /// now.
     pub(crate) async fn publish_version(
         &self,
-        tx: &impl Connection,
+        tx: &Tx,
         c: &content::Model,
         v: content_version::Model,
     ) -> Result<content::Model> {
@@ -102,10 +102,10 @@ impl Shared {
             Err(sea_orm::DbErr::RecordNotUpdated) => return Err(not_a_draft()),
             done => done?,
         };
-        self.index_text(tx, c.id, &ty, &set, !first).await?;
+        self.index_text(tx, c.id, &ty, &set, !first);
         // What shows the item: itself, its Locations, and the counts of children of their
         // parents (a first publication adds a child).
-        cairn_store::events::touched(
+        tx.touched(
             std::iter::once(Touched::Content(c.id)).chain(
                 (locations.iter())
                     .flat_map(|l| [Touched::Location(l.id), Touched::Location(l.parent_id)]),
@@ -133,7 +133,7 @@ impl Shared {
     /// Location (the one it had, else the first placed), and its Locations.
     pub(super) async fn place_pending(
         &self,
-        tx: &impl Connection,
+        tx: &Tx,
         c: &content::Model,
         ty: &TypeInfo,
     ) -> Result<(Option<i64>, Vec<location::Model>)> {
@@ -171,7 +171,7 @@ impl Shared {
     }
 
     /// Keeps the newest archived versions up to the configured limit.
-    pub(super) async fn trim_archived(&self, tx: &impl Connection, content_id: i64) -> Result<()> {
+    pub(super) async fn trim_archived(&self, tx: &Tx, content_id: i64) -> Result<()> {
         let mut archived: Vec<content_version::Model> = content_version::Entity::find()
             .filter(content_version::Column::ContentId.eq(content_id))
             .filter(content_version::Column::Status.eq(content_version::ARCHIVED))
@@ -190,12 +190,7 @@ impl Shared {
     }
 
     /// Deletes a version's row, fields and relations.
-    pub(crate) async fn remove_version(
-        &self,
-        tx: &impl Connection,
-        content_id: i64,
-        no: i64,
-    ) -> Result<()> {
+    pub(crate) async fn remove_version(&self, tx: &Tx, content_id: i64, no: i64) -> Result<()> {
         use cairn_store::entity::content_field;
         content_field::Entity::delete_many()
             .filter(content_field::Column::ContentId.eq(content_id))

@@ -63,14 +63,14 @@ pub(super) async fn create(
             let (c, v) = service
                 .visible_content_version(tx, cx, req.content_id, Some(req.version_no))
                 .await?;
-            service.authorize_content(tx, cx, &c, &[]).await?;
+            service.authorize_version(tx, cx, &c, &v, &[]).await?;
             if v.status != content_version::DRAFT {
                 return Err(Error::Forbidden(
                     "Relation of type COMMON can only be added to drafts".into(),
                 ));
             }
             let dest = req.body.destination;
-            if cairn_store::sql::by_id::<content::Entity>(tx, dest)
+            if cairn_store::read::by_id::<content::Entity>(tx, dest)
                 .await?
                 .is_none()
             {
@@ -102,7 +102,7 @@ pub(super) async fn create(
                 },
             )
             .await?;
-            cairn_store::events::created(&hrefs::load_version_relation(c.id, v.version_no, r.id));
+            tx.created(&hrefs::load_version_relation(c.id, v.version_no, r.id));
             Ok(r)
         })
         .await?;
@@ -143,7 +143,7 @@ pub(super) async fn remove(
             let (c, v) = service
                 .visible_content_version(tx, cx, req.content_id, Some(req.version_no))
                 .await?;
-            service.authorize_content(tx, cx, &c, &[]).await?;
+            service.authorize_version(tx, cx, &c, &v, &[]).await?;
             let r = rows::relations(tx, c.id, v.version_no)
                 .await?
                 .into_iter()

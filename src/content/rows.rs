@@ -4,15 +4,18 @@
 use crate::error::{Error, Result};
 use crate::field_types::FieldIds;
 use cairn_store::Connection;
+use cairn_store::Tx;
 use cairn_store::entity::{
     content, content_field, content_relation, content_type, content_version, field_definition,
 };
-use cairn_store::sql::{Kept, stmt};
+use cairn_store::read::Kept;
+use cairn_store::sql::stmt;
+use sea_orm::ConnectionTrait;
 use sea_orm::{ColumnTrait, Condition, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use std::collections::HashMap;
 
 pub async fn content(db: &impl Connection, id: i64) -> Result<content::Model> {
-    cairn_store::sql::by_id::<content::Entity>(db, id)
+    cairn_store::read::by_id::<content::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("Content", id))
 }
@@ -26,12 +29,12 @@ pub struct ContentRead {
     pub main_path_string: Option<String>,
 }
 
-impl cairn_store::direct::FromRow for ContentRead {
+impl cairn_store::rows::FromRow for ContentRead {
     fn from_row<S: AsRef<str>>(
-        row: &cairn_store::direct::Row<'_>,
+        row: &cairn_store::rows::Row<'_>,
         columns: &[S],
-    ) -> cairn_store::direct::RowResult<Self> {
-        use cairn_store::direct::{column, prefixed};
+    ) -> cairn_store::rows::RowResult<Self> {
+        use cairn_store::rows::{column, prefixed};
         let version_id: Option<i64> = column(row, columns, "v_id")?;
         Ok(ContentRead {
             content: prefixed(row, columns, "c_")?,
@@ -78,7 +81,7 @@ pub async fn content_read(db: &impl Connection, id: i64, no: Option<i64>) -> Res
         )
     });
     let s = sea_orm::Statement::from_sql_and_values(backend, sql, [no.into(), id.into()]);
-    cairn_store::sql::model(db, s)
+    cairn_store::read::model(db, s)
         .await?
         .ok_or_else(|| Error::not_found("Content", id))
 }
@@ -140,7 +143,7 @@ pub async fn fields(
 /// values).
 /// Inserts fields, 100 a statement; those with id 0 get a new one, written into `rows` (on
 /// PostgreSQL taken from its sequence inside the insert).
-pub async fn insert_fields(tx: &impl Connection, rows: &mut [content_field::Model]) -> Result<()> {
+pub async fn insert_fields(tx: &Tx, rows: &mut [content_field::Model]) -> Result<()> {
     use content_field::Column as F;
     use sea_orm::sea_query::{Expr, Query, SimpleExpr};
     let backend = tx.get_database_backend();

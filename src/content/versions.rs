@@ -9,14 +9,14 @@ use crate::api::model::*;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::field_types::FieldIds;
-use crate::permissions::{ContentFacts, Subject};
+use crate::permissions::{ContentFacts, Subject, Target, VersionTarget};
 use crate::preconditions;
 use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::Timestamp;
-use cairn_store::Connection;
+use cairn_store::Tx;
 use cairn_store::entity::{content, content_field, content_relation, content_version};
-use cairn_store::events::{Touched, touched};
+use cairn_store::events::Touched;
 use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter};
 
 impl Shared {
@@ -24,7 +24,7 @@ impl Shared {
     /// COMMON relations and names copied, numbered after the highest version.
     pub(crate) async fn draft_from(
         &self,
-        tx: &impl Connection,
+        tx: &Tx,
         cx: &Caller,
         c: &content::Model,
         source_no: i64,
@@ -60,7 +60,7 @@ impl Shared {
     /// transaction); every failing field is reported in one 400.
     pub(crate) async fn edit_draft(
         &self,
-        tx: &impl Connection,
+        tx: &Tx,
         c: &content::Model,
         v: content_version::Model,
         inputs: &[FieldInput],
@@ -120,8 +120,9 @@ impl ContentService {
             .db
             .write(cx.change(), async |tx| {
                 let c = self.visible_content(tx, cx, content_id).await?;
-                self.authorize_content(tx, cx, &c, &[]).await?;
-                touched([Touched::Content(c.id)]);
+                let draft = [Target::Version(VersionTarget::NewDraft)];
+                self.authorize_content(tx, cx, &c, &draft).await?;
+                tx.touched([Touched::Content(c.id)]);
                 let source_no = match from {
                     Some(n) => n,
                     None => {
@@ -134,7 +135,7 @@ impl ContentService {
                     }
                 };
                 let v = self.draft_from(tx, cx, &c, source_no).await?;
-                cairn_store::events::created(&hrefs::load_content_in_version(c.id, v.version_no));
+                tx.created(&hrefs::load_content_in_version(c.id, v.version_no));
                 Ok((c, v))
             })
             .await?;
@@ -142,18 +143,18 @@ impl ContentService {
     }
 
     /// Version `no` of content item `id` for a change by `cx` (inside its transaction): the
-    /// item and the version, both readable and the item editable by `cx`; the change touches
-    /// the item.
+    /// item and the version, both readable, and the operation's Policy granted on the version
+    /// with `targets`; the change touches the item.
     async fn version_to_change(
         &self,
-        tx: &impl Connection,
+        tx: &Tx,
         cx: &Caller,
-        id: i64,
-        no: i64,
+        (id, no): (i64, i64),
+        targets: impl FnOnce(&content_version::Model) -> Vec<Target>,
     ) -> Result<(content::Model, content_version::Model)> {
         let (c, v) = self.visible_content_version(tx, cx, id, Some(no)).await?;
-        self.authorize_content(tx, cx, &c, &[]).await?;
-        touched([Touched::Content(c.id)]);
+        self.authorize_version(tx, cx, &c, &v, &targets(&v)).await?;
+        tx.touched([Touched::Content(c.id)]);
         Ok((c, v))
     }
 
@@ -168,8 +169,11 @@ impl ContentService {
         let (c, v) = self
             .db
             .write(cx.change(), async |tx| {
+                let written =
+                    |v: &content_version::Model| vec![Target::Version(written_languages(&b, v))];
                 let (c, v) =
-                    (self.version_to_change(tx, cx, req.content_id, req.version_no)).await?;
+                    (self.version_to_change(tx, cx, (req.content_id, req.version_no), written))
+                        .await?;
                 preconditions::if_match(&req.if_match, async || {
                     self.version_body(tx, &c, &v, None).await
                 })
@@ -204,7 +208,7 @@ impl ContentService {
     ) -> Result<()> {
         self.db
             .write(cx.change(), async |tx| {
-                let (c, v) = (self.version_to_change(tx, cx, req.content_id, req.version_no))
+                let (c, v) = (self.version_to_change(tx, cx, (req.content_id, req.version_no), |_| vec![]))
                     .await?;
                 preconditions::if_match(&req.if_match, async || {
                     self.version_body(tx, &c, &v, None).await
@@ -239,7 +243,12 @@ impl ContentService {
                 let (c, v) = self
                     .visible_content_version(tx, cx, content_id, Some(no))
                     .await?;
-                self.authorize_content(tx, cx, &c, &[]).await?;
+                // The translation removed must be allowed (the reference looks at the current
+                // version's initial language only, which let a translation go unchecked).
+                let removed = [Target::Version(VersionTarget::Delete(Some(vec![
+                    lang.to_string(),
+                ])))];
+                self.authorize_version(tx, cx, &c, &v, &removed).await?;
                 if v.status != content_version::DRAFT {
                     return Err(Error::Forbidden(
                         "Translations can only be removed from drafts".into(),
@@ -253,23 +262,23 @@ impl ContentService {
     /// Removes `lang` from version `v` (checked: present, not the only one, not the main one).
     async fn drop_translation(
         &self,
-        tx: &impl Connection,
+        tx: &Tx,
         c: &content::Model,
         v: &content_version::Model,
         lang: &str,
     ) -> Result<()> {
         let mut languages = rows::languages(&v.language_codes);
         if !languages.iter().any(|l| l == lang) {
-            return Err(Error::NotAcceptable(format!(
+            return Err(Error::InvalidArgument(format!(
                 "Version {} of content {} has no translation '{lang}'",
                 v.version_no, c.id
             )));
         }
         if languages.len() == 1 {
-            return Err(Error::Conflict(format!("'{lang}' is the only translation")));
+            return Err(Error::BadState(format!("'{lang}' is the only translation")));
         }
         if lang == c.main_language_code {
-            return Err(Error::Conflict(format!(
+            return Err(Error::BadState(format!(
                 "'{lang}' is the main translation of content {}",
                 c.id
             )));
@@ -305,22 +314,29 @@ impl ContentService {
         self.db
             .write(cx.change(), async |tx| {
                 let c = self.visible_content(tx, cx, content_id).await?;
-                let facts = ContentFacts::of(&c).in_languages(vec![lang.to_string()]);
                 let policy = ("content", "remove");
-                self.authorize(tx, cx, policy, Subject::Content(facts), &[])
-                    .await?;
                 let versions = rows::versions(tx, c.id).await?;
+                // As the reference: on every version, as removing a translation of any of
+                // `lang`.
+                let removed = [Target::Version(VersionTarget::AnyOf(vec![
+                    lang.to_string(),
+                ]))];
+                for v in &versions {
+                    let facts = ContentFacts::of_version(&c, v);
+                    self.authorize(tx, cx, policy, Subject::Content(facts), &removed)
+                        .await?;
+                }
                 if !versions
                     .iter()
                     .any(|v| rows::languages(&v.language_codes).iter().any(|l| l == lang))
                 {
-                    return Err(Error::NotAcceptable(format!(
+                    return Err(Error::InvalidArgument(format!(
                         "Content {} has no translation '{lang}'",
                         c.id
                     )));
                 }
                 if lang == c.main_language_code {
-                    return Err(Error::Conflict(format!(
+                    return Err(Error::BadState(format!(
                         "'{lang}' is the main translation of content {}",
                         c.id
                     )));
@@ -332,7 +348,7 @@ impl ContentService {
                     }
                     if languages.len() == 1 {
                         if v.status == content_version::PUBLISHED {
-                            return Err(Error::Conflict(format!(
+                            return Err(Error::BadState(format!(
                                 "'{lang}' is the only translation"
                             )));
                         }
@@ -437,7 +453,7 @@ pub(super) fn version_like(
 
 /// The relations of version `from` (content id, version number) given to version `to`.
 pub(super) async fn copy_relations(
-    tx: &impl Connection,
+    tx: &Tx,
     (content_id, version_no): (i64, i64),
     (to_content, to_version): (i64, i64),
 ) -> Result<()> {
@@ -459,4 +475,25 @@ pub(super) async fn copy_relations(
             .await?;
     }
     Ok(())
+}
+
+/// What a `VersionUpdate` writes, for `Language`: the languages of its fields (a field without
+/// one is in the update's initial language, else the version's) and the initial language it
+/// sets.
+fn written_languages(b: &VersionUpdate, v: &content_version::Model) -> VersionTarget {
+    let initial = b
+        .initial_language_code
+        .as_ref()
+        .unwrap_or(&v.initial_language_code);
+    let mut languages: Vec<String> = Vec::new();
+    for f in b.fields.iter().flat_map(|f| &f.field) {
+        let l = f.language_code.as_ref().unwrap_or(initial);
+        if !languages.contains(l) {
+            languages.push(l.clone());
+        }
+    }
+    VersionTarget::Update {
+        languages,
+        initial: b.initial_language_code.clone(),
+    }
 }

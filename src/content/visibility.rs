@@ -36,7 +36,8 @@ impl ContentService {
             .write(cx.change(), async |tx| {
                 tree::hold(tx).await?;
                 let c = self.visible_content(tx, cx, id).await?;
-                self.authorize_content(tx, cx, &c, &[]).await?;
+                self.authorize_content(tx, cx, &c, &[Target::Destination])
+                    .await?;
                 if c.is_hidden == hidden {
                     return Ok(());
                 }

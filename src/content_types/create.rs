@@ -72,7 +72,7 @@ pub(super) async fn create(
                 groups: vec![req.content_type_group_id],
             };
             rows::insert(tx, &draft).await?;
-            cairn_store::events::created(&if req.publish {
+            tx.created(&if req.publish {
                 hrefs::load_content_type(id)
             } else {
                 hrefs::load_content_type_draft(id)

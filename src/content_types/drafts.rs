@@ -2,11 +2,11 @@
 //! defined type.
 
 use super::*;
-use cairn_store::Connection;
+use cairn_store::Tx;
 
 impl ContentTypesService {
     /// Publishes the draft `id` over its defined type (one transaction's part).
-    pub(super) async fn publish_draft(&self, tx: &impl Connection, id: i64) -> Result<TypeRows> {
+    pub(super) async fn publish_draft(&self, tx: &Tx, id: i64) -> Result<TypeRows> {
         let draft = rows::find(tx, id, DRAFT).await?;
         if draft.fields.is_empty() {
             return Err(Error::Forbidden(format!(
@@ -32,12 +32,7 @@ impl ContentTypesService {
     }
 
     /// Makes the draft of defined type `id` (403 when one exists).
-    pub(super) async fn make_draft(
-        &self,
-        tx: &impl Connection,
-        id: i64,
-        caller: i64,
-    ) -> Result<TypeRows> {
+    pub(super) async fn make_draft(&self, tx: &Tx, id: i64, caller: i64) -> Result<TypeRows> {
         let defined = rows::find(tx, id, DEFINED).await?;
         if rows::load(tx, id, DRAFT).await?.is_some() {
             return Err(Error::Forbidden(format!(
@@ -59,7 +54,7 @@ impl ContentTypesService {
     /// checked free among the other types, and stores it.
     pub(super) async fn store_type_draft(
         &self,
-        tx: &impl Connection,
+        tx: &Tx,
         mut ty: content_type::Model,
         u: &ContentTypeUpdate,
         caller: i64,
@@ -133,12 +128,12 @@ impl ContentTypesService {
     /// 403 when another type than `except` has `identifier` or 403 when `remote_id` is taken.
     pub(super) async fn ensure_type_free(
         &self,
-        tx: &impl Connection,
+        tx: &Tx,
         identifier: &str,
         remote_id: Option<&str>,
         except: Option<i64>,
     ) -> Result<()> {
-        lock(tx, "content_type_identifier").await?;
+        tx.lock("content_type_identifier").await?;
         if rows::identifier_taken(tx, identifier, except).await? {
             return Err(Error::Forbidden(format!(
                 "A content type with identifier '{identifier}' already exists"

@@ -49,7 +49,7 @@ pub(super) async fn create(
     let g = service
         .db
         .write(cx.change(), async |tx| {
-            lock(tx, "content_type_group_identifier").await?;
+            tx.lock("content_type_group_identifier").await?;
             if content_type_group::Entity::find()
                 .filter(content_type_group::Column::Identifier.eq(identifier.as_str()))
                 .one(tx)
@@ -72,7 +72,7 @@ pub(super) async fn create(
                 },
             )
             .await?;
-            cairn_store::events::created(&hrefs::load_content_type_group(g.id));
+            tx.created(&hrefs::load_content_type_group(g.id));
             Ok(g)
         })
         .await?;
@@ -108,7 +108,7 @@ pub(super) async fn update(
                         "ContentTypeGroupInput.identifier must not be empty".into(),
                     ));
                 }
-                lock(tx, "content_type_group_identifier").await?;
+                tx.lock("content_type_group_identifier").await?;
                 let taken = content_type_group::Entity::find()
                     .filter(content_type_group::Column::Identifier.eq(identifier.as_str()))
                     .filter(content_type_group::Column::Id.ne(req.content_type_group_id))

@@ -85,7 +85,7 @@ impl ContentTypesService {
             Some(input) => {
                 let cx = self.value_context(None);
                 let v = ft.from_hash(input, &cx).map_err(|e| match e.kind {
-                    crate::field_types::STORE_FAILED => Error::Unavailable(e.message),
+                    crate::field_types::STORE_FAILED => Error::StorageFailed(e.message),
                     _ => bad(format!("defaultValue: {}", e.message)),
                 })?;
                 if !ft.is_empty(&v) {
@@ -93,7 +93,7 @@ impl ContentTypesService {
                         settings: &full_settings,
                         validators: &full_validators,
                     };
-                    if let Some(e) = ft.validate(&v, &def, &cx).into_iter().next() {
+                    if let Some(e) = ft.validate(&v, &def).into_iter().next() {
                         return Err(bad(format!("defaultValue: {}", e.message)));
                     }
                 }

@@ -19,7 +19,6 @@ use crate::api::traits::ContentTypesApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::preconditions;
-use crate::services::Services;
 use crate::shared::Shared;
 use crate::stored;
 use cairn_runtime::{ETag, LangMap, Limit, Timestamp};
@@ -28,7 +27,6 @@ use cairn_store::entity::{
     content_type, content_type_group, content_type_group_link, field_definition,
 };
 use cairn_store::ids::next_id;
-use cairn_store::sql::lock;
 use input::check_identifier;
 pub(crate) use input::check_sort;
 use render::{group, group_refs};
@@ -39,11 +37,41 @@ use sea_orm::{
 };
 use std::collections::HashSet;
 
+impl Shared {
+    /// The defined content types of `ids` (those that exist), with their Field
+    /// definitions, in three queries.
+    pub(crate) async fn content_types_by_ids(
+        &self,
+        db: &impl Connection,
+        ids: Vec<i64>,
+    ) -> Result<Vec<ContentType>> {
+        let types = (content_type::Entity::find())
+            .filter(content_type::Column::Id.is_in(ids))
+            .filter(content_type::Column::Status.eq(content_type::DEFINED))
+            .all(db)
+            .await?;
+        let rows = rows::load_many(db, types).await?;
+        Ok(rows.iter().map(|r| self.content_type(r)).collect())
+    }
+}
+
+/// The content type groups of `ids` (those that exist), in one query.
+pub(crate) async fn groups_by_ids(
+    db: &impl Connection,
+    ids: Vec<i64>,
+) -> Result<Vec<ContentTypeGroup>> {
+    let rows = (content_type_group::Entity::find())
+        .filter(content_type_group::Column::Id.is_in(ids))
+        .all(db)
+        .await?;
+    Ok(rows.iter().map(group).collect())
+}
+
 const DEFINED: i64 = content_type::DEFINED;
 const DRAFT: i64 = content_type::DRAFT;
 
 async fn find_group(db: &impl Connection, id: i64) -> Result<content_type_group::Model> {
-    cairn_store::sql::by_id::<content_type_group::Entity>(db, id)
+    cairn_store::read::by_id::<content_type_group::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("ContentTypeGroup", id))
 }
@@ -137,7 +165,11 @@ crate::services::family_service!(
     ContentTypesService
 );
 
-impl ContentTypesApi<Services> for ContentTypesService {
+impl<
+    B: crate::api::traits::ApiBase<Context = crate::auth::Caller, Error = crate::error::Error>
+        + ?Sized,
+> ContentTypesApi<B> for ContentTypesService
+{
     async fn load_content_type_group_list(
         &self,
         cx: &Caller,
@@ -236,7 +268,7 @@ impl ContentTypesApi<Services> for ContentTypesService {
             .db
             .write(cx.change(), async |tx| {
                 let draft = self.make_draft(tx, req.content_type_id, cx.user_id).await?;
-                cairn_store::events::created(&hrefs::load_content_type_draft(req.content_type_id));
+                tx.created(&hrefs::load_content_type_draft(req.content_type_id));
                 self.store_type_draft(tx, draft.ty, &req.body, cx.user_id)
                     .await
             })

@@ -74,7 +74,14 @@ pub(super) async fn list(
             req.identifier.or(req.remote_id).unwrap_or_default(),
         ));
     }
-    let types = req.limit.window(types, req.offset);
+    let limit = match req.limit {
+        None => Limit(None),
+        Some(Limit(Some(n))) if n > 0 => Limit(Some(n)),
+        Some(_) => {
+            return Err(Error::BadRequest("wrong value for limit parameter".into()));
+        }
+    };
+    let types = limit.window(types, req.offset);
     Ok(match req.accept {
         ListContentTypesAccept::ContentTypeList => {
             let types = service.defined_types(db, types).await?;

@@ -6,14 +6,8 @@ use super::*;
 pub(crate) struct AuthorType;
 
 const DEFAULT_AUTHOR: &[Choice] = &[
-    Choice {
-        name: "DEFAULT_VALUE_EMPTY",
-        raw: Raw::Int(0),
-    },
-    Choice {
-        name: "DEFAULT_CURRENT_USER",
-        raw: Raw::Int(1),
-    },
+    choice("DEFAULT_VALUE_EMPTY", Raw::Int(0)),
+    choice("DEFAULT_CURRENT_USER", Raw::Int(1)),
 ];
 
 const SETTINGS: &[Param] = &[param(
@@ -34,24 +28,12 @@ fn name_of(author: &HashValue) -> String {
 }
 
 impl FieldType for AuthorType {
-    fn name(&self) -> &'static str {
-        "author"
-    }
-
-    fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
-        check_settings(input, SETTINGS)
-    }
-
-    fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_validators(input)
+    fn schema(&self) -> Schema {
+        Schema::named("author").settings(SETTINGS)
     }
 
     /// A list of `{id, name, email}`; a missing id (or -1) is the previous id + 1.
-    fn from_hash(
-        &self,
-        input: &HashValue,
-        _cx: &ValueContext<'_>,
-    ) -> Result<HashValue, ValueError> {
+    fn from_hash(&self, input: &HashValue, _: &ValueContext<'_>) -> Result<HashValue, ValueError> {
         let mut out = Vec::new();
         let mut last = 0;
         for a in items(input) {
@@ -81,7 +63,7 @@ impl FieldType for AuthorType {
         Ok(HashValue::List(out))
     }
 
-    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
+    fn to_hash(&self, value: &HashValue, _: &ValueContext<'_>) -> HashValue {
         HashValue::List(authors(value))
     }
 
@@ -94,12 +76,7 @@ impl FieldType for AuthorType {
     }
 
     /// Not in the reference (4.x keeps any text): a non-empty email must be an address.
-    fn validate(
-        &self,
-        value: &HashValue,
-        _def: &Definition<'_>,
-        _cx: &ValueContext<'_>,
-    ) -> Vec<ValueError> {
+    fn validate(&self, value: &HashValue, _def: &Definition<'_>) -> Vec<ValueError> {
         authors(value)
             .iter()
             .filter_map(|a| opt_text(field(a, "email")))
@@ -118,7 +95,7 @@ impl FieldType for AuthorType {
             return SortKey::None;
         }
         names.sort();
-        SortKey::Text(names.join(",").chars().take(255).collect())
+        sort_joined(&names)
     }
 
     /// The name of the first author (the reference's `getName`).
@@ -145,10 +122,10 @@ impl FieldType for AuthorType {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::field_types::tests::cx;
 
     #[test]
     fn ids_are_generated() {
-        let c = crate::field_types::tests::cx();
         let input = HashValue::List(vec![
             map([("name", "Ann".into()), ("email", "ann@ex.com".into())]),
             map([
@@ -162,7 +139,7 @@ mod tests {
                 ("email", "".into()),
             ]),
         ]);
-        let v = AuthorType.from_hash(&input, &c.cx()).unwrap();
+        let v = AuthorType.from_hash(&input, &cx()).unwrap();
         let ids: Vec<i64> = authors(&v)
             .iter()
             .filter_map(|a| field(a, "id").as_i64())

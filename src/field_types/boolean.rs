@@ -5,24 +5,12 @@ use super::*;
 pub(crate) struct BooleanType;
 
 impl FieldType for BooleanType {
-    fn name(&self) -> &'static str {
-        "boolean"
-    }
-
-    fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_settings(input)
-    }
-
-    fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_validators(input)
+    fn schema(&self) -> Schema {
+        Schema::named("boolean")
     }
 
     /// A boolean, also `0`/`1` and `"true"`/`"false"`/`"1"`/`"0"`; `null` is `false`.
-    fn from_hash(
-        &self,
-        input: &HashValue,
-        _cx: &ValueContext<'_>,
-    ) -> Result<HashValue, ValueError> {
+    fn from_hash(&self, input: &HashValue, _: &ValueContext<'_>) -> Result<HashValue, ValueError> {
         match input {
             HashValue::Null => Ok(HashValue::Bool(false)),
             v => v
@@ -32,7 +20,7 @@ impl FieldType for BooleanType {
         }
     }
 
-    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
+    fn to_hash(&self, value: &HashValue, _: &ValueContext<'_>) -> HashValue {
         HashValue::Bool(value.as_bool().unwrap_or(false))
     }
 
@@ -42,15 +30,6 @@ impl FieldType for BooleanType {
 
     fn is_empty(&self, _value: &HashValue) -> bool {
         false
-    }
-
-    fn validate(
-        &self,
-        _value: &HashValue,
-        _def: &Definition<'_>,
-        _cx: &ValueContext<'_>,
-    ) -> Vec<ValueError> {
-        Vec::new()
     }
 
     fn sort_key(&self, value: &HashValue) -> SortKey {

@@ -34,24 +34,12 @@ fn names(value: &HashValue) -> Vec<&'static str> {
 }
 
 impl FieldType for CountryType {
-    fn name(&self) -> &'static str {
-        "country"
-    }
-
-    fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
-        check_settings(input, SETTINGS)
-    }
-
-    fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_validators(input)
+    fn schema(&self) -> Schema {
+        Schema::named("country").settings(SETTINGS)
     }
 
     /// A list of country names, alpha-2 or alpha-3 codes (a single one also bare).
-    fn from_hash(
-        &self,
-        input: &HashValue,
-        _cx: &ValueContext<'_>,
-    ) -> Result<HashValue, ValueError> {
+    fn from_hash(&self, input: &HashValue, _: &ValueContext<'_>) -> Result<HashValue, ValueError> {
         if let HashValue::Map(_) = input {
             return Err(ValueError::new(
                 "countries",
@@ -81,20 +69,11 @@ impl FieldType for CountryType {
         })
     }
 
-    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
-        value.clone()
-    }
-
     fn is_empty(&self, value: &HashValue) -> bool {
         codes(value).is_empty()
     }
 
-    fn validate(
-        &self,
-        value: &HashValue,
-        def: &Definition<'_>,
-        _cx: &ValueContext<'_>,
-    ) -> Vec<ValueError> {
+    fn validate(&self, value: &HashValue, def: &Definition<'_>) -> Vec<ValueError> {
         let codes = codes(value);
         let mut errors = Vec::new();
         if !field(def.settings, "isMultiple").as_bool().unwrap_or(false) && codes.len() > 1 {
@@ -120,7 +99,7 @@ impl FieldType for CountryType {
     fn sort_key(&self, value: &HashValue) -> SortKey {
         let mut names: Vec<String> = names(value).iter().map(|n| n.to_lowercase()).collect();
         names.sort();
-        SortKey::Text(names.join(",").chars().take(255).collect())
+        sort_joined(&names)
     }
 
     /// The names joined with `, `.
@@ -137,14 +116,13 @@ mod tests {
     #[test]
     fn countries() {
         let t = CountryType;
-        let c = cx();
         let input = HashValue::List(vec!["Norway".into(), "POL".into(), "no".into()]);
-        let v = t.from_hash(&input, &c.cx()).unwrap();
+        let v = t.from_hash(&input, &cx()).unwrap();
         assert_eq!(v, HashValue::List(vec!["NO".into(), "PL".into()]));
         assert_eq!(t.name_text(&v), "Norway, Poland");
         assert_eq!(t.sort_key(&v), SortKey::Text("norway,poland".into()));
         let err = t
-            .from_hash(&HashValue::List(vec!["Atlantis".into()]), &c.cx())
+            .from_hash(&HashValue::List(vec!["Atlantis".into()]), &cx())
             .unwrap_err();
         assert!(
             err.message
@@ -152,7 +130,7 @@ mod tests {
         );
         let s = t.settings(&HashValue::Null).unwrap();
         let vals = HashValue::Map(vec![]);
-        let errs = t.validate(&v, &def(&s, &vals), &c.cx());
+        let errs = t.validate(&v, &def(&s, &vals));
         assert_eq!(
             errs[0].message,
             "Field definition does not allow multiple countries to be selected."

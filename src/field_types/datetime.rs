@@ -2,35 +2,16 @@
 //! `useSeconds`, `defaultType` (`DEFAULT_EMPTY`, `DEFAULT_CURRENT_DATE`,
 //! `DEFAULT_CURRENT_DATE_ADJUSTED`) and `dateInterval` (an ISO 8601 duration or `null`).
 
-use super::date::{date_hash, timestamp_of};
+use super::dates::{CURRENT_DATE, DEFAULT_EMPTY, Moment, USE_SECONDS, default_type, timestamp_of};
 use super::*;
-use chrono::DateTime;
 
-pub(crate) struct DateTimeType;
+/// `ezdatetime`, a [`MomentType`](super::dates::MomentType).
+pub(crate) struct DateTime;
 
 const DEFAULT_TYPES: &[Choice] = &[
-    Choice {
-        name: "DEFAULT_EMPTY",
-        raw: Raw::Int(0),
-    },
-    Choice {
-        name: "DEFAULT_CURRENT_DATE",
-        raw: Raw::Int(1),
-    },
-    Choice {
-        name: "DEFAULT_CURRENT_DATE_ADJUSTED",
-        raw: Raw::Int(2),
-    },
-];
-
-const SETTINGS: &[Param] = &[
-    param("useSeconds", Kind::Bool, Dflt::Bool(false)),
-    param(
-        "defaultType",
-        Kind::Choice(DEFAULT_TYPES),
-        Dflt::Str("DEFAULT_EMPTY"),
-    ),
-    param("dateInterval", Kind::Str, Dflt::Null),
+    DEFAULT_EMPTY,
+    CURRENT_DATE,
+    choice("DEFAULT_CURRENT_DATE_ADJUSTED", Raw::Int(2)),
 ];
 
 /// Whether `s` is an ISO 8601 duration (`P1D`, `PT2H30M`, `P1Y2M3DT4H5M6S`) and whether it
@@ -61,13 +42,23 @@ fn duration(s: &str) -> Option<bool> {
     (!rest.is_empty()).then_some(nonzero)
 }
 
-impl FieldType for DateTimeType {
-    fn name(&self) -> &'static str {
-        "datetime"
+impl Moment for DateTime {
+    const NAME: &'static str = "datetime";
+    const SETTINGS: &'static [Param] = &[
+        USE_SECONDS,
+        default_type(DEFAULT_TYPES),
+        param("dateInterval", Kind::Str, Dflt::Null),
+    ];
+    /// `Mon 2012-22-10 00:00:00` (PHP `D Y-d-m H:i:s`, day before month as the reference has it).
+    const FORMAT: &'static str = "%a %Y-%d-%m %H:%M:%S";
+
+    fn read(input: &HashValue) -> Result<Option<i64>, ValueError> {
+        timestamp_of(input, "datetime")
     }
 
-    fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
-        let out = check_settings(input, SETTINGS)?;
+    /// `dateInterval` is an ISO 8601 duration; a non-zero one needs `defaultType`
+    /// `DEFAULT_CURRENT_DATE_ADJUSTED`.
+    fn checked(out: HashValue) -> Result<HashValue, String> {
         let Some(interval) = field(&out, "dateInterval").as_str() else {
             return Ok(out);
         };
@@ -87,53 +78,16 @@ impl FieldType for DateTimeType {
             Some(_) => Ok(out),
         }
     }
-
-    fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_validators(input)
-    }
-
-    fn from_hash(
-        &self,
-        input: &HashValue,
-        _cx: &ValueContext<'_>,
-    ) -> Result<HashValue, ValueError> {
-        Ok(timestamp_of(input, "datetime")?.map_or(HashValue::Null, HashValue::Int))
-    }
-
-    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
-        date_hash(value)
-    }
-
-    fn validate(
-        &self,
-        _value: &HashValue,
-        _def: &Definition<'_>,
-        _cx: &ValueContext<'_>,
-    ) -> Vec<ValueError> {
-        Vec::new()
-    }
-
-    fn sort_key(&self, value: &HashValue) -> SortKey {
-        value.as_i64().map_or(SortKey::None, SortKey::Int)
-    }
-
-    /// `Mon 2012-22-10 00:00:00` (PHP `D Y-d-m H:i:s`, day before month as the reference has it).
-    fn name_text(&self, value: &HashValue) -> String {
-        value
-            .as_i64()
-            .and_then(|ts| DateTime::from_timestamp(ts, 0))
-            .map(|d| d.format("%a %Y-%d-%m %H:%M:%S").to_string())
-            .unwrap_or_default()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::field_types::dates::MomentType;
 
     #[test]
     fn date_interval_setting() {
-        let t = DateTimeType;
+        let t = MomentType(DateTime);
         assert!(t.settings(&map([("dateInterval", "P1D".into())])).is_err());
         assert!(
             t.settings(&map([

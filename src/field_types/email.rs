@@ -1,7 +1,7 @@
 //! `ezemail`: an email address, stored as the string (`null` when blank). Validated by
 //! `EmailAddressValidator` (the reference's regular expression).
 
-use super::string::{stored_text, text_value};
+use super::texts::{is_blank, stored_text, text_value};
 use super::*;
 
 pub(crate) struct EmailType;
@@ -12,12 +12,8 @@ const VALIDATORS: &[ValidatorSchema] = &[(
 )];
 
 impl FieldType for EmailType {
-    fn name(&self) -> &'static str {
-        "email"
-    }
-
-    fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_settings(input)
+    fn schema(&self) -> Schema {
+        Schema::named("email").validators(VALIDATORS)
     }
 
     fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
@@ -29,28 +25,15 @@ impl FieldType for EmailType {
         }
     }
 
-    fn from_hash(
-        &self,
-        input: &HashValue,
-        _cx: &ValueContext<'_>,
-    ) -> Result<HashValue, ValueError> {
+    fn from_hash(&self, input: &HashValue, _: &ValueContext<'_>) -> Result<HashValue, ValueError> {
         text_value(input, "email")
     }
 
-    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
-        value.clone()
-    }
-
     fn is_empty(&self, value: &HashValue) -> bool {
-        stored_text(value).trim().is_empty()
+        is_blank(value)
     }
 
-    fn validate(
-        &self,
-        value: &HashValue,
-        _def: &Definition<'_>,
-        _cx: &ValueContext<'_>,
-    ) -> Vec<ValueError> {
+    fn validate(&self, value: &HashValue, _def: &Definition<'_>) -> Vec<ValueError> {
         if is_email(&stored_text(value)) {
             Vec::new()
         } else {

@@ -1,50 +1,7 @@
-//! The names of uploaded files (content-addressed: `ab/cd/<sha256>/<file name>`), and the
-//! files a request stored, removed again when it fails (the backends: `crate::storage`).
+//! The files a request stored, removed again when it fails (the backends and the names of
+//! stored files: `crate::storage`).
 
-use super::FileStore;
-use sha2::{Digest, Sha256};
-
-/// The relative path of `data` named `file_name`: `ab/cd/<sha256 hex>/<sanitized name>`.
-pub fn content_path(data: &[u8], file_name: &str) -> String {
-    hashed_path(&hex(&Sha256::digest(data)), file_name)
-}
-
-pub(crate) fn hashed_path(hash: &str, file_name: &str) -> String {
-    format!(
-        "{}/{}/{hash}/{}",
-        &hash[0..2],
-        &hash[2..4],
-        sanitize_file_name(file_name)
-    )
-}
-
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// A file name safe in a path and a URI: the last path segment, characters other than
-/// letters, digits, `.`, `-` and `_` replaced by `_`, no leading dots, at most 200 bytes;
-/// `file` when nothing is left.
-pub fn sanitize_file_name(name: &str) -> String {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or("");
-    let mut out: String = base
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    out = out.trim_start_matches('.').to_string();
-    out.truncate(200);
-    if out.is_empty() {
-        "file".to_string()
-    } else {
-        out
-    }
-}
+use crate::storage::FileStore;
 
 tokio::task_local! {
     /// The files a request stored for the first time (see [`tracking`]).
@@ -110,17 +67,4 @@ async fn remove_unreferenced(
 /// Notes a file stored for the first time by the current request.
 pub fn note_created(path: &str) {
     let _ = CREATED.try_with(|c| c.borrow_mut().push(path.to_string()));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_sanitized() {
-        assert_eq!(sanitize_file_name("../../etc/pass wd.txt"), "pass_wd.txt");
-        assert_eq!(sanitize_file_name("C:\\x\\été.png"), "_t_.png");
-        assert_eq!(sanitize_file_name("..."), "file");
-        assert_eq!(sanitize_file_name(""), "file");
-    }
 }

@@ -22,25 +22,13 @@ fn address(value: &HashValue) -> String {
 }
 
 impl FieldType for GmapLocationType {
-    fn name(&self) -> &'static str {
-        "gmaplocation"
-    }
-
-    fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_settings(input)
-    }
-
-    fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_validators(input)
+    fn schema(&self) -> Schema {
+        Schema::named("gmaplocation")
     }
 
     /// `{"latitude": float, "longitude": float, "address": string}`; both coordinates are
     /// required unless both are absent (empty value).
-    fn from_hash(
-        &self,
-        input: &HashValue,
-        _cx: &ValueContext<'_>,
-    ) -> Result<HashValue, ValueError> {
+    fn from_hash(&self, input: &HashValue, _: &ValueContext<'_>) -> Result<HashValue, ValueError> {
         match input {
             HashValue::Null => return Ok(HashValue::Null),
             HashValue::Map(_) => {}
@@ -70,41 +58,27 @@ impl FieldType for GmapLocationType {
         ]))
     }
 
-    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
-        value.clone()
-    }
-
     fn is_empty(&self, value: &HashValue) -> bool {
         field(value, "latitude").is_null() && field(value, "longitude").is_null()
     }
 
     /// Not in the reference: the coordinates must be on Earth.
-    fn validate(
-        &self,
-        value: &HashValue,
-        _def: &Definition<'_>,
-        _cx: &ValueContext<'_>,
-    ) -> Vec<ValueError> {
-        let mut errors = Vec::new();
-        if field(value, "latitude")
-            .as_f64()
-            .is_some_and(|l| !(-90.0..=90.0).contains(&l))
-        {
-            errors.push(ValueError::new(
-                "latitude",
-                "Latitude must be between -90 and 90.",
-            ));
-        }
-        if field(value, "longitude")
-            .as_f64()
-            .is_some_and(|l| !(-180.0..=180.0).contains(&l))
-        {
-            errors.push(ValueError::new(
-                "longitude",
-                "Longitude must be between -180 and 180.",
-            ));
-        }
-        errors
+    fn validate(&self, value: &HashValue, _def: &Definition<'_>) -> Vec<ValueError> {
+        [
+            ("latitude", "Latitude", 90),
+            ("longitude", "Longitude", 180),
+        ]
+        .into_iter()
+        .filter(|(key, _, limit)| {
+            let limit = f64::from(*limit);
+            field(value, key)
+                .as_f64()
+                .is_some_and(|l| !(-limit..=limit).contains(&l))
+        })
+        .map(|(key, name, limit)| {
+            ValueError::new(key, format!("{name} must be between -{limit} and {limit}."))
+        })
+        .collect()
     }
 
     fn sort_key(&self, value: &HashValue) -> SortKey {

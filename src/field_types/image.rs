@@ -3,7 +3,7 @@
 //! (allowed types, empty = any); validators `FileSizeValidator` (`maxFileSize`, MB) and
 //! `AlternativeTextValidator` (`required`).
 
-use super::upload::{self, check_file_name, check_file_size};
+use super::upload::{self, check_file_name, file_size_error, has_file, stored_file_name};
 use super::*;
 use crate::api::hrefs;
 
@@ -49,16 +49,10 @@ fn dim(n: Option<u32>) -> HashValue {
 }
 
 impl FieldType for ImageType {
-    fn name(&self) -> &'static str {
-        "image"
-    }
-
-    fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
-        check_settings(input, SETTINGS)
-    }
-
-    fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
-        check_validators(input, VALIDATORS)
+    fn schema(&self) -> Schema {
+        Schema::named("image")
+            .settings(SETTINGS)
+            .validators(VALIDATORS)
     }
 
     /// `{"fileName", "data" (base64)[, "alternativeText"]}`, or `{"inputUri"|"id": path}`
@@ -124,18 +118,12 @@ impl FieldType for ImageType {
     }
 
     fn is_empty(&self, value: &HashValue) -> bool {
-        field(value, "id").as_str().is_none()
+        !has_file(value)
     }
 
-    fn validate(
-        &self,
-        value: &HashValue,
-        def: &Definition<'_>,
-        _cx: &ValueContext<'_>,
-    ) -> Vec<ValueError> {
+    fn validate(&self, value: &HashValue, def: &Definition<'_>) -> Vec<ValueError> {
         let mut errors = Vec::new();
-        let file_name = opt_text(field(value, "fileName")).unwrap_or_default();
-        errors.extend(check_file_name(&file_name));
+        errors.extend(check_file_name(&stored_file_name(value)));
         let mime = field(value, "mime").as_str().unwrap_or_default();
         if field(value, "width").is_null() || field(value, "height").is_null() {
             errors.push(ValueError::new("id", "A valid image file is required."));
@@ -154,13 +142,7 @@ impl FieldType for ImageType {
                 ));
             }
         }
-        let size = field(value, "fileSize").as_i64().unwrap_or(0);
-        errors.extend(check_file_size(
-            size,
-            def.validators
-                .get("FileSizeValidator")
-                .and_then(|v| v.get("maxFileSize")),
-        ));
+        errors.extend(file_size_error(value, def));
         let required = field(
             field(def.validators, "AlternativeTextValidator"),
             "required",
@@ -177,14 +159,10 @@ impl FieldType for ImageType {
         errors
     }
 
-    fn sort_key(&self, _value: &HashValue) -> SortKey {
-        SortKey::None
-    }
-
     /// The alternative text, else the file name.
     fn name_text(&self, value: &HashValue) -> String {
         match field(value, "alternativeText") {
-            HashValue::Null => opt_text(field(value, "fileName")).unwrap_or_default(),
+            HashValue::Null => stored_file_name(value),
             alt => text_of(alt),
         }
     }
@@ -199,13 +177,12 @@ mod tests {
     #[test]
     fn images() {
         let t = ImageType;
-        let c = cx();
         let png = sniff::samples::png_3x2();
         let data = base64::engine::general_purpose::STANDARD.encode(&png);
         let v = t
             .from_hash(
                 &map([("fileName", "p.png".into()), ("data", data.into())]),
-                &c.cx(),
+                &cx(),
             )
             .unwrap();
         assert_eq!(t.name_text(&v), "p.png");
@@ -217,7 +194,7 @@ mod tests {
             )]))
             .unwrap();
         let msgs: Vec<String> = t
-            .validate(&v, &def(&settings, &validators), &c.cx())
+            .validate(&v, &def(&settings, &validators))
             .into_iter()
             .map(|e| e.message)
             .collect();
@@ -226,13 +203,12 @@ mod tests {
         let txt = t
             .from_hash(
                 &map([("fileName", "p.png".into()), ("data", "aGVsbG8=".into())]),
-                &c.cx(),
+                &cx(),
             )
             .unwrap();
         let errs = t.validate(
             &txt,
             &def(&settings, &t.validators(&HashValue::Null).unwrap()),
-            &c.cx(),
         );
         assert_eq!(errs[0].message, "A valid image file is required.");
         // A stored file named by its URI.
@@ -240,14 +216,14 @@ mod tests {
         let again = t
             .from_hash(
                 &map([("inputUri", format!("/var/storage/{path}").into())]),
-                &c.cx(),
+                &cx(),
             )
             .unwrap();
         assert_eq!(field(&again, "id"), &HashValue::String(path));
         // Without a stored field there is no image id and no variation.
         let no_field = ValueContext {
             field: None,
-            ..c.cx()
+            ..cx()
         };
         let out = t.to_hash(&v, &no_field);
         assert_eq!(field(&out, "imageId"), &HashValue::Null);

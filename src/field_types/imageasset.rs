@@ -2,36 +2,21 @@
 //! `{destinationContentId, alternativeText}`; `null` when empty. Creates an ASSET relation.
 //!
 //! The output carries `variations`, hrefs of the target's image field
-//! (`ValueContext::asset`, which the content service looks up), when the target loads.
+//! (`ValueContext::asset`, which the content service looks up), when the target loads. The
+//! target's name (for name schemas) is for the content service too.
 
-use super::objectrelation::content_id;
+use super::relations::{content_id, relation_to_target, target};
 use super::*;
 
 pub(crate) struct ImageAssetType;
 
-fn target(value: &HashValue) -> Option<i64> {
-    id_of(field(value, "destinationContentId"))
-}
-
 impl FieldType for ImageAssetType {
-    fn name(&self) -> &'static str {
-        "imageasset"
-    }
-
-    fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_settings(input)
-    }
-
-    fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_validators(input)
+    fn schema(&self) -> Schema {
+        Schema::named("imageasset")
     }
 
     /// `{"destinationContentId": id, "alternativeText": …}`; a falsy input is empty.
-    fn from_hash(
-        &self,
-        input: &HashValue,
-        _cx: &ValueContext<'_>,
-    ) -> Result<HashValue, ValueError> {
+    fn from_hash(&self, input: &HashValue, _: &ValueContext<'_>) -> Result<HashValue, ValueError> {
         let (id, alt) = match input {
             HashValue::Map(m) if m.is_empty() => return Ok(HashValue::Null),
             HashValue::Map(_) => (
@@ -80,29 +65,8 @@ impl FieldType for ImageAssetType {
         target(value).is_none()
     }
 
-    fn validate(
-        &self,
-        _value: &HashValue,
-        _def: &Definition<'_>,
-        _cx: &ValueContext<'_>,
-    ) -> Vec<ValueError> {
-        Vec::new()
-    }
-
-    fn sort_key(&self, _value: &HashValue) -> SortKey {
-        SortKey::None
-    }
-
-    /// Empty: the name of the target is resolved by the content service.
-    fn name_text(&self, _value: &HashValue) -> String {
-        String::new()
-    }
-
     fn relations(&self, value: &HashValue) -> Vec<(RelationKind, i64)> {
-        target(value)
-            .map(|id| (RelationKind::Asset, id))
-            .into_iter()
-            .collect()
+        relation_to_target(value, RelationKind::Asset)
     }
 
     fn holds_assets(&self) -> bool {

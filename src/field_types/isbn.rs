@@ -1,15 +1,12 @@
 //! `ezisbn`: an ISBN-10 or ISBN-13, stored as the string as given; `null` when blank.
 //! Setting `isISBN13`; validated with the reference's checksums.
 
+use super::texts::{is_blank, stored_text};
 use super::*;
 
 pub(crate) struct IsbnType;
 
 const SETTINGS: &[Param] = &[param("isISBN13", Kind::Bool, Dflt::Bool(true))];
-
-fn isbn(value: &HashValue) -> String {
-    value.as_str().unwrap_or_default().to_string()
-}
 
 fn isbn10_ok(n: &str) -> bool {
     let b = n.to_ascii_uppercase().into_bytes();
@@ -62,25 +59,13 @@ fn isbn13_error(n: &str) -> Option<String> {
 }
 
 impl FieldType for IsbnType {
-    fn name(&self) -> &'static str {
-        "isbn"
-    }
-
-    fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
-        check_settings(input, SETTINGS)
-    }
-
-    fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_validators(input)
+    fn schema(&self) -> Schema {
+        Schema::named("isbn").settings(SETTINGS)
     }
 
     /// A string; an integer (digits cast by the XML reader) gets back the leading zeros of an
     /// ISBN-10.
-    fn from_hash(
-        &self,
-        input: &HashValue,
-        _cx: &ValueContext<'_>,
-    ) -> Result<HashValue, ValueError> {
+    fn from_hash(&self, input: &HashValue, _: &ValueContext<'_>) -> Result<HashValue, ValueError> {
         match input {
             HashValue::Null => Ok(HashValue::Null),
             HashValue::Int(i) if *i >= 0 => Ok(HashValue::String(format!("{i:010}"))),
@@ -90,21 +75,12 @@ impl FieldType for IsbnType {
         }
     }
 
-    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
-        value.clone()
-    }
-
     fn is_empty(&self, value: &HashValue) -> bool {
-        isbn(value).trim().is_empty()
+        is_blank(value)
     }
 
-    fn validate(
-        &self,
-        value: &HashValue,
-        def: &Definition<'_>,
-        _cx: &ValueContext<'_>,
-    ) -> Vec<ValueError> {
-        let n: String = isbn(value)
+    fn validate(&self, value: &HashValue, def: &Definition<'_>) -> Vec<ValueError> {
+        let n: String = stored_text(value)
             .trim()
             .chars()
             .filter(|c| !c.is_whitespace() && *c != '-' && *c != '|')
@@ -124,11 +100,11 @@ impl FieldType for IsbnType {
     }
 
     fn sort_key(&self, value: &HashValue) -> SortKey {
-        sort_text(&isbn(value))
+        sort_text(&stored_text(value))
     }
 
     fn name_text(&self, value: &HashValue) -> String {
-        isbn(value)
+        stored_text(value)
     }
 }
 
@@ -140,38 +116,46 @@ mod tests {
     #[test]
     fn checksums() {
         let t = IsbnType;
-        let c = cx();
         let v = HashValue::Map(vec![]);
         let s13 = t.settings(&HashValue::Null).unwrap();
         let s10 = t.settings(&map([("isISBN13", false.into())])).unwrap();
         let msgs = |s: &HashValue, isbn: &str| -> Vec<String> {
             let d = def(s, &v);
-            t.validate(&isbn.into(), &d, &c.cx())
+            t.validate(&isbn.into(), &d)
                 .into_iter()
                 .map(|e| e.message)
                 .collect()
         };
-        assert!(msgs(&s13, "978-0-306-40615-7").is_empty());
-        assert!(msgs(&s13, "0-306-40615-2").is_empty());
-        assert!(msgs(&s10, "0-8044-2957-X").is_empty());
+        let no_error: &[&str] = &[];
+        for (settings, isbn, expected) in [
+            (&s13, "978-0-306-40615-7", no_error),
+            (&s13, "0-306-40615-2", no_error),
+            (&s10, "0-8044-2957-X", no_error),
+            (
+                &s13,
+                "978-0-306-40615-8",
+                &["Bad checksum, last digit of ISBN-13 should be 7"],
+            ),
+            (
+                &s13,
+                "977-0-306-40615-7",
+                &["ISBN-13 value must start with 978 or 979, got: 977"],
+            ),
+            (
+                &s10,
+                "978-0-306-40615-7",
+                &["ISBN-10 must be 10 character length"],
+            ),
+            (
+                &s10,
+                "0-306-40615-3",
+                &["ISBN value must be in a valid ISBN-10 format"],
+            ),
+        ] {
+            assert_eq!(msgs(settings, isbn), expected, "{isbn}");
+        }
         assert_eq!(
-            msgs(&s13, "978-0-306-40615-8"),
-            ["Bad checksum, last digit of ISBN-13 should be 7"]
-        );
-        assert_eq!(
-            msgs(&s13, "977-0-306-40615-7"),
-            ["ISBN-13 value must start with 978 or 979, got: 977"]
-        );
-        assert_eq!(
-            msgs(&s10, "978-0-306-40615-7"),
-            ["ISBN-10 must be 10 character length"]
-        );
-        assert_eq!(
-            msgs(&s10, "0-306-40615-3"),
-            ["ISBN value must be in a valid ISBN-10 format"]
-        );
-        assert_eq!(
-            t.from_hash(&306406152.into(), &c.cx()),
+            t.from_hash(&306406152.into(), &cx()),
             Ok("0306406152".into())
         );
     }

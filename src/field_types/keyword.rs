@@ -9,25 +9,13 @@ fn keywords(value: &HashValue) -> Vec<String> {
 }
 
 impl FieldType for KeywordType {
-    fn name(&self) -> &'static str {
-        "keyword"
-    }
-
-    fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_settings(input)
-    }
-
-    fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_validators(input)
+    fn schema(&self) -> Schema {
+        Schema::named("keyword")
     }
 
     /// A list of strings, or a comma separated string (trimmed, blanks dropped); duplicates
     /// are dropped.
-    fn from_hash(
-        &self,
-        input: &HashValue,
-        _cx: &ValueContext<'_>,
-    ) -> Result<HashValue, ValueError> {
+    fn from_hash(&self, input: &HashValue, _: &ValueContext<'_>) -> Result<HashValue, ValueError> {
         let words: Vec<String> = match input {
             HashValue::Null => Vec::new(),
             HashValue::List(l) => l
@@ -66,7 +54,7 @@ impl FieldType for KeywordType {
         ))
     }
 
-    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
+    fn to_hash(&self, value: &HashValue, _: &ValueContext<'_>) -> HashValue {
         HashValue::List(keywords(value).into_iter().map(HashValue::String).collect())
     }
 
@@ -78,18 +66,9 @@ impl FieldType for KeywordType {
         keywords(value).is_empty()
     }
 
-    fn validate(
-        &self,
-        _value: &HashValue,
-        _def: &Definition<'_>,
-        _cx: &ValueContext<'_>,
-    ) -> Vec<ValueError> {
-        Vec::new()
-    }
-
     /// The keywords joined with `,`.
     fn sort_key(&self, value: &HashValue) -> SortKey {
-        SortKey::Text(keywords(value).join(",").chars().take(255).collect())
+        sort_joined(&keywords(value))
     }
 
     fn name_text(&self, value: &HashValue) -> String {
@@ -100,17 +79,17 @@ impl FieldType for KeywordType {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::field_types::tests::cx;
 
     #[test]
     fn comma_strings_and_lists() {
-        let c = crate::field_types::tests::cx();
         let list = |w: &[&str]| HashValue::List(w.iter().map(|s| HashValue::from(*s)).collect());
         assert_eq!(
-            KeywordType.from_hash(&" foo, bar ,,foo".into(), &c.cx()),
+            KeywordType.from_hash(&" foo, bar ,,foo".into(), &cx()),
             Ok(list(&["foo", "bar"]))
         );
         assert_eq!(
-            KeywordType.from_hash(&list(&["a", "b", "a"]), &c.cx()),
+            KeywordType.from_hash(&list(&["a", "b", "a"]), &cx()),
             Ok(list(&["a", "b"]))
         );
         assert_eq!(KeywordType.name_text(&list(&["a", "b"])), "a, b");

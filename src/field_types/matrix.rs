@@ -1,6 +1,7 @@
 //! `ezmatrix` (fieldtype-matrix): rows of named cells, stored as
 //! `{entries: [{column: text}]}` (`{entries: []}` when empty). Settings `minimum_rows` and
-//! `columns` ([{identifier, name}]).
+//! `columns` ([{identifier, name}]). Its name text is empty, as the reference's; full-text
+//! search finds every cell.
 
 use super::*;
 
@@ -23,8 +24,8 @@ fn row_is_empty(row: &HashValue) -> bool {
 }
 
 impl FieldType for MatrixType {
-    fn name(&self) -> &'static str {
-        "matrix"
+    fn schema(&self) -> Schema {
+        Schema::named("matrix").settings(SETTINGS)
     }
 
     fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
@@ -63,16 +64,8 @@ impl FieldType for MatrixType {
         }
     }
 
-    fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_validators(input)
-    }
-
     /// `{"entries": [{"col": "text", …}, …]}`; cells are cast to text.
-    fn from_hash(
-        &self,
-        input: &HashValue,
-        _cx: &ValueContext<'_>,
-    ) -> Result<HashValue, ValueError> {
+    fn from_hash(&self, input: &HashValue, _: &ValueContext<'_>) -> Result<HashValue, ValueError> {
         let entries = match input {
             HashValue::Null => Vec::new(),
             HashValue::Map(_) => items(field(input, "entries")),
@@ -101,7 +94,7 @@ impl FieldType for MatrixType {
         Ok(map([("entries", HashValue::List(out))]))
     }
 
-    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
+    fn to_hash(&self, value: &HashValue, _: &ValueContext<'_>) -> HashValue {
         map([("entries", HashValue::List(rows(value)))])
     }
 
@@ -113,12 +106,7 @@ impl FieldType for MatrixType {
         rows(value).is_empty()
     }
 
-    fn validate(
-        &self,
-        value: &HashValue,
-        def: &Definition<'_>,
-        _cx: &ValueContext<'_>,
-    ) -> Vec<ValueError> {
+    fn validate(&self, value: &HashValue, def: &Definition<'_>) -> Vec<ValueError> {
         let minimum = field(def.settings, "minimum_rows").as_i64().unwrap_or(1);
         let filled = rows(value).iter().filter(|r| !row_is_empty(r)).count() as i64;
         if filled < minimum {
@@ -132,11 +120,6 @@ impl FieldType for MatrixType {
 
     fn sort_key(&self, _value: &HashValue) -> SortKey {
         SortKey::Text(String::new())
-    }
-
-    /// Empty, as the reference.
-    fn name_text(&self, _value: &HashValue) -> String {
-        String::new()
     }
 
     /// Every cell.
@@ -159,7 +142,6 @@ mod tests {
     #[test]
     fn minimum_rows_and_columns() {
         let t = MatrixType;
-        let c = cx();
         let settings = t
             .settings(&map([
                 ("minimum_rows", 2.into()),
@@ -178,11 +160,11 @@ mod tests {
                     "entries",
                     HashValue::List(vec![map([("a", 1.into())]), map([("a", " ".into())])]),
                 )]),
-                &c.cx(),
+                &cx(),
             )
             .unwrap();
         let vals = HashValue::Map(vec![]);
-        let errs = t.validate(&v, &def(&settings, &vals), &c.cx());
+        let errs = t.validate(&v, &def(&settings, &vals));
         assert_eq!(
             errs[0].message,
             "Matrix must contain at least 2 non-empty rows."

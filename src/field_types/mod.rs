@@ -9,6 +9,7 @@
 //! The identifier prefix (`ez` in `ezstring`) is configuration: types are registered by their
 //! bare name (`string`) and looked up by prefix + name.
 
+use crate::storage::FileStore;
 use cairn_runtime::{Float, HashValue};
 
 mod author;
@@ -16,27 +17,28 @@ mod binaryfile;
 mod boolean;
 mod country;
 mod date;
+mod dates;
 mod datetime;
 mod email;
 pub mod files;
-mod float;
 mod gmaplocation;
 mod image;
 mod imageasset;
-mod integer;
 mod isbn;
 mod keyword;
 mod matrix;
-mod media;
+mod number;
 mod objectrelation;
 mod objectrelationlist;
 mod pattern;
+mod relations;
 mod richtext;
 mod schema;
 mod selection;
 mod sniff;
 mod string;
 mod text;
+mod texts;
 mod time;
 mod upload;
 mod url;
@@ -96,48 +98,6 @@ pub struct FieldIds {
     pub version_no: i64,
 }
 
-/// How many leading bytes of a stored file [`Stored::head`] keeps.
-pub const HEAD_BYTES: usize = 256 * 1024;
-
-/// A file just stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Stored {
-    pub path: String,
-    pub size: i64,
-    /// The first [`HEAD_BYTES`] bytes.
-    pub head: Vec<u8>,
-}
-
-/// Keeps uploaded files outside the database, content-addressed (`crate::storage`).
-pub trait FileStore: Send + Sync {
-    /// Stores what `reader` yields under a path derived from its content and `file_name`,
-    /// without holding it all in memory; returns the path (relative, without a leading
-    /// slash), the size and the first bytes (for sniffing the type). Storing the same bytes
-    /// twice is one file. A file stored for the first time is noted
-    /// ([`files::note_created`]).
-    fn put_reader(
-        &self,
-        reader: &mut dyn std::io::Read,
-        file_name: &str,
-    ) -> Result<Stored, PutError>;
-    /// Removes the file at `path` (nothing when there is none).
-    fn remove(&self, path: &str);
-    /// The URI a client downloads a stored path from (`/var/storage/<path>`).
-    fn uri(&self, path: &str) -> String;
-    /// The size and first bytes of a stored path, `None` when the store does not hold it;
-    /// an error when the store does not answer. Binary types use it to accept
-    /// `{"inputUri": …}` / `{"id": …}` inputs that name an already stored file.
-    fn stored(&self, path: &str) -> Result<Option<Stored>, String>;
-}
-
-/// Why a file was not stored: its input could not be read (bad base64: the client's), or
-/// the store failed (the server's: answered 503).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PutError {
-    Input(String),
-    Store(String),
-}
-
 /// The kind of a [`ValueError`] that is the store's failure, not the value's: the request
 /// is answered 503, not 400.
 pub const STORE_FAILED: &str = "storage";
@@ -160,8 +120,13 @@ pub enum RelationKind {
 }
 
 pub trait FieldType: Send + Sync {
+    /// What the type declares: its bare name and the keys of its settings and validators.
+    fn schema(&self) -> Schema;
+
     /// The bare name: `string` for `ezstring`.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.schema().name
+    }
 
     /// A content type may hold at most one Field definition of this type (`ezuser`).
     fn is_singular(&self) -> bool {
@@ -173,12 +138,19 @@ pub trait FieldType: Send + Sync {
         false
     }
 
-    /// `fieldSettings` with the defaults filled in; an error names the bad key or value.
-    fn settings(&self, input: &HashValue) -> Result<HashValue, String>;
+    /// `fieldSettings` checked against the schema's settings, with the defaults filled in (any
+    /// other key is refused); an error names the bad key or value. A type whose settings
+    /// depend on each other checks that too.
+    fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
+        check_settings(input, self.schema().settings)
+    }
 
-    /// `validatorConfiguration` with the defaults filled in; an error names the bad validator,
-    /// key or value.
-    fn validators(&self, input: &HashValue) -> Result<HashValue, String>;
+    /// `validatorConfiguration` checked against the schema's validators, every parameter
+    /// filled in with its default (any other validator is refused); an error names the bad
+    /// validator, key or value.
+    fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
+        check_validators(input, self.schema().validators)
+    }
 
     /// Reads a REST `fieldValue` (already decoded from XML or JSON) into the stored value.
     /// An error describes a value that is not of this type's shape.
@@ -186,8 +158,10 @@ pub trait FieldType: Send + Sync {
     #[allow(clippy::wrong_self_convention)]
     fn from_hash(&self, input: &HashValue, cx: &ValueContext<'_>) -> Result<HashValue, ValueError>;
 
-    /// The REST `fieldValue` of a stored value.
-    fn to_hash(&self, value: &HashValue, cx: &ValueContext<'_>) -> HashValue;
+    /// The REST `fieldValue` of a stored value: by default the stored value itself.
+    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
+        value.clone()
+    }
 
     /// The value of a field that was not given.
     fn empty_value(&self) -> HashValue {
@@ -199,19 +173,24 @@ pub trait FieldType: Send + Sync {
     }
 
     /// Checks a non-empty stored value against the definition (required-ness is checked by
-    /// the caller); every failure is reported.
-    fn validate(
-        &self,
-        value: &HashValue,
-        def: &Definition<'_>,
-        cx: &ValueContext<'_>,
-    ) -> Vec<ValueError>;
+    /// the caller); every failure is reported. By default any value of the type's shape is
+    /// valid.
+    fn validate(&self, _value: &HashValue, _def: &Definition<'_>) -> Vec<ValueError> {
+        Vec::new()
+    }
 
-    /// The key content is sorted by when sorting by this field.
-    fn sort_key(&self, value: &HashValue) -> SortKey;
+    /// The key content is sorted by when sorting by this field: by default none (the
+    /// reference's types without sort information).
+    fn sort_key(&self, _value: &HashValue) -> SortKey {
+        SortKey::None
+    }
 
-    /// The text a name schema (`<title>`) or URL alias uses.
-    fn name_text(&self, value: &HashValue) -> String;
+    /// The text a name schema (`<title>`) or URL alias uses: by default none (the types whose
+    /// names need the repository, as a relation's target, or the definition, as a selection's
+    /// labels: see `name_text_in`).
+    fn name_text(&self, _value: &HashValue) -> String {
+        String::new()
+    }
 
     /// The name text when the definition and the language are known: ezselection resolves
     /// its option labels from the settings; every other type answers `name_text`.
@@ -227,6 +206,13 @@ pub trait FieldType: Send + Sync {
 
     /// The content ids this value relates to.
     fn relations(&self, _value: &HashValue) -> Vec<(RelationKind, i64)> {
+        Vec::new()
+    }
+
+    /// The Locations this value relates to (their content items, which the repository knows,
+    /// are the relations' destinations; the reference relates them before [`Self::relations`]'
+    /// of the same kind).
+    fn location_relations(&self, _value: &HashValue) -> Vec<(RelationKind, i64)> {
         Vec::new()
     }
 
@@ -294,17 +280,17 @@ fn all() -> Vec<Box<dyn FieldType>> {
         Box::new(string::StringType),
         Box::new(text::TextType),
         Box::new(richtext::RichTextType::default()),
-        Box::new(integer::IntegerType),
-        Box::new(float::FloatType),
+        Box::new(number::IntegerType::new()),
+        Box::new(number::FloatType::new()),
         Box::new(boolean::BooleanType),
-        Box::new(date::DateType),
-        Box::new(datetime::DateTimeType),
-        Box::new(time::TimeType),
+        Box::new(dates::MomentType(date::Date)),
+        Box::new(dates::MomentType(datetime::DateTime)),
+        Box::new(dates::MomentType(time::Time)),
         Box::new(email::EmailType),
         Box::new(url::UrlType),
         Box::new(image::ImageType),
-        Box::new(binaryfile::BinaryFileType),
-        Box::new(media::MediaType),
+        Box::new(binaryfile::FileType(binaryfile::Binary)),
+        Box::new(binaryfile::FileType(binaryfile::Media)),
         Box::new(author::AuthorType),
         Box::new(objectrelation::ObjectRelationType),
         Box::new(objectrelationlist::ObjectRelationListType),

@@ -6,52 +6,19 @@
 //! Target existence and content types, target names and `selectionDefaultLocationHref` are
 //! for the content service.
 
-use super::objectrelation::{content_href, content_id};
+use super::relations::{
+    ROOT_DEFAULT_LOCATION, SELECTION_CONTENT_TYPES, SELECTION_METHODS, content_href, content_id,
+    selection_method,
+};
 use super::*;
 
 pub(crate) struct ObjectRelationListType;
 
-/// 0 and 1 have REST names; 2 to 6 are legacy methods REST shows as integers.
-const SELECTION_METHODS: &[Choice] = &[
-    Choice {
-        name: "SELECTION_BROWSE",
-        raw: Raw::Int(0),
-    },
-    Choice {
-        name: "SELECTION_DROPDOWN",
-        raw: Raw::Int(1),
-    },
-    Choice {
-        name: "",
-        raw: Raw::Int(2),
-    },
-    Choice {
-        name: "",
-        raw: Raw::Int(3),
-    },
-    Choice {
-        name: "",
-        raw: Raw::Int(4),
-    },
-    Choice {
-        name: "",
-        raw: Raw::Int(5),
-    },
-    Choice {
-        name: "",
-        raw: Raw::Int(6),
-    },
-];
-
 const SETTINGS: &[Param] = &[
-    param(
-        "selectionMethod",
-        Kind::Choice(SELECTION_METHODS),
-        Dflt::Str("SELECTION_BROWSE"),
-    ),
+    selection_method(SELECTION_METHODS),
     param("selectionDefaultLocation", Kind::IdOrNull, Dflt::Null),
-    param("rootDefaultLocation", Kind::OptBool, Dflt::Bool(false)),
-    param("selectionContentTypes", Kind::Array, Dflt::EmptyList),
+    ROOT_DEFAULT_LOCATION,
+    SELECTION_CONTENT_TYPES,
 ];
 
 const VALIDATORS: &[ValidatorSchema] = &[(
@@ -67,12 +34,10 @@ fn targets(value: &HashValue) -> Vec<i64> {
 }
 
 impl FieldType for ObjectRelationListType {
-    fn name(&self) -> &'static str {
-        "objectrelationlist"
-    }
-
-    fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
-        check_settings(input, SETTINGS)
+    fn schema(&self) -> Schema {
+        Schema::named("objectrelationlist")
+            .settings(SETTINGS)
+            .validators(VALIDATORS)
     }
 
     fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
@@ -95,11 +60,7 @@ impl FieldType for ObjectRelationListType {
     }
 
     /// `{"destinationContentIds": [ids]}` (the key is required).
-    fn from_hash(
-        &self,
-        input: &HashValue,
-        _cx: &ValueContext<'_>,
-    ) -> Result<HashValue, ValueError> {
+    fn from_hash(&self, input: &HashValue, _: &ValueContext<'_>) -> Result<HashValue, ValueError> {
         let ids = match input {
             HashValue::Null => Vec::new(),
             HashValue::Map(_) => match input.get("destinationContentIds") {
@@ -127,7 +88,7 @@ impl FieldType for ObjectRelationListType {
         )]))
     }
 
-    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
+    fn to_hash(&self, value: &HashValue, _: &ValueContext<'_>) -> HashValue {
         let ids = targets(value);
         map([
             (
@@ -149,12 +110,7 @@ impl FieldType for ObjectRelationListType {
         targets(value).is_empty()
     }
 
-    fn validate(
-        &self,
-        value: &HashValue,
-        def: &Definition<'_>,
-        _cx: &ValueContext<'_>,
-    ) -> Vec<ValueError> {
+    fn validate(&self, value: &HashValue, def: &Definition<'_>) -> Vec<ValueError> {
         let limit = field(
             field(def.validators, "RelationListValueValidator"),
             "selectionLimit",
@@ -173,12 +129,7 @@ impl FieldType for ObjectRelationListType {
     /// The ids joined with `,`.
     fn sort_key(&self, value: &HashValue) -> SortKey {
         let ids: Vec<String> = targets(value).iter().map(|i| i.to_string()).collect();
-        SortKey::Text(ids.join(",").chars().take(255).collect())
-    }
-
-    /// Empty: the names of the targets are resolved by the content service.
-    fn name_text(&self, _value: &HashValue) -> String {
-        String::new()
+        sort_joined(&ids)
     }
 
     fn relations(&self, value: &HashValue) -> Vec<(RelationKind, i64)> {
@@ -202,14 +153,13 @@ mod tests {
     #[test]
     fn selection_limit() {
         let t = ObjectRelationListType;
-        let c = cx();
         let v = t
             .from_hash(
                 &map([(
                     "destinationContentIds",
                     HashValue::List(vec![1.into(), "2".into(), 1.into()]),
                 )]),
-                &c.cx(),
+                &cx(),
             )
             .unwrap();
         assert_eq!(
@@ -223,12 +173,12 @@ mod tests {
             )]))
             .unwrap();
         let settings = t.settings(&HashValue::Null).unwrap();
-        let errs = t.validate(&v, &def(&settings, &validators), &c.cx());
+        let errs = t.validate(&v, &def(&settings, &validators));
         assert_eq!(
             errs[0].message,
             "The selected content items number cannot be higher than 2."
         );
-        assert!(t.from_hash(&map([("x", 1.into())]), &c.cx()).is_err());
+        assert!(t.from_hash(&map([("x", 1.into())]), &cx()).is_err());
         assert_eq!(
             t.validators(&map([(
                 "RelationListValueValidator",

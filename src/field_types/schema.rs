@@ -37,6 +37,11 @@ pub(crate) struct Choice {
     pub raw: Raw,
 }
 
+/// A named constant: its REST name (empty when REST shows the raw value) and raw value.
+pub(crate) const fn choice(name: &'static str, raw: Raw) -> Choice {
+    Choice { name, raw }
+}
+
 /// The raw value of a named constant.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Raw {
@@ -84,6 +89,36 @@ pub(crate) const fn param(key: &'static str, kind: Kind, default: Dflt) -> Param
 /// A validator: its name and parameters.
 pub(crate) type ValidatorSchema = (&'static str, &'static [Param]);
 
+/// What a field type declares as data: its bare name and the keys of its settings and
+/// validators (see [`FieldType::settings`], [`FieldType::validators`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Schema {
+    pub name: &'static str,
+    pub(crate) settings: &'static [Param],
+    pub(crate) validators: &'static [ValidatorSchema],
+}
+
+impl Schema {
+    /// A type named `name` (`string`) with neither settings nor validators.
+    pub(crate) const fn named(name: &'static str) -> Schema {
+        Schema {
+            name,
+            settings: &[],
+            validators: &[],
+        }
+    }
+
+    /// The same with the settings `settings`.
+    pub(crate) const fn settings(self, settings: &'static [Param]) -> Schema {
+        Schema { settings, ..self }
+    }
+
+    /// The same with the validators `validators`.
+    pub(crate) const fn validators(self, validators: &'static [ValidatorSchema]) -> Schema {
+        Schema { validators, ..self }
+    }
+}
+
 /// Whose key a message is about.
 #[derive(Clone, Copy)]
 enum Scope {
@@ -115,20 +150,16 @@ pub(crate) fn entries(input: &HashValue) -> Option<Vec<(String, HashValue)>> {
 fn coerce(value: &HashValue, p: &Param, scope: Scope) -> Result<HashValue, String> {
     let who = scope.name(p.key);
     let default = || p.default.value().unwrap_or(HashValue::Null);
+    let integer = |v: &HashValue| {
+        v.as_i64()
+            .map(HashValue::Int)
+            .ok_or_else(|| format!("{who} value must be of integer type"))
+    };
     match p.kind {
-        Kind::Int => match value {
+        Kind::Int | Kind::OptInt => match value {
+            HashValue::Null if matches!(p.kind, Kind::OptInt) => Ok(HashValue::Null),
             HashValue::Null => Ok(default()),
-            v => v
-                .as_i64()
-                .map(HashValue::Int)
-                .ok_or_else(|| format!("{who} value must be of integer type")),
-        },
-        Kind::OptInt => match value {
-            HashValue::Null => Ok(HashValue::Null),
-            v => v
-                .as_i64()
-                .map(HashValue::Int)
-                .ok_or_else(|| format!("{who} value must be of integer type")),
+            v => integer(v),
         },
         Kind::Bool | Kind::OptBool => match value {
             HashValue::Null if matches!(p.kind, Kind::OptBool) => Ok(HashValue::Null),
@@ -171,10 +202,7 @@ fn coerce(value: &HashValue, p: &Param, scope: Scope) -> Result<HashValue, Strin
         },
         Kind::Flag => match value {
             HashValue::Null | HashValue::Int(_) | HashValue::Bool(_) => Ok(value.clone()),
-            v => v
-                .as_i64()
-                .map(HashValue::Int)
-                .ok_or_else(|| format!("{who} value must be of integer type")),
+            v => integer(v),
         },
         Kind::Choice(choices) => {
             if value.is_null() {
@@ -305,13 +333,4 @@ pub(crate) fn check_validators(
     } else {
         Err(joined(errors))
     }
-}
-
-/// An empty hash: the settings or validators of a type that has none (any key is refused).
-pub(crate) fn no_settings(input: &HashValue) -> Result<HashValue, String> {
-    check_settings(input, &[])
-}
-
-pub(crate) fn no_validators(input: &HashValue) -> Result<HashValue, String> {
-    check_validators(input, &[])
 }

@@ -52,8 +52,8 @@ fn languages(settings: &HashValue) -> Vec<(String, HashValue)> {
 }
 
 impl FieldType for SelectionType {
-    fn name(&self) -> &'static str {
-        "selection"
+    fn schema(&self) -> Schema {
+        Schema::named("selection").settings(SETTINGS)
     }
 
     fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
@@ -77,16 +77,8 @@ impl FieldType for SelectionType {
         Ok(HashValue::Map(out))
     }
 
-    fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_validators(input)
-    }
-
     /// A list of option indexes (integers or numeric strings; one index also bare).
-    fn from_hash(
-        &self,
-        input: &HashValue,
-        _cx: &ValueContext<'_>,
-    ) -> Result<HashValue, ValueError> {
+    fn from_hash(&self, input: &HashValue, _: &ValueContext<'_>) -> Result<HashValue, ValueError> {
         if let HashValue::Map(_) = input {
             return Err(ValueError::new(
                 "selection",
@@ -104,7 +96,7 @@ impl FieldType for SelectionType {
             .map(HashValue::List)
     }
 
-    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
+    fn to_hash(&self, value: &HashValue, _: &ValueContext<'_>) -> HashValue {
         HashValue::List(indexes(value).into_iter().map(HashValue::Int).collect())
     }
 
@@ -116,12 +108,7 @@ impl FieldType for SelectionType {
         indexes(value).is_empty()
     }
 
-    fn validate(
-        &self,
-        value: &HashValue,
-        def: &Definition<'_>,
-        _cx: &ValueContext<'_>,
-    ) -> Vec<ValueError> {
+    fn validate(&self, value: &HashValue, def: &Definition<'_>) -> Vec<ValueError> {
         let selected = indexes(value);
         let options = field(def.settings, "options");
         let langs = languages(def.settings);
@@ -159,11 +146,6 @@ impl FieldType for SelectionType {
         SortKey::Text(parts.join("-"))
     }
 
-    /// Without the definition the labels are unknown: see `name_text_in`.
-    fn name_text(&self, _value: &HashValue) -> String {
-        String::new()
-    }
-
     /// The labels of the selected options in `language` (else in `options`, else in any
     /// language), joined with a space as the reference does.
     fn name_text_in(&self, value: &HashValue, def: &Definition<'_>, language: &str) -> String {
@@ -192,7 +174,6 @@ mod tests {
     #[test]
     fn options_and_labels() {
         let t = SelectionType;
-        let c = cx();
         let settings = t
             .settings(&map([(
                 "options",
@@ -210,20 +191,16 @@ mod tests {
         let vals = HashValue::Map(vec![]);
         let d = def(&settings, &vals);
         let v = t
-            .from_hash(&HashValue::List(vec![0.into(), "2".into()]), &c.cx())
+            .from_hash(&HashValue::List(vec![0.into(), "2".into()]), &cx())
             .unwrap();
         assert_eq!(t.name_text_in(&v, &d, "eng-GB"), "Red Blue");
-        let msgs: Vec<String> = t
-            .validate(&v, &d, &c.cx())
-            .into_iter()
-            .map(|e| e.message)
-            .collect();
+        let msgs: Vec<String> = t.validate(&v, &d).into_iter().map(|e| e.message).collect();
         assert_eq!(
             msgs,
             ["Field definition does not allow multiple options to be selected."]
         );
         let msgs: Vec<String> = t
-            .validate(&HashValue::List(vec![5.into()]), &d, &c.cx())
+            .validate(&HashValue::List(vec![5.into()]), &d)
             .into_iter()
             .map(|e| e.message)
             .collect();
@@ -242,7 +219,7 @@ mod tests {
             "Czerwony"
         );
         assert!(
-            t.validate(&HashValue::List(vec![0.into()]), &def(&ml, &vals), &c.cx())
+            t.validate(&HashValue::List(vec![0.into()]), &def(&ml, &vals))
                 .is_empty()
         );
     }

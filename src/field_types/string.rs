@@ -1,6 +1,7 @@
 //! `ezstring`: a single line of text, stored as the string (`null` when blank). Validated by
 //! `StringLengthValidator`.
 
+use super::texts::{is_blank, stored_text, text_value};
 use super::*;
 
 pub(crate) struct StringType;
@@ -13,31 +14,8 @@ const VALIDATORS: &[ValidatorSchema] = &[(
     ],
 )];
 
-/// A text value: scalars are cast like PHP's `(string)`; blank text is the empty value.
-pub(crate) fn text_value(input: &HashValue, kind: &'static str) -> Result<HashValue, ValueError> {
-    match input {
-        HashValue::Null => Ok(HashValue::Null),
-        HashValue::List(_) | HashValue::Map(_) => {
-            Err(ValueError::new(kind, "Value must be a string"))
-        }
-        v => {
-            let text = text_of(v);
-            Ok(if text.trim().is_empty() {
-                HashValue::Null
-            } else {
-                HashValue::String(text)
-            })
-        }
-    }
-}
-
-/// The string of a stored text value.
-pub(crate) fn stored_text(value: &HashValue) -> String {
-    value.as_str().unwrap_or_default().to_string()
-}
-
 /// The checks of `StringLengthValidator` (`null`, `false` and 0 are no limit).
-pub(crate) fn check_length(text: &str, constraints: &HashValue) -> Vec<ValueError> {
+fn check_length(text: &str, constraints: &HashValue) -> Vec<ValueError> {
     let len = text.chars().count() as i64;
     let limit = |key| field(constraints, key).as_i64().filter(|n| *n != 0);
     let mut errors = Vec::new();
@@ -69,12 +47,8 @@ pub(crate) fn check_length(text: &str, constraints: &HashValue) -> Vec<ValueErro
 }
 
 impl FieldType for StringType {
-    fn name(&self) -> &'static str {
-        "string"
-    }
-
-    fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_settings(input)
+    fn schema(&self) -> Schema {
+        Schema::named("string").validators(VALIDATORS)
     }
 
     fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
@@ -106,28 +80,15 @@ impl FieldType for StringType {
         }
     }
 
-    fn from_hash(
-        &self,
-        input: &HashValue,
-        _cx: &ValueContext<'_>,
-    ) -> Result<HashValue, ValueError> {
+    fn from_hash(&self, input: &HashValue, _: &ValueContext<'_>) -> Result<HashValue, ValueError> {
         text_value(input, "text")
     }
 
-    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
-        value.clone()
-    }
-
     fn is_empty(&self, value: &HashValue) -> bool {
-        stored_text(value).trim().is_empty()
+        is_blank(value)
     }
 
-    fn validate(
-        &self,
-        value: &HashValue,
-        def: &Definition<'_>,
-        _cx: &ValueContext<'_>,
-    ) -> Vec<ValueError> {
+    fn validate(&self, value: &HashValue, def: &Definition<'_>) -> Vec<ValueError> {
         check_length(
             &stored_text(value),
             field(def.validators, "StringLengthValidator"),
@@ -151,11 +112,10 @@ mod tests {
     #[test]
     fn casts_scalars_and_blanks() {
         let t = StringType;
-        let c = cx();
-        assert_eq!(t.from_hash(&HashValue::Int(123), &c.cx()), Ok(v("123")));
-        assert_eq!(t.from_hash(&HashValue::Bool(true), &c.cx()), Ok(v("1")));
-        assert_eq!(t.from_hash(&v("  "), &c.cx()), Ok(HashValue::Null));
-        assert!(t.from_hash(&HashValue::List(vec![]), &c.cx()).is_err());
+        assert_eq!(t.from_hash(&HashValue::Int(123), &cx()), Ok(v("123")));
+        assert_eq!(t.from_hash(&HashValue::Bool(true), &cx()), Ok(v("1")));
+        assert_eq!(t.from_hash(&v("  "), &cx()), Ok(HashValue::Null));
+        assert!(t.from_hash(&HashValue::List(vec![]), &cx()).is_err());
     }
 
     #[test]
@@ -169,9 +129,8 @@ mod tests {
             .unwrap();
         let settings = t.settings(&HashValue::Null).unwrap();
         let d = def(&settings, &validators);
-        let c = cx();
         let msgs = |s: &str| -> Vec<String> {
-            t.validate(&v(s), &d, &c.cx())
+            t.validate(&v(s), &d)
                 .into_iter()
                 .map(|e| e.message)
                 .collect()

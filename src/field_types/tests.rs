@@ -4,14 +4,24 @@
 //! Longer than 500 lines for one reason: one test per field type, each a table of inputs and
 //! what they give; they read best side by side.
 
-use super::files::content_path;
 use super::*;
-use crate::storage::Storage;
+use crate::storage::{Storage, content_path};
 use base64::Engine;
+use std::sync::LazyLock;
 
-/// A value context over an in-memory store, for field 1045 of content 67, version 5.
-pub(crate) struct Cx {
-    pub files: Storage,
+/// A value context over an in-memory store (one for every test), for field 1045 of content
+/// 67, version 5.
+pub(crate) fn cx() -> ValueContext<'static> {
+    static FILES: LazyLock<Storage> = LazyLock::new(|| Storage::memory("/var/storage"));
+    ValueContext {
+        files: &*FILES,
+        field: Some(FieldIds {
+            content_id: 67,
+            field_id: 1045,
+            version_no: 5,
+        }),
+        asset: None,
+    }
 }
 
 /// A value as a response under `/api/ibexa/v2` writes it: hrefs with the prefix.
@@ -23,26 +33,6 @@ fn as_written(v: HashValue) -> HashValue {
             HashValue::Map(m.into_iter().map(|(k, v)| (k, as_written(v))).collect())
         }
         v => v,
-    }
-}
-
-impl Cx {
-    pub fn cx(&self) -> ValueContext<'_> {
-        ValueContext {
-            files: &self.files,
-            field: Some(FieldIds {
-                content_id: 67,
-                field_id: 1045,
-                version_no: 5,
-            }),
-            asset: None,
-        }
-    }
-}
-
-pub(crate) fn cx() -> Cx {
-    Cx {
-        files: Storage::memory("/var/storage"),
     }
 }
 
@@ -480,12 +470,11 @@ fn every_type_round_trips() {
             "{id} validators again"
         );
 
-        let c = cx();
         let stored = t
-            .from_hash(&json(&case.input), &c.cx())
+            .from_hash(&json(&case.input), &cx())
             .unwrap_or_else(|e| panic!("{id}: {e:?}"));
         assert!(!t.is_empty(&stored) || id == "ezboolean", "{id} not empty");
-        let output = as_written(t.to_hash(&stored, &c.cx()));
+        let output = as_written(t.to_hash(&stored, &cx()));
         assert_eq!(output, json(&case.output), "{id} output");
         // The defaults accept the value (ezselection needs options, ezcountry isMultiple).
         let valid_settings = match id {
@@ -494,7 +483,7 @@ fn every_type_round_trips() {
             _ => settings.clone(),
         };
         assert_eq!(
-            t.validate(&stored, &def(&valid_settings, &validators), &c.cx()),
+            t.validate(&stored, &def(&valid_settings, &validators)),
             [],
             "{id} validates"
         );
@@ -502,7 +491,7 @@ fn every_type_round_trips() {
         // password hash is not shown).
         if id != "ezuser" {
             assert_eq!(
-                t.from_hash(&output, &c.cx()).as_ref(),
+                t.from_hash(&output, &cx()).as_ref(),
                 Ok(&stored),
                 "{id} again"
             );
@@ -510,7 +499,7 @@ fn every_type_round_trips() {
 
         for bad in case.invalid {
             assert!(
-                t.from_hash(&json(bad), &c.cx()).is_err(),
+                t.from_hash(&json(bad), &cx()).is_err(),
                 "{id} refuses {bad}"
             );
         }
@@ -525,10 +514,10 @@ fn every_type_round_trips() {
             let value = if value.is_empty() {
                 stored.clone()
             } else {
-                t.from_hash(&json(value), &c.cx()).unwrap()
+                t.from_hash(&json(value), &cx()).unwrap()
             };
             let got: Vec<String> = t
-                .validate(&value, &def(&s, &v), &c.cx())
+                .validate(&value, &def(&s, &v))
                 .into_iter()
                 .map(|e| e.message)
                 .collect();
@@ -540,13 +529,12 @@ fn every_type_round_trips() {
 #[test]
 fn empty_values() {
     let registry = Registry::new("ez");
-    let c = cx();
     for id in registry.identifiers() {
         let Some(t) = registry.get(&id) else {
             panic!("{id}");
         };
         let empty = t.empty_value();
-        let from_null = t.from_hash(&HashValue::Null, &c.cx()).unwrap();
+        let from_null = t.from_hash(&HashValue::Null, &cx()).unwrap();
         if id == "ezboolean" {
             assert_eq!(empty, HashValue::Bool(false));
             assert_eq!(from_null, HashValue::Bool(false));
@@ -556,24 +544,24 @@ fn empty_values() {
         assert!(t.is_empty(&empty), "{id} empty value is empty");
         assert!(t.is_empty(&from_null), "{id} null input is empty");
         // Writing an empty value does not fail.
-        let _ = t.to_hash(&empty, &c.cx());
+        let _ = t.to_hash(&empty, &cx());
     }
     let t = |id: &str| registry.get(id).unwrap();
-    assert_eq!(t("ezauthor").to_hash(&HashValue::Null, &c.cx()), json("[]"));
+    assert_eq!(t("ezauthor").to_hash(&HashValue::Null, &cx()), json("[]"));
     assert_eq!(
-        t("ezstring").to_hash(&HashValue::Null, &c.cx()),
+        t("ezstring").to_hash(&HashValue::Null, &cx()),
         HashValue::Null
     );
     assert_eq!(
-        t("ezobjectrelation").to_hash(&HashValue::Null, &c.cx()),
+        t("ezobjectrelation").to_hash(&HashValue::Null, &cx()),
         json(r#"{"destinationContentId": null}"#)
     );
     assert_eq!(
-        t("ezobjectrelationlist").to_hash(&t("ezobjectrelationlist").empty_value(), &c.cx()),
+        t("ezobjectrelationlist").to_hash(&t("ezobjectrelationlist").empty_value(), &cx()),
         json(r#"{"destinationContentIds": [], "destinationContentHrefs": []}"#)
     );
     assert_eq!(
-        t("ezmatrix").to_hash(&HashValue::Null, &c.cx()),
+        t("ezmatrix").to_hash(&HashValue::Null, &cx()),
         json(r#"{"entries": []}"#)
     );
 }

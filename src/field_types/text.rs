@@ -1,6 +1,6 @@
 //! `eztext`: a block of text, stored as the string (`null` when blank). Setting `textRows`.
 
-use super::string::{stored_text, text_value};
+use super::texts::{is_blank, stored_text, text_value};
 use super::*;
 
 pub(crate) struct TextType;
@@ -8,41 +8,16 @@ pub(crate) struct TextType;
 const SETTINGS: &[Param] = &[param("textRows", Kind::Int, Dflt::Int(10))];
 
 impl FieldType for TextType {
-    fn name(&self) -> &'static str {
-        "text"
+    fn schema(&self) -> Schema {
+        Schema::named("text").settings(SETTINGS)
     }
 
-    fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
-        check_settings(input, SETTINGS)
-    }
-
-    fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_validators(input)
-    }
-
-    fn from_hash(
-        &self,
-        input: &HashValue,
-        _cx: &ValueContext<'_>,
-    ) -> Result<HashValue, ValueError> {
+    fn from_hash(&self, input: &HashValue, _: &ValueContext<'_>) -> Result<HashValue, ValueError> {
         text_value(input, "text")
     }
 
-    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
-        value.clone()
-    }
-
     fn is_empty(&self, value: &HashValue) -> bool {
-        stored_text(value).trim().is_empty()
-    }
-
-    fn validate(
-        &self,
-        _value: &HashValue,
-        _def: &Definition<'_>,
-        _cx: &ValueContext<'_>,
-    ) -> Vec<ValueError> {
-        Vec::new()
+        is_blank(value)
     }
 
     /// The first line, lowercased, at most 255 characters.

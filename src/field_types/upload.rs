@@ -1,8 +1,10 @@
-//! Reading the file of a binary `fieldValue` (ezimage, ezbinaryfile, ezmedia): base64
-//! `data` is stored through the `FileStore`; `inputUri`, `id` or `path` must name a file the
-//! store already holds (a value sent back unchanged).
+//! The file of a binary field value (ezimage, ezbinaryfile, ezmedia): read from its
+//! `fieldValue` (base64 `data` is stored through the `FileStore`; `inputUri`, `id` or `path`
+//! must name a file the store already holds: a value sent back unchanged), and the checks of
+//! the stored value's file (name, size) every binary type makes.
 
-use super::{PutError, STORE_FAILED, ValueContext, ValueError, field, opt_text, sniff};
+use super::{Definition, STORE_FAILED, ValueContext, ValueError, field, files, opt_text, sniff};
+use crate::storage::PutError;
 use cairn_runtime::HashValue;
 
 /// A file stored for a value.
@@ -56,7 +58,8 @@ pub(crate) fn read(
                 encoded,
                 &base64::engine::general_purpose::STANDARD,
             );
-            cx.files
+            let stored = cx
+                .files
                 .put_reader(&mut decoder, &file_name)
                 .map_err(|e| match e {
                     PutError::Input(_) => {
@@ -65,7 +68,11 @@ pub(crate) fn read(
                     PutError::Store(e) => {
                         ValueError::new(STORE_FAILED, format!("The file could not be stored: {e}"))
                     }
-                })?
+                })?;
+            if stored.created {
+                files::note_created(&stored.path);
+            }
+            stored
         }
         None => {
             let reference = match input {
@@ -149,6 +156,23 @@ pub(crate) fn check_file_name(file_name: &str) -> Option<ValueError> {
     None
 }
 
+/// Whether a stored value holds a file (its `id`, the store's path).
+pub(crate) fn has_file(value: &HashValue) -> bool {
+    field(value, "id").as_str().is_some()
+}
+
+/// The `fileName` of a stored value (empty without one).
+pub(crate) fn stored_file_name(value: &HashValue) -> String {
+    opt_text(field(value, "fileName")).unwrap_or_default()
+}
+
+/// The `FileSizeValidator`'s failure of a stored value's `fileSize`, if any.
+pub(crate) fn file_size_error(value: &HashValue, def: &Definition<'_>) -> Option<ValueError> {
+    let size = field(value, "fileSize").as_i64().unwrap_or(0);
+    let max_mb = (def.validators.get("FileSizeValidator")).and_then(|v| v.get("maxFileSize"));
+    check_file_size(size, max_mb)
+}
+
 /// The reference's `FileSizeValidator`: `maxFileSize` is in megabytes; empty or 0 is no limit.
 pub(crate) fn check_file_size(size: i64, max_mb: Option<&HashValue>) -> Option<ValueError> {
     let max = max_mb?.as_f64().filter(|m| *m > 0.0)?;
@@ -162,4 +186,46 @@ pub(crate) fn check_file_size(size: i64, max_mb: Option<&HashValue>) -> Option<V
         return Some(ValueError::new("fileSize", message));
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::field_types::map;
+    use crate::field_types::tests::def;
+
+    #[test]
+    fn checks_of_a_stored_file() {
+        let value = map([
+            ("id", "ab/cd/x/f.pdf".into()),
+            ("fileName", "f.pdf".into()),
+            ("fileSize", (3 * 1024 * 1024).into()),
+        ]);
+        assert!(has_file(&value));
+        assert!(!has_file(&HashValue::Null));
+        assert_eq!(stored_file_name(&value), "f.pdf");
+        assert_eq!(stored_file_name(&HashValue::Null), "");
+        let settings = HashValue::Map(vec![]);
+        let limit = |mb: HashValue| map([("FileSizeValidator", map([("maxFileSize", mb)]))]);
+        let message = |validators: &HashValue| {
+            file_size_error(&value, &def(&settings, validators)).map(|e| e.message)
+        };
+        assert_eq!(
+            message(&limit(2.into())).as_deref(),
+            Some("The file size cannot exceed 2 megabytes.")
+        );
+        assert_eq!(
+            message(&limit(1.into())).as_deref(),
+            Some("The file size cannot exceed 1 megabyte.")
+        );
+        assert_eq!(message(&limit(3.into())), None);
+        assert_eq!(message(&limit(0.into())), None);
+        assert_eq!(message(&HashValue::Map(vec![])), None);
+        assert_eq!(
+            check_file_name("evil.PHP. ").map(|e| e.kind),
+            Some("fileExtensionBlackList")
+        );
+        assert!(check_file_name("dir/f.txt").is_some());
+        assert!(check_file_name("f.txt").is_none());
+    }
 }

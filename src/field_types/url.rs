@@ -12,24 +12,12 @@ fn link(value: &HashValue) -> String {
 }
 
 impl FieldType for UrlType {
-    fn name(&self) -> &'static str {
-        "url"
-    }
-
-    fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_settings(input)
-    }
-
-    fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_validators(input)
+    fn schema(&self) -> Schema {
+        Schema::named("url")
     }
 
     /// `{"link": …[, "text": …]}`; a bare string is the link.
-    fn from_hash(
-        &self,
-        input: &HashValue,
-        _cx: &ValueContext<'_>,
-    ) -> Result<HashValue, ValueError> {
+    fn from_hash(&self, input: &HashValue, _: &ValueContext<'_>) -> Result<HashValue, ValueError> {
         let (link, text) = match input {
             HashValue::Null => return Ok(HashValue::Null),
             HashValue::Map(_) => (
@@ -52,7 +40,7 @@ impl FieldType for UrlType {
         ]))
     }
 
-    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
+    fn to_hash(&self, value: &HashValue, _: &ValueContext<'_>) -> HashValue {
         match value {
             HashValue::Map(_) => map([
                 ("link", field(value, "link").clone()),
@@ -68,21 +56,12 @@ impl FieldType for UrlType {
 
     /// The reference does not check links; this refuses only what cannot be a URL at all: a
     /// missing link, or whitespace and control characters in it.
-    fn validate(
-        &self,
-        value: &HashValue,
-        _def: &Definition<'_>,
-        _cx: &ValueContext<'_>,
-    ) -> Vec<ValueError> {
+    fn validate(&self, value: &HashValue, _def: &Definition<'_>) -> Vec<ValueError> {
         let l = link(value);
         if l.trim().is_empty() || l.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return vec![ValueError::new("link", "The link must be a valid URL.")];
         }
         Vec::new()
-    }
-
-    fn sort_key(&self, _value: &HashValue) -> SortKey {
-        SortKey::None
     }
 
     /// The text of the link.

@@ -97,8 +97,10 @@ fn password_errors(password: &str, rules: &HashValue) -> Vec<ValueError> {
 }
 
 impl FieldType for UserType {
-    fn name(&self) -> &'static str {
-        "user"
+    fn schema(&self) -> Schema {
+        Schema::named("user")
+            .settings(SETTINGS)
+            .validators(VALIDATORS)
     }
 
     fn is_singular(&self) -> bool {
@@ -124,16 +126,8 @@ impl FieldType for UserType {
         Ok(out)
     }
 
-    fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
-        check_validators(input, VALIDATORS)
-    }
-
     /// The account hash; `password` is read as `passwordHash` (the reference's BC rename).
-    fn from_hash(
-        &self,
-        input: &HashValue,
-        _cx: &ValueContext<'_>,
-    ) -> Result<HashValue, ValueError> {
+    fn from_hash(&self, input: &HashValue, _: &ValueContext<'_>) -> Result<HashValue, ValueError> {
         match input {
             HashValue::Null => return Ok(HashValue::Null),
             HashValue::Map(_) => {}
@@ -177,7 +171,7 @@ impl FieldType for UserType {
         Ok(if all_unset { HashValue::Null } else { value })
     }
 
-    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
+    fn to_hash(&self, value: &HashValue, _: &ValueContext<'_>) -> HashValue {
         if value.is_null() {
             return HashValue::Null;
         }
@@ -194,12 +188,7 @@ impl FieldType for UserType {
         ])
     }
 
-    fn validate(
-        &self,
-        value: &HashValue,
-        def: &Definition<'_>,
-        _cx: &ValueContext<'_>,
-    ) -> Vec<ValueError> {
+    fn validate(&self, value: &HashValue, def: &Definition<'_>) -> Vec<ValueError> {
         let mut errors = Vec::new();
         let stored_login = field(value, "hasStoredLogin").as_bool().unwrap_or(false);
         let login = text(value, "login");
@@ -240,10 +229,6 @@ impl FieldType for UserType {
         errors
     }
 
-    fn sort_key(&self, _value: &HashValue) -> SortKey {
-        SortKey::None
-    }
-
     /// The login.
     fn name_text(&self, value: &HashValue) -> String {
         text(value, "login").unwrap_or_default()
@@ -258,7 +243,6 @@ mod tests {
     #[test]
     fn accounts() {
         let t = UserType;
-        let c = cx();
         let settings = t.settings(&HashValue::Null).unwrap();
         let validators = t.validators(&HashValue::Null).unwrap();
         let d = def(&settings, &validators);
@@ -270,14 +254,10 @@ mod tests {
                     ("plainPassword", "short".into()),
                     ("enabled", true.into()),
                 ]),
-                &c.cx(),
+                &cx(),
             )
             .unwrap();
-        let msgs: Vec<String> = t
-            .validate(&v, &d, &c.cx())
-            .into_iter()
-            .map(|e| e.message)
-            .collect();
+        let msgs: Vec<String> = t.validate(&v, &d).into_iter().map(|e| e.message).collect();
         assert_eq!(
             msgs,
             [
@@ -297,12 +277,12 @@ mod tests {
                     ("plainPassword", "Secret-12345".into()),
                     ("enabled", "true".into()),
                 ]),
-                &c.cx(),
+                &cx(),
             )
             .unwrap();
-        assert!(t.validate(&ok, &d, &c.cx()).is_empty());
+        assert!(t.validate(&ok, &d).is_empty());
         assert_eq!(field(&ok, "passwordHash"), &HashValue::from("hash"));
-        let out = t.to_hash(&ok, &c.cx());
+        let out = t.to_hash(&ok, &cx());
         assert!(out.get("passwordHash").is_none());
         assert_eq!(field(&out, "plainPassword"), &HashValue::Null);
         assert!(

@@ -108,6 +108,17 @@ pub(crate) fn sort_text(s: &str) -> SortKey {
     SortKey::Text(s.to_lowercase().chars().take(255).collect())
 }
 
+/// A sort key of several parts (keywords, names, ids): joined with `,`, cut to 255
+/// characters.
+pub(crate) fn sort_joined(parts: &[String]) -> SortKey {
+    SortKey::Text(parts.join(",").chars().take(255).collect())
+}
+
+/// A sort key number: the integer of a value (a timestamp, a count), none without one.
+pub(crate) fn sort_int(value: &HashValue) -> SortKey {
+    value.as_i64().map_or(SortKey::None, SortKey::Int)
+}
+
 /// `%size% character.` / `%size% characters.`: the reference's singular and plural forms.
 pub(crate) fn plural(n: i64, singular: &str, plural: &str) -> String {
     if n == 1 {
@@ -165,4 +176,26 @@ fn is_domain(s: &str) -> bool {
             .all(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
         && last.len() >= 2
         && last.chars().all(|c| c.is_ascii_alphabetic() || c == '-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sort_keys_of_numbers_and_parts() {
+        assert_eq!(sort_int(&HashValue::Int(-3)), SortKey::Int(-3));
+        assert_eq!(sort_int(&"12".into()), SortKey::Int(12));
+        assert_eq!(sort_int(&HashValue::Null), SortKey::None);
+        let parts = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            sort_joined(&parts(&["a", "B"])),
+            SortKey::Text("a,B".into())
+        );
+        assert_eq!(sort_joined(&[]), SortKey::Text(String::new()));
+        assert_eq!(
+            sort_joined(&parts(&[&"x".repeat(200), &"y".repeat(200)])),
+            SortKey::Text(format!("{},{}", "x".repeat(200), "y".repeat(54)))
+        );
+    }
 }

@@ -46,6 +46,25 @@ function valueText(field) {
   return JSON.stringify(v, null, 1);
 }
 
+/** A request that creates and publishes a folder under the Location at `path`, as admin. */
+function firstRequest(path) {
+  const body = JSON.stringify({
+    ContentCreate: {
+      ContentType: { _href: `${api}/content/types/1` },
+      mainLanguageCode: "eng-GB",
+      LocationCreate: { ParentLocation: { _href: `${api}/content/locations/${path}` } },
+      Section: { _href: `${api}/content/sections/1` },
+      fields: { field: [{ fieldDefinitionIdentifier: "name", languageCode: "eng-GB", fieldValue: "My first folder" }] },
+    },
+  });
+  return [
+    `curl -u admin:publish -H 'Accept: ${media("Content")}' \\`,
+    `     -H 'Content-Type: ${media("ContentCreate")}' \\`,
+    `     -d '${body}' \\`,
+    `     '${location.origin}${api}/content/objects?publish=true'`,
+  ].join("\n");
+}
+
 function link(path, text) {
   const a = document.createElement("a");
   a.href = `#${path}`;
@@ -56,6 +75,7 @@ function link(path, text) {
 /** The Location at `path` (`1/2/54`): its content item's fields, and its children. */
 async function show(path) {
   $("message").textContent = "";
+  $("first").hidden = true;
   for (const id of ["trail", "fields", "children", "language"]) $(id).replaceChildren();
   const location = await call("GET", `/content/locations/${path}`, "Location");
   const info = location.ContentInfo.Content;
@@ -103,7 +123,11 @@ async function show(path) {
     li.append(link(l.pathString.replace(/^\/|\/$/g, ""), c.TranslatedName || c.Name));
     $("children").append(li);
   }
-  if (hits.length === 0) $("children").append(Object.assign(document.createElement("li"), { textContent: "none" }));
+  if (hits.length === 0) {
+    $("children").append(Object.assign(document.createElement("li"), { textContent: "none" }));
+    $("first-request").textContent = firstRequest(path);
+    $("first").hidden = false;
+  }
 }
 
 function route() {

@@ -131,7 +131,7 @@ fn browse_page(wire: &Wire) -> Response {
 <style>{STYLE}
 nav{{display:flex;gap:1rem;align-items:baseline;flex-wrap:wrap}}
 #trail a{{margin-right:.3rem}} dt{{font-weight:600;margin-top:.6rem}} dd{{margin-left:1rem;white-space:pre-wrap}}
-form{{display:inline}} .error{{color:#a00}}</style>
+form{{display:inline}} .error{{color:#a00}} pre{{background:#f3f3f3;padding:.5rem;overflow-x:auto}}</style>
 </head><body data-api="{p}" data-vendor="{v}">
 <nav><a href="./">cairn</a><span id="who"></span>
 <form id="login"><input name="login" placeholder="login" autocomplete="username">
@@ -144,6 +144,13 @@ form{{display:inline}} .error{{color:#a00}}</style>
 <dl id="fields"></dl>
 <h2>Children</h2>
 <ul id="children"></ul>
+<section id="first" hidden>
+<p>Nothing here yet. To create a first item, send the API's
+<a href="reference#tag/content/operation/createContent">createContent</a> request, for
+example this one, which creates and publishes a folder here as the admin user (copy it into
+a terminal), then reload this page:</p>
+<pre id="first-request"></pre>
+</section>
 <script src="assets/browse.js"></script>
 </body></html>
 "#

@@ -44,12 +44,16 @@ impl Counts {
             .collect()
     }
 
-    /// `q` with its most common terms first: PostgreSQL tries the words of a query in its
-    /// order, so most documents are matched by the first ones tried.
+    /// `q` with its most common terms first (PostgreSQL tries the words of a query in its
+    /// order, so most documents are matched by the first ones tried), each weighing its
+    /// inverse document frequency (BM25's: the rarer, the heavier).
     pub fn common_first(&self, q: &Query) -> Query {
         let mut terms = q.terms.clone();
         terms.sort_by(|a, b| self.docs(b).total_cmp(&self.docs(a)));
-        Query { terms }
+        Query::weighed(terms, |t| {
+            let n = self.docs(t).min(self.total);
+            (1.0 + (self.total - n + 0.5) / (n + 0.5)).ln()
+        })
     }
 
     /// How many documents hold a term of `q`, at most (a document may hold several).
@@ -73,12 +77,7 @@ impl Counts {
             read += n;
             chosen.insert(t);
         }
-        Query {
-            terms: (q.terms.iter())
-                .filter(|t| chosen.contains(t))
-                .cloned()
-                .collect(),
-        }
+        q.retain(|t| chosen.contains(t))
     }
 }
 
@@ -200,9 +199,13 @@ mod tests {
             ..Counts::default()
         };
         assert_eq!(counts.ranking(&q, 10_000), Query::parse("rare mid* rarer"));
-        assert_eq!(
-            counts.common_first(&q),
-            Query::parse("common mid* rare rarer")
+        let first = counts.common_first(&q);
+        assert_eq!(first.terms, Query::parse("common mid* rare rarer").terms);
+        // The rarer a term, the more it weighs; a term in most documents weighs little.
+        assert!(first.weights.windows(2).all(|w| w[0] < w[1]), "{first:?}");
+        assert!(
+            first.weights[0] < 1.0 && first.weights[3] > 9.0,
+            "{first:?}"
         );
         assert_eq!(counts.stop_words(), HashSet::new());
         let only_common = Query::parse("common");

@@ -8,17 +8,19 @@ use crate::error::Result;
 use crate::field_types::Definition;
 use crate::shared::Shared;
 use crate::stored;
-use cairn_store::Connection;
+use cairn_store::Tx;
 use cairn_store::entity::content;
 use cairn_store::sql::stmt;
-use sea_orm::{DbBackend, Statement, Value};
+use sea_orm::ConnectionTrait;
+use sea_orm::{DbBackend, Value};
 
 /// The longest document kept, in bytes (PostgreSQL refuses a `tsvector` over 1 MB); the words
 /// past it are not indexed.
 const MAX_DOCUMENT: usize = 256 * 1024;
 
-/// Content items indexed per statement when the index catches up at start-up.
-const BATCH: usize = 200;
+/// Content items indexed per statement when the index catches up at start-up (each batch is
+/// a few statements and a write: on PostgreSQL, their round trips are most of its time).
+const BATCH: usize = 1000;
 
 impl Shared {
     /// The document of a version: the search text of its searchable fields, in every language.
@@ -54,30 +56,25 @@ impl Shared {
         doc
     }
 
-    /// Writes the document of content `id`, replacing the one it had (`replace`; a first
-    /// publication has none).
-    pub(crate) async fn index_text(
+    /// Writes the document of content `id` as `tx` ends, replacing the one it had (`replace`;
+    /// a first publication has none).
+    pub(crate) fn index_text(
         &self,
-        tx: &impl Connection,
+        tx: &Tx,
         id: i64,
         ty: &TypeInfo,
         set: &FieldSet,
         replace: bool,
-    ) -> Result<()> {
-        let doc = self.document(ty, set);
-        store(tx, &[(id, doc)], replace).await
+    ) {
+        store(tx, &[(id, self.document(ty, set))], replace);
     }
 
     /// Writes the document of `c`'s published version again, from its stored fields.
-    pub(crate) async fn reindex_text(
-        &self,
-        tx: &impl Connection,
-        c: &content::Model,
-    ) -> Result<()> {
+    pub(crate) async fn reindex_text(&self, tx: &Tx, c: &content::Model) -> Result<()> {
         let ty = self.defined_type(tx, c.content_type_id).await?;
         let rows = crate::content::rows::fields(tx, c.id, c.current_version).await?;
-        self.index_text(tx, c.id, &ty, &FieldSet::from_rows(&rows), true)
-            .await
+        self.index_text(tx, c.id, &ty, &FieldSet::from_rows(&rows), true);
+        Ok(())
     }
 
     /// Indexes the published content items that have no document yet (after the index is
@@ -90,19 +87,23 @@ impl Shared {
             _ => "rowid",
         };
         let mut done = 0;
+        // Each batch starts after the last one's highest id: the items before it have their
+        // document now, and are not looked at again.
+        let mut after = i64::MIN;
         loop {
             let ids = cairn_store::sql::ids(
                 db,
                 &format!(
-                    "SELECT c.id FROM contents c WHERE c.status = ? AND NOT EXISTS \
+                    "SELECT c.id FROM contents c WHERE c.status = ? AND c.id > ? AND NOT EXISTS \
                      (SELECT 1 FROM content_text t WHERE t.{key} = c.id) ORDER BY c.id LIMIT {BATCH}"
                 ),
-                [content::PUBLISHED.into()],
+                [content::PUBLISHED.into(), after.into()],
             )
             .await?;
-            if ids.is_empty() {
+            let Some(last) = ids.last() else {
                 return Ok(done);
-            }
+            };
+            after = *last;
             let cs = {
                 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
                 content::Entity::find()
@@ -121,15 +122,19 @@ impl Shared {
             }
             let change = cairn_store::events::Change::by_server("indexText", "/content/objects");
             self.db
-                .write(change, async |tx| store(tx, &docs, true).await)
+                .write(change, async |tx| {
+                    store(tx, &docs, true);
+                    Ok::<_, crate::error::Error>(())
+                })
                 .await?;
             done += ids.len();
         }
     }
 }
 
-/// Writes the documents of these content items, replacing those they have when `replace`.
-async fn store(tx: &impl Connection, docs: &[(i64, String)], replace: bool) -> Result<()> {
+/// Writes the documents of these content items as `tx` ends, replacing those they have when
+/// `replace`.
+fn store(tx: &Tx, docs: &[(i64, String)], replace: bool) {
     let backend = tx.get_database_backend();
     for chunk in docs.chunks(BATCH) {
         let mut values: Vec<Value> = Vec::with_capacity(chunk.len() * 2);
@@ -149,7 +154,7 @@ async fn store(tx: &impl Connection, docs: &[(i64, String)], replace: bool) -> R
                     let ids = chunk.iter().map(|(id, _)| Value::from(*id));
                     let marks = vec!["?"; chunk.len()].join(", ");
                     let sql = format!("DELETE FROM content_text WHERE rowid IN ({marks})");
-                    run_last(tx, stmt(backend, &sql, ids)).await?;
+                    tx.last(stmt(backend, &sql, ids));
                 }
                 format!(
                     "INSERT INTO content_text (rowid, body) VALUES {}",
@@ -157,13 +162,12 @@ async fn store(tx: &impl Connection, docs: &[(i64, String)], replace: bool) -> R
                 )
             }
         };
-        run_last(tx, stmt(backend, &sql, values)).await?;
+        tx.last(stmt(backend, &sql, values));
     }
-    Ok(())
 }
 
-/// Gives the copy `to` the document of `from`.
-pub(crate) async fn copy(tx: &impl Connection, from: i64, to: i64) -> Result<()> {
+/// Gives the copy `to` the document of `from`, as `tx` ends.
+pub(crate) fn copy(tx: &Tx, from: i64, to: i64) {
     let backend = tx.get_database_backend();
     let sql = match backend {
         DbBackend::Postgres => {
@@ -174,15 +178,5 @@ pub(crate) async fn copy(tx: &impl Connection, from: i64, to: i64) -> Result<()>
             "INSERT INTO content_text (rowid, body) SELECT ?, body FROM content_text WHERE rowid = ?"
         }
     };
-    run_last(tx, stmt(backend, sql, [to.into(), from.into()])).await
-}
-
-/// Runs a statement of the index at the end of the write it is part of (at once outside one):
-/// FTS5 keeps a transaction's documents in memory until then (`cairn_store::last`). Every
-/// statement of the index goes last, so they keep their order.
-async fn run_last(tx: &impl Connection, s: Statement) -> Result<()> {
-    if let Some(s) = cairn_store::last::last(s) {
-        tx.execute_raw(s).await?;
-    }
-    Ok(())
+    tx.last(stmt(backend, sql, [to.into(), from.into()]));
 }

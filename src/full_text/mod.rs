@@ -5,6 +5,11 @@
 //! transaction that publishes, copies or changes that version, so a search sees exactly what
 //! has been committed. Words are runs of letters and digits, lowercased, cut the same way for
 //! documents and queries on both databases.
+//!
+//! Hits rank by BM25 on SQLite; on PostgreSQL by the sum of the inverse document frequencies
+//! of the query's words a document holds, each word read through the GIN index on its own
+//! (`ts_rank` reads every matching document whole, for every word of the query: with a long
+//! query, most of a search's time).
 
 mod counts;
 mod index;
@@ -37,6 +42,9 @@ fn fold(word: &str) -> String {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Query {
     terms: Vec<(String, bool)>,
+    /// What each term weighs in a PostgreSQL rank, in the order of `terms` (1 until
+    /// `Counts::common_first` weighs them by their rarity).
+    weights: Vec<f64>,
 }
 
 impl Query {
@@ -56,7 +64,22 @@ impl Query {
         }
         let mut seen = std::collections::HashSet::new();
         terms.retain(|t| seen.insert(t.clone()));
-        Query { terms }
+        Query::weighed(terms, |_| 1.0)
+    }
+
+    /// `terms`, each weighing what `weight` says.
+    fn weighed(terms: Vec<(String, bool)>, weight: impl Fn(&(String, bool)) -> f64) -> Query {
+        let weights = terms.iter().map(weight).collect();
+        Query { terms, weights }
+    }
+
+    /// The terms `keep` keeps, with their weights.
+    fn retain(&self, keep: impl Fn(&(String, bool)) -> bool) -> Query {
+        let (terms, weights) = (self.terms.iter().zip(&self.weights))
+            .filter(|(t, _)| keep(t))
+            .map(|(t, w)| (t.clone(), *w))
+            .unzip();
+        Query { terms, weights }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -65,21 +88,13 @@ impl Query {
 
     /// The query without the words in `stop`.
     pub fn without(&self, stop: &std::collections::HashSet<String>) -> Query {
-        Query {
-            terms: (self.terms.iter())
-                .filter(|(w, prefix)| *prefix || !stop.contains(w))
-                .cloned()
-                .collect(),
-        }
+        self.retain(|(w, prefix)| *prefix || !stop.contains(w))
     }
 
     /// The query in the engine's own syntax, one bind value: every term quoted (terms hold
     /// only letters and digits), any of them matching.
     fn expression(&self, backend: DbBackend) -> String {
-        let terms = self.terms.iter().map(|(w, prefix)| match backend {
-            DbBackend::Postgres => format!("'{w}'{}", if *prefix { ":*" } else { "" }),
-            _ => format!("\"{w}\"{}", if *prefix { "*" } else { "" }),
-        });
+        let terms = self.terms.iter().map(|t| term(backend, t));
         let joiner = if backend == DbBackend::Postgres {
             " | "
         } else {
@@ -90,42 +105,56 @@ impl Query {
 
     /// How a search over `contents c` joins the matches and ranks them.
     pub fn ranked(&self, backend: DbBackend) -> Rank {
-        let value = self.expression(backend).into();
         match backend {
-            DbBackend::Postgres => Rank {
-                before: "",
-                after: " JOIN (SELECT content_id AS id, ts_rank(body, q) AS score \
-                        FROM content_text, to_tsquery('simple', ?) q WHERE body @@ q) ft \
-                        ON ft.id = c.id",
-                condition: "1 = 1",
-                score: "ft.score",
-                value,
-            },
+            DbBackend::Postgres => {
+                let (scores, values) = self.scores(backend);
+                Rank {
+                    before: "",
+                    after: format!(" JOIN ({scores}) ft ON ft.id = c.id"),
+                    condition: "1 = 1",
+                    score: "ft.score",
+                    values,
+                }
+            }
             // The FTS5 table drives the join (CROSS JOIN fixes the order): looked up once,
             // not once per content row.
             _ => Rank {
                 before: "content_text CROSS JOIN ",
-                after: "",
+                after: String::new(),
                 condition: "content_text MATCH ? AND c.id = content_text.rowid",
                 score: "-bm25(content_text)",
-                value,
+                values: vec![self.expression(backend).into()],
             },
         }
     }
 
-    /// A subquery of the matches' content ids (`id`) and ranks (`score`), one bind value.
-    pub fn scores(&self, backend: DbBackend) -> (&'static str, Value) {
-        let sql = match backend {
+    /// A subquery of the matches' content ids (`id`) and ranks (`score`), and its bind
+    /// values. On PostgreSQL each term is looked up on its own (a weight and the term, two
+    /// bind values a term), its matches summed up by document.
+    pub fn scores(&self, backend: DbBackend) -> (String, Vec<Value>) {
+        match backend {
             DbBackend::Postgres => {
-                "SELECT content_id AS id, ts_rank(body, q) AS score \
-                 FROM content_text, to_tsquery('simple', ?) q WHERE body @@ q"
+                let terms = vec![
+                    "SELECT content_id, CAST(? AS DOUBLE PRECISION) AS w FROM content_text \
+                     WHERE body @@ to_tsquery('simple', ?)";
+                    self.terms.len()
+                ];
+                let sql = format!(
+                    "SELECT t.content_id AS id, SUM(t.w) AS score FROM ({}) t GROUP BY t.content_id",
+                    terms.join(" UNION ALL ")
+                );
+                let values = (self.terms.iter().zip(&self.weights))
+                    .flat_map(|(t, w)| [Value::from(*w), Value::from(term(backend, t))])
+                    .collect();
+                (sql, values)
             }
-            _ => {
+            _ => (
                 "SELECT rowid AS id, -bm25(content_text) AS score FROM content_text \
                  WHERE content_text MATCH ?"
-            }
-        };
-        (sql, self.expression(backend).into())
+                    .into(),
+                vec![self.expression(backend).into()],
+            ),
+        }
     }
 
     /// A condition on `c.id`: the content item matches, and its bind value; nothing matches
@@ -144,15 +173,24 @@ impl Query {
     }
 }
 
+/// A term in the engine's own syntax: quoted (terms hold only letters and digits), a prefix
+/// marked.
+fn term(backend: DbBackend, (w, prefix): &(String, bool)) -> String {
+    match backend {
+        DbBackend::Postgres => format!("'{w}'{}", if *prefix { ":*" } else { "" }),
+        _ => format!("\"{w}\"{}", if *prefix { "*" } else { "" }),
+    }
+}
+
 /// The parts a ranked full-text query adds to a search: `before` and `after` the FROM clause,
-/// a `condition` before the others, the `score` expression, and the one bind value (which
-/// comes first in the statement's text).
+/// a `condition` before the others, the `score` expression, and the bind values (which come
+/// first in the statement's text).
 pub struct Rank {
     pub before: &'static str,
-    pub after: &'static str,
+    pub after: String,
     pub condition: &'static str,
     pub score: &'static str,
-    pub value: Value,
+    pub values: Vec<Value>,
 }
 
 #[cfg(test)]

@@ -12,14 +12,13 @@ use crate::api::model::*;
 use crate::api::traits::LocationsApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
+use crate::permissions::administrators::keep_an_administrator;
 use crate::permissions::filter::Sql;
-use crate::permissions::subject::location_facts_of;
-use crate::permissions::{ContentFacts, Filter, READ, Scope, Subject, Target};
+use crate::permissions::{Filter, READ, Scope, Target};
 use crate::preconditions;
-use crate::services::Services;
 use crate::shared::Shared;
 use cairn_runtime::ETag;
-use cairn_store::Connection;
+use cairn_store::Tx;
 use cairn_store::entity::{content, location};
 use cairn_store::sql::placeholders;
 pub(crate) use pages::PageStarts;
@@ -89,7 +88,11 @@ crate::services::family_service!(
     LocationsService
 );
 
-impl LocationsApi<Services> for LocationsService {
+impl<
+    B: crate::api::traits::ApiBase<Context = crate::auth::Caller, Error = crate::error::Error>
+        + ?Sized,
+> LocationsApi<B> for LocationsService
+{
     async fn redirect_location(
         &self,
         cx: &Caller,
@@ -161,7 +164,13 @@ impl LocationsApi<Services> for LocationsService {
                     tree::hold(tx).await?;
                 }
                 let l = tree::find_by_path(tx, &req.location_path).await?;
-                self.authorize_at(tx, cx, ("content", "edit"), &l, vec![])
+                // As the reference: hiding or revealing (asked whether or not it changes
+                // anything) is `content/hide`, the rest `content/edit`, both at the Location.
+                if b.hidden.is_some() {
+                    self.authorize_at(tx, cx, ("content", "hide"), &l, vec![Target::Destination])
+                        .await?;
+                }
+                self.authorize_at(tx, cx, ("content", "edit"), &l, vec![Target::Destination])
                     .await?;
                 preconditions::if_match(&req.if_match, async || self.location_body(tx, &l).await)
                     .await?;
@@ -204,7 +213,7 @@ impl LocationsApi<Services> for LocationsService {
                     tree::recompute_visibility(tx, &l).await?;
                     tree::touch_subtree(tx, &l, false).await?;
                 } else {
-                    cairn_store::events::touched([cairn_store::events::Touched::Location(l.id)]);
+                    tx.touched([cairn_store::events::Touched::Location(l.id)]);
                 }
                 tree::find(tx, l.id).await
             })
@@ -232,14 +241,10 @@ impl LocationsApi<Services> for LocationsService {
                         "The root Location cannot be deleted".into(),
                     ));
                 }
-                let manage = ("content", "manage_locations");
-                self.authorize_at(tx, cx, manage, &l, vec![]).await?;
-                self.authorize_at(tx, cx, ("content", "remove"), &l, vec![])
-                    .await?;
-                self.authorize_removal(tx, cx, std::slice::from_ref(&l))
-                    .await?;
+                self.authorize_location_removal(tx, cx, &l).await?;
                 tree::touch_placed(tx, &l).await?;
-                tree::delete_subtrees(tx, &[l], &[]).await
+                tree::delete_subtrees(tx, &[l], &[]).await?;
+                keep_an_administrator(tx).await
             })
             .await?;
         Ok(DeleteSubtreeResponse::NoContent)
@@ -296,7 +301,7 @@ impl LocationsApi<Services> for LocationsService {
             &self.page_starts,
             &list,
             req.offset.0,
-            req.limit.0,
+            req.limit.negative_as(25).0,
         )
         .await?;
         Ok(LoadLocationChildrenResponse::Ok {
@@ -367,14 +372,9 @@ impl LocationsApi<Services> for LocationsService {
                     ));
                 }
                 let parent = tree::find_by_path(tx, &b.parent_location).await?;
-                let at = vec![Target::Location(location_facts_of(tx, parent.id).await?)];
-                self.authorize_content(tx, cx, &c, &at).await?;
-                let facts = ContentFacts::of(&c);
-                let create = ("content", "create");
-                self.authorize(tx, cx, create, Subject::Content(facts), &at)
-                    .await?;
+                self.authorize_new_location(tx, cx, &c, &parent).await?;
                 let l = self.place(tx, c, &b).await?;
-                cairn_store::events::created(&location_href(&l));
+                tx.created(&location_href(&l));
                 tree::touch_placed(tx, &l).await?;
                 Ok(l)
             })
@@ -389,7 +389,7 @@ impl Shared {
     /// 403 when it has one under that parent already or the parent is below one of its own.
     pub(crate) async fn place(
         &self,
-        tx: &impl Connection,
+        tx: &Tx,
         c: content::Model,
         b: &LocationCreate,
     ) -> Result<location::Model> {

@@ -7,10 +7,12 @@ use crate::api::model::MoveSubtreeResponse;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::languages::Languages;
+use crate::permissions::administrators::keep_an_administrator;
 use crate::permissions::subject::location_facts_of;
-use crate::permissions::{ContentFacts, READ, Subject, Target};
+use cairn_store::Tx;
+
+use crate::permissions::{ContentFacts, READ, Subject, Target, VersionTarget};
 use crate::shared::Shared;
-use cairn_store::Connection;
 use cairn_store::entity::{content, location};
 use cairn_store::events::Touched;
 use cairn_store::sql::stmt;
@@ -39,22 +41,88 @@ fn refuse_inside(l: &location::Model, target: &location::Model, what: &str) -> R
 }
 
 impl Shared {
-    /// The content at `l` may be created under `parent` (`content/create`, the parent
-    /// Location as target): what moving or copying the subtree of `l` there needs.
-    pub(crate) async fn authorize_placement(
+    /// Moving or copying the subtree of `l` under `parent`, as the reference checks it:
+    /// `content/create` on the content at `l` with the parent and the destination as targets,
+    /// and `content/read` on every content item of the subtree.
+    pub(crate) async fn authorize_subtree_placement(
         &self,
-        tx: &impl Connection,
+        tx: &Tx,
         cx: &Caller,
         l: &location::Model,
+        parent: &location::Model,
+    ) -> Result<()> {
+        if !cx.grants.may_all("content", "create") {
+            let c = crate::content::rows::content(tx, l.content_id).await?;
+            self.authorize_placement(tx, cx, &c, parent).await?;
+        }
+        self.authorize_whole(tx, cx, READ, std::slice::from_ref(l))
+            .await
+    }
+
+    /// `content/create` on `c` placed under `parent`, with the parent and the destination
+    /// (whose `Language` asks for every language of `c`) as targets.
+    pub(crate) async fn authorize_placement(
+        &self,
+        tx: &Tx,
+        cx: &Caller,
+        c: &content::Model,
         parent: &location::Model,
     ) -> Result<()> {
         if cx.grants.may_all("content", "create") {
             return Ok(());
         }
-        let c = crate::content::rows::content(tx, l.content_id).await?;
-        let at = [Target::Location(location_facts_of(tx, parent.id).await?)];
+        let at = [
+            Target::Location(location_facts_of(tx, parent.id).await?),
+            Target::Destination,
+        ];
         let create = ("content", "create");
-        self.authorize(tx, cx, create, Subject::Content(ContentFacts::of(&c)), &at)
+        self.authorize(tx, cx, create, Subject::Content(ContentFacts::of(c)), &at)
+            .await
+    }
+
+    /// A new Location of `c` under `parent` (a further Location, a copy, a user added to a
+    /// group): `content/manage_locations` with the parent as target, and
+    /// [`Self::authorize_placement`].
+    pub(crate) async fn authorize_new_location(
+        &self,
+        tx: &Tx,
+        cx: &Caller,
+        c: &content::Model,
+        parent: &location::Model,
+    ) -> Result<()> {
+        let manage = ("content", "manage_locations");
+        if !cx.grants.may_all(manage.0, manage.1) {
+            let at = [Target::Location(location_facts_of(tx, parent.id).await?)];
+            self.authorize(tx, cx, manage, Subject::Content(ContentFacts::of(c)), &at)
+                .await?;
+        }
+        self.authorize_placement(tx, cx, c, parent).await
+    }
+
+    /// Removing the Location `l` with its subtree (deleted, trashed, a user taken out of a
+    /// group): `content/manage_locations` on its content, `content/remove` at `l` for every
+    /// translation of it, and `content/remove` on everything below.
+    pub(crate) async fn authorize_location_removal(
+        &self,
+        tx: &Tx,
+        cx: &Caller,
+        l: &location::Model,
+    ) -> Result<()> {
+        let c = match l.content_id {
+            0 => None,
+            id => Some(crate::content::rows::content(tx, id).await?),
+        };
+        let manage = ("content", "manage_locations");
+        if let Some(c) = &c
+            && !cx.grants.may_all(manage.0, manage.1)
+        {
+            self.authorize(tx, cx, manage, Subject::Content(ContentFacts::of(c)), &[])
+                .await?;
+        }
+        let gone = Target::Version(VersionTarget::Delete(None));
+        self.authorize_loaded(tx, cx, ("content", "remove"), l, c.as_ref(), vec![gone])
+            .await?;
+        self.authorize_removal(tx, cx, std::slice::from_ref(l))
             .await
     }
 }
@@ -82,8 +150,11 @@ impl LocationsService {
                 let parent = tree::find_by_path(tx, &target).await?;
                 refuse_inside(&l, &parent, "moved")?;
                 self.authorize_at(tx, cx, READ, &l, vec![]).await?;
-                self.authorize_placement(tx, cx, &l, &parent).await?;
-                move_under(tx, &self.languages, &l, &parent).await
+                self.authorize_subtree_placement(tx, cx, &l, &parent)
+                    .await?;
+                let moved = move_under(tx, &self.languages, &l, &parent).await?;
+                keep_an_administrator(tx).await?;
+                Ok(moved)
             })
             .await?;
         Ok(MoveSubtreeResponse::Created {
@@ -111,9 +182,10 @@ impl LocationsService {
                 let parent = tree::find_by_path(tx, &target).await?;
                 refuse_inside(&root, &parent, "copied")?;
                 self.authorize_at(tx, cx, READ, &root, vec![]).await?;
-                self.authorize_placement(tx, cx, &root, &parent).await?;
+                self.authorize_subtree_placement(tx, cx, &root, &parent)
+                    .await?;
                 // What shows it: the parent's count of children (the copies are new).
-                cairn_store::events::touched([Touched::Location(parent.id)]);
+                tx.touched([Touched::Location(parent.id)]);
                 let nodes = location::Entity::find()
                     .filter(location::Column::PathString.gte(root.path_string.as_str()))
                     .filter(location::Column::PathString.lt(subtree_end(&root.path_string)))
@@ -127,7 +199,7 @@ impl LocationsService {
                     .and_where(location::Column::PathString.gte(root.path_string.as_str()))
                     .and_where(location::Column::PathString.lt(subtree_end(&root.path_string)))
                     .to_owned();
-                let contents: HashMap<i64, content::Model> = cairn_store::sql::keyed(
+                let contents: HashMap<i64, content::Model> = cairn_store::read::keyed(
                     tx,
                     content::Entity::find().filter(content::Column::Id.in_subquery(in_subtree)),
                 )
@@ -171,7 +243,7 @@ impl LocationsService {
                     copies.insert(n.id, l);
                 }
                 let copied = new_root.ok_or_else(|| Error::not_found("Location", path))?;
-                cairn_store::events::created(&location_href(&copied));
+                tx.created(&location_href(&copied));
                 Ok(copied)
             })
             .await
@@ -188,8 +260,10 @@ impl LocationsService {
                 let a = tree::find_by_path(tx, path).await?;
                 let b = tree::find_by_path(tx, &other).await?;
                 let edit = ("content", "edit");
-                self.authorize_at(tx, cx, edit, &a, vec![]).await?;
-                self.authorize_at(tx, cx, edit, &b, vec![]).await?;
+                for l in [&a, &b] {
+                    self.authorize_at(tx, cx, edit, l, vec![Target::Destination])
+                        .await?;
+                }
                 if a.id == tree::ROOT || b.id == tree::ROOT {
                     return Err(Error::Forbidden("The root Location cannot be swapped".into()));
                 }
@@ -222,7 +296,7 @@ impl LocationsService {
                 for l in [&a, &b] {
                     tree::recompute_visibility(tx, &tree::find(tx, l.id).await?).await?;
                 }
-                Ok(())
+                keep_an_administrator(tx).await
             })
             .await
     }
@@ -232,14 +306,14 @@ impl LocationsService {
 /// subtree's range, one of the moved root's parent, then visibility. The caller [`tree::hold`]s
 /// the tree from before it read `l` and `parent`.
 pub async fn move_under(
-    tx: &impl Connection,
+    tx: &Tx,
     known: &Languages,
     l: &location::Model,
     parent: &location::Model,
 ) -> Result<location::Model> {
     // What shows it: the subtree with its items, and both parents' counts of children.
     tree::touch_placed(tx, l).await?;
-    cairn_store::events::touched([Touched::Location(parent.id)]);
+    tx.touched([Touched::Location(parent.id)]);
     let new_path = format!("{}{}/", parent.path_string, l.id);
     let depth_change = parent.depth + 1 - l.depth;
     let backend = tx.get_database_backend();

@@ -3,7 +3,7 @@
 
 use super::*;
 use cairn_store::Connection;
-use cairn_store::sql::Kept;
+use cairn_store::read::Kept;
 
 impl Shared {
     /// A Location with its content item's ContentInfo embedded.
@@ -27,7 +27,7 @@ impl Shared {
     }
 
     /// [`Self::location_bodies`] with the content items they hold, by id.
-    pub(super) async fn located(
+    pub(crate) async fn located(
         &self,
         db: &impl Connection,
         ls: &[location::Model],
@@ -59,7 +59,7 @@ impl Shared {
         let contents: HashMap<i64, content::Model> = if content_ids.is_empty() {
             HashMap::new()
         } else {
-            (cairn_store::sql::by_ids::<content::Entity>(db, &content_ids).await?)
+            (cairn_store::read::by_ids::<content::Entity>(db, &content_ids).await?)
                 .into_iter()
                 .map(|c| (c.id, c))
                 .collect()
@@ -75,7 +75,7 @@ impl Shared {
             .filter(|id| !paths.contains_key(id))
             .collect();
         if !elsewhere.is_empty() {
-            for m in cairn_store::sql::by_ids::<location::Entity>(db, &elsewhere).await? {
+            for m in cairn_store::read::by_ids::<location::Entity>(db, &elsewhere).await? {
                 paths.insert(m.id, href_path(&m.path_string));
             }
         }
@@ -130,7 +130,7 @@ impl Shared {
             url_aliases: path,
             content_info: LocationContentInfo {
                 href: info.href.clone(),
-                content: info,
+                content: LocationContent::ContentInfo(info),
             },
         }
     }

@@ -5,9 +5,11 @@
 
 use crate::api::hrefs;
 use crate::error::{Error, Result};
-use cairn_store::Connection;
 use cairn_store::entity::{content, location};
-use cairn_store::sql::{Kept, exec, stmt};
+use cairn_store::read::Kept;
+use cairn_store::sql::{exec, stmt};
+use cairn_store::{Connection, Tx};
+use sea_orm::ConnectionTrait;
 use sea_orm::{ColumnTrait, DbBackend, EntityTrait, QueryFilter, QueryOrder};
 
 /// The virtual root of the tree.
@@ -28,7 +30,7 @@ pub fn subtree_end(path_string: &str) -> String {
 }
 
 pub async fn find(db: &impl Connection, id: i64) -> Result<location::Model> {
-    cairn_store::sql::by_id::<location::Entity>(db, id)
+    cairn_store::read::by_id::<location::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("Location", id))
 }
@@ -41,8 +43,8 @@ const TREE_LOCK: &str = "locations";
 /// delete): every writer that places a Location waits for it and then reads the paths it
 /// wrote. Taken first in the transaction, before any other lock or row write, so that it
 /// never waits for a writer that waits for it.
-pub async fn hold(tx: &impl Connection) -> Result<()> {
-    Ok(cairn_store::sql::lock(tx, TREE_LOCK).await?)
+pub async fn hold(tx: &Tx) -> Result<()> {
+    Ok(tx.lock(TREE_LOCK).await?)
 }
 
 /// The hold of a writer that places new Locations under a parent it reads after this (a
@@ -50,9 +52,9 @@ pub async fn hold(tx: &impl Connection) -> Result<()> {
 /// side, while [`hold`]'s writers wait for them. Taken before the transaction writes any row
 /// that a [`hold`]er could change; with the alias tree's hold, shared too, which the new
 /// Locations' aliases need next (one statement; the tree's first, as a holder takes them).
-pub async fn share(tx: &impl Connection) -> Result<()> {
+pub async fn share(tx: &Tx) -> Result<()> {
     let keys = [TREE_LOCK, crate::url_aliases::ALIAS_TREE_LOCK];
-    Ok(cairn_store::sql::lock_shared_all(tx, &keys).await?)
+    Ok(tx.lock_shared_all(&keys).await?)
 }
 
 /// The href path of the parent of the Location at `path_string` (`1/2` for `/1/2/54/`);
@@ -75,7 +77,7 @@ pub async fn find_by_path(db: &impl Connection, path: &str) -> Result<location::
         .next()
         .and_then(|s| s.parse().ok())
         .ok_or_else(missing)?;
-    cairn_store::sql::by_id::<location::Entity>(db, id)
+    cairn_store::read::by_id::<location::Entity>(db, id)
         .await?
         .ok_or_else(missing)
 }
@@ -108,7 +110,7 @@ pub struct NewLocation {
 /// not have read it); invisible when hidden, when its content is hidden or when the parent is
 /// invisible. The caller [`share`]s the tree from before it chose `parent`.
 pub async fn create(
-    tx: &impl Connection,
+    tx: &Tx,
     parent: i64,
     c: &content::Model,
     new: NewLocation,
@@ -174,7 +176,7 @@ pub async fn create(
 }
 
 /// A scratch table of content ids for the length of the transaction.
-async fn scratch(tx: &impl Connection, name: &str) -> Result<()> {
+async fn scratch(tx: &Tx, name: &str) -> Result<()> {
     match tx.get_database_backend() {
         DbBackend::Postgres => {
             exec(
@@ -199,11 +201,7 @@ async fn scratch(tx: &impl Connection, name: &str) -> Result<()> {
 
 /// Deletes the subtrees under `roots`, and the content items (with `also`) left without a
 /// Location; relations to deleted content go too.
-pub async fn delete_subtrees(
-    tx: &impl Connection,
-    roots: &[location::Model],
-    also: &[i64],
-) -> Result<()> {
+pub async fn delete_subtrees(tx: &Tx, roots: &[location::Model], also: &[i64]) -> Result<()> {
     scratch(tx, "doomed_content").await?;
     for r in roots {
         crate::cascades::locations_removed(tx, &r.path_string, &subtree_end(&r.path_string))
@@ -270,10 +268,10 @@ pub async fn delete_subtrees(
 
 /// Names as touched content item `c` and its Locations (whose bodies show it); its
 /// Locations.
-pub async fn touch_item(tx: &impl Connection, c: &content::Model) -> Result<Vec<location::Model>> {
-    use cairn_store::events::{Touched, touched};
+pub async fn touch_item(tx: &Tx, c: &content::Model) -> Result<Vec<location::Model>> {
+    use cairn_store::events::Touched;
     let ls = of_content(tx, c).await?;
-    touched(
+    tx.touched(
         std::iter::once(Touched::Content(c.id)).chain(ls.iter().map(|l| Touched::Location(l.id))),
     );
     Ok(ls)
@@ -282,17 +280,13 @@ pub async fn touch_item(tx: &impl Connection, c: &content::Model) -> Result<Vec<
 /// The most Locations a write names one by one as touched; more are everything.
 const MOST_TOUCHED: usize = 1_000;
 
-/// Names as touched by the write (`cairn_store::events::touched`) what shows the subtree of
+/// Names as touched by the write ([`Tx::touched`]) what shows the subtree of
 /// `root` (itself included): its Locations; with `items`, also their content items and every
 /// Location of those (a Location's body shows its item's main Location), and everything when
 /// a user is among them (users' Policies follow their places in the tree). Everything, too,
 /// past [`MOST_TOUCHED`] Locations.
-pub async fn touch_subtree(
-    tx: &impl Connection,
-    root: &location::Model,
-    items: bool,
-) -> Result<()> {
-    use cairn_store::events::{Touched, touched, touched_everything};
+pub async fn touch_subtree(tx: &Tx, root: &location::Model, items: bool) -> Result<()> {
+    use cairn_store::events::Touched;
     // One statement: with `items`, every Location of the items, each with its item's account
     // if it is a user.
     let sql = if items {
@@ -319,7 +313,7 @@ pub async fn touch_subtree(
         })
     };
     if rows.len() > MOST_TOUCHED || (items && user()) {
-        touched_everything();
+        tx.touched_everything();
         return Ok(());
     }
     let mut named = Vec::with_capacity(rows.len() * 2);
@@ -329,22 +323,22 @@ pub async fn touch_subtree(
             named.push(Touched::Content(row.try_get("", "content_id")?));
         }
     }
-    touched(named);
+    tx.touched(named);
     Ok(())
 }
 
 /// Names as touched what a subtree placed, moved or removed shows: the subtree of `root` with
 /// its items ([`touch_subtree`]) and the count of children of its parent.
-pub async fn touch_placed(tx: &impl Connection, root: &location::Model) -> Result<()> {
+pub async fn touch_placed(tx: &Tx, root: &location::Model) -> Result<()> {
     touch_subtree(tx, root, true).await?;
-    cairn_store::events::touched([cairn_store::events::Touched::Location(root.parent_id)]);
+    tx.touched([cairn_store::events::Touched::Location(root.parent_id)]);
     Ok(())
 }
 
 /// Recomputes `is_invisible` in the subtree of `root`: a Location is invisible when it, its
 /// content or an ancestor is hidden. Two statements, plus one per hidden Location found in
 /// the subtree.
-pub async fn recompute_visibility(tx: &impl Connection, root: &location::Model) -> Result<()> {
+pub async fn recompute_visibility(tx: &Tx, root: &location::Model) -> Result<()> {
     let above_invisible = if root.parent_id == root.id {
         false
     } else {

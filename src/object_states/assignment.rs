@@ -2,7 +2,7 @@
 //! states.
 
 use super::*;
-use cairn_store::Connection;
+use cairn_store::{Connection, Tx};
 
 /// The default state of every group: its first by priority, then id.
 const DEFAULTS: &str = "SELECT s.group_id AS g, s.id AS s FROM object_states s \
@@ -12,7 +12,6 @@ const DEFAULTS: &str = "SELECT s.group_id AS g, s.id AS s FROM object_states s \
 /// The default state of every group, as (group, state) pairs by group.
 #[cfg(test)]
 pub(crate) async fn default_states(db: &impl Connection) -> Result<Vec<(i64, i64)>> {
-    lock_states_shared(db).await?;
     let sql = format!("{DEFAULTS} ORDER BY s.group_id");
     let rows = db
         .query_all_raw(stmt(db.get_database_backend(), &sql, []))
@@ -22,7 +21,7 @@ pub(crate) async fn default_states(db: &impl Connection) -> Result<Vec<(i64, i64
 
 /// Puts the new content item `content_id` in the default state of every group, in one
 /// statement. Call inside its write transaction (it takes the Object-state lock shared).
-pub(crate) async fn assign_default_states(db: &impl Connection, content_id: i64) -> Result<()> {
+pub(crate) async fn assign_default_states(db: &Tx, content_id: i64) -> Result<()> {
     lock_states_shared(db).await?;
     let sql = format!(
         "INSERT INTO content_object_states (content_id, group_id, state_id) \
@@ -38,11 +37,7 @@ pub(crate) async fn assign_default_states(db: &impl Connection, content_id: i64)
 /// for a state that does not exist, 403 for two states of one group. The content item must
 /// exist (the caller checks it). Call inside the content's write transaction; on PostgreSQL
 /// it takes the Object-state lock shared so a state cannot be deleted meanwhile.
-pub(crate) async fn assign_states(
-    db: &impl Connection,
-    content_id: i64,
-    states: &[i64],
-) -> Result<()> {
+pub(crate) async fn assign_states(db: &Tx, content_id: i64, states: &[i64]) -> Result<()> {
     if states.is_empty() {
         return Ok(());
     }

@@ -21,11 +21,10 @@ use crate::api::traits::ObjectStatesApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::preconditions;
-use crate::services::Services;
 use crate::stored;
 use cairn_runtime::{ETag, LangMap};
 use cairn_store::entity::{content_object_state, language, object_state, object_state_group};
-use cairn_store::sql::{lock, stmt};
+use cairn_store::sql::stmt;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
     QueryOrder, Value,
@@ -49,12 +48,27 @@ pub(crate) use assignment::default_states;
 pub(crate) use assignment::{assign_default_states, assign_states, content_states};
 use rows::*;
 
+/// The Object states of `ids` (those that exist), in one query.
+pub(crate) async fn states_by_ids(
+    db: &impl cairn_store::Connection,
+    ids: Vec<i64>,
+) -> Result<Vec<ObjectState>> {
+    let rows = (object_state::Entity::find().filter(object_state::Column::Id.is_in(ids)))
+        .all(db)
+        .await?;
+    Ok(rows.iter().map(state_model).collect())
+}
+
 crate::services::family_service!(
     /// Implements the API of Object state groups and states.
     ObjectStatesService
 );
 
-impl ObjectStatesApi<Services> for ObjectStatesService {
+impl<
+    B: crate::api::traits::ApiBase<Context = crate::auth::Caller, Error = crate::error::Error>
+        + ?Sized,
+> ObjectStatesApi<B> for ObjectStatesService
+{
     async fn load_object_state_groups(
         &self,
         _cx: &Caller,
@@ -86,7 +100,7 @@ impl ObjectStatesApi<Services> for ObjectStatesService {
                 let descriptions = b.descriptions.as_ref();
                 let texts =
                     new_texts(tx, INPUT, b.default_language_code, &b.names, descriptions).await?;
-                lock(tx, GROUP_IDENTIFIER_LOCK).await?;
+                tx.lock(GROUP_IDENTIFIER_LOCK).await?;
                 ensure_group_free(tx, &b.identifier, None).await?;
                 let mut active = object_state_group::ActiveModel {
                     identifier: Set(b.identifier),
@@ -94,7 +108,7 @@ impl ObjectStatesApi<Services> for ObjectStatesService {
                 };
                 active.set_texts(texts);
                 let g = cairn_store::write::insert(tx, active).await?;
-                cairn_store::events::created(&hrefs::load_object_state_group(g.id));
+                tx.created(&hrefs::load_object_state_group(g.id));
                 Ok::<_, Error>(g)
             })
             .await?;
@@ -133,7 +147,7 @@ impl ObjectStatesApi<Services> for ObjectStatesService {
                 let mut active = current.into_active_model();
                 if let Some(identifier) = b.identifier {
                     check_identifier(INPUT, &identifier)?;
-                    lock(tx, GROUP_IDENTIFIER_LOCK).await?;
+                    tx.lock(GROUP_IDENTIFIER_LOCK).await?;
                     ensure_group_free(tx, &identifier, Some(id)).await?;
                     active.identifier = Set(identifier);
                 }
@@ -157,7 +171,7 @@ impl ObjectStatesApi<Services> for ObjectStatesService {
             .write(cx.change(), async |tx| {
                 let current = find_group(tx, req.object_state_group_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(group_model(&current))).await?;
-                lock(tx, STATES_LOCK).await?;
+                tx.lock(STATES_LOCK).await?;
                 content_object_state::Entity::delete_many()
                     .filter(content_object_state::Column::GroupId.eq(current.id))
                     .exec(tx)
@@ -207,7 +221,7 @@ impl ObjectStatesApi<Services> for ObjectStatesService {
                 let descriptions = b.descriptions.as_ref();
                 let texts =
                     new_texts(tx, INPUT, b.default_language_code, &b.names, descriptions).await?;
-                lock(tx, STATES_LOCK).await?;
+                tx.lock(STATES_LOCK).await?;
                 ensure_state_free(tx, group_id, &b.identifier, None).await?;
                 let existing = states_of(tx, group_id).await?;
                 let last = existing.iter().map(|s| s.priority).max();
@@ -230,7 +244,7 @@ impl ObjectStatesApi<Services> for ObjectStatesService {
                     .await?;
                 }
                 set_priority(tx, group_id, s.id, b.priority).await?;
-                cairn_store::events::created(&hrefs::load_object_state(group_id, s.id));
+                tx.created(&hrefs::load_object_state(group_id, s.id));
                 find_state(tx, group_id, s.id).await
             })
             .await?;
@@ -275,7 +289,7 @@ impl ObjectStatesApi<Services> for ObjectStatesService {
                 let id = current.id;
                 let mut active = current.into_active_model();
                 if b.identifier.is_some() || b.priority.is_some() {
-                    lock(tx, STATES_LOCK).await?;
+                    tx.lock(STATES_LOCK).await?;
                 }
                 if let Some(identifier) = b.identifier {
                     check_identifier(INPUT, &identifier)?;
@@ -310,7 +324,7 @@ impl ObjectStatesApi<Services> for ObjectStatesService {
             .write(cx.change(), async |tx| {
                 let current = find_state(tx, group_id, req.object_state_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(state_model(&current))).await?;
-                lock(tx, STATES_LOCK).await?;
+                tx.lock(STATES_LOCK).await?;
                 object_state::Entity::delete_by_id(current.id)
                     .exec(tx)
                     .await?;

@@ -43,7 +43,7 @@ pub(super) fn state_model(s: &object_state::Model) -> ObjectState {
 }
 
 pub(super) async fn find_group(db: &impl Connection, id: i64) -> Result<object_state_group::Model> {
-    cairn_store::sql::by_id::<object_state_group::Entity>(db, id)
+    cairn_store::read::by_id::<object_state_group::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("ObjectStateGroup", id))
 }
@@ -55,7 +55,7 @@ pub(super) async fn find_state(
     group_id: i64,
     id: i64,
 ) -> Result<object_state::Model> {
-    match cairn_store::sql::by_id::<object_state::Entity>(db, id).await? {
+    match cairn_store::read::by_id::<object_state::Entity>(db, id).await? {
         Some(s) if s.group_id == group_id => Ok(s),
         _ => {
             find_group(db, group_id).await?;
@@ -231,8 +231,8 @@ pub(super) async fn set_priority(
 }
 
 /// Takes [`STATES_LOCK`] shared until the transaction ends (PostgreSQL only).
-pub(super) async fn lock_states_shared(db: &impl Connection) -> Result<()> {
-    Ok(cairn_store::sql::lock_shared(db, STATES_LOCK).await?)
+pub(super) async fn lock_states_shared(tx: &cairn_store::Tx) -> Result<()> {
+    Ok(tx.lock_shared(STATES_LOCK).await?)
 }
 
 /// (group, state) pairs of rows with columns `g` and `s`.

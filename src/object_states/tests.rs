@@ -38,27 +38,33 @@ async fn default_states_are_the_lowest_priority_of_each_group_with_states() {
     assert_eq!(default_states(c).await.unwrap(), [(2, 1), (7, 21)]);
 }
 
+/// [`assign_states`] in a write of its own.
+async fn assign(db: &cairn_store::Db, content_id: i64, states: &[i64]) -> Result<()> {
+    db.write_untracked(async |tx| assign_states(tx, content_id, states).await)
+        .await
+}
+
 #[tokio::test]
 async fn assign_states_replaces_the_state_of_each_group_concerned() {
     let t = CleanDb::new().await;
     let c = t.db.conn();
     assert_eq!(content_states(c, 1).await.unwrap(), [(2, 1)]);
-    assign_states(c, 1, &[2]).await.unwrap();
+    assign(&t.db, 1, &[2]).await.unwrap();
     assert_eq!(content_states(c, 1).await.unwrap(), [(2, 2)]);
     // Other content items keep theirs; nothing given changes nothing.
     assert_eq!(content_states(c, 4).await.unwrap(), [(2, 1)]);
-    assign_states(c, 1, &[]).await.unwrap();
+    assign(&t.db, 1, &[]).await.unwrap();
     assert_eq!(content_states(c, 1).await.unwrap(), [(2, 2)]);
     assert_eq!(content_states(c, 999).await.unwrap(), []);
 
-    let e = assign_states(c, 1, &[1, 2]).await.unwrap_err();
+    let e = assign(&t.db, 1, &[1, 2]).await.unwrap_err();
     assert!(
         matches!(&e, Error::Forbidden(m) if m == "Multiple Object states provided for group with ID 2"),
         "{e}"
     );
-    let e = assign_states(c, 1, &[1, 1]).await.unwrap_err();
+    let e = assign(&t.db, 1, &[1, 1]).await.unwrap_err();
     assert!(matches!(e, Error::Forbidden(_)), "{e}");
-    let e = assign_states(c, 1, &[1, 99]).await.unwrap_err();
+    let e = assign(&t.db, 1, &[1, 99]).await.unwrap_err();
     assert!(
         matches!(&e, Error::NotFound { what: "ObjectState", id } if id == "99"),
         "{e}"

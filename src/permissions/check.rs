@@ -9,7 +9,7 @@ use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::shared::Shared;
 use cairn_store::Connection;
-use cairn_store::entity::{content, location};
+use cairn_store::entity::{content, content_version, location};
 use cairn_store::sql::stmt;
 use sea_orm::Value;
 
@@ -28,7 +28,9 @@ impl Shared {
                 Vote::Granted => return Ok(true),
                 Vote::Denied => return Ok(false),
                 Vote::Need(missing) => match &mut subject {
-                    Subject::Content(f) | Subject::NewContent(f) => fill(db, f, missing).await?,
+                    Subject::Content(f) | Subject::NewContent(f) => {
+                        fill(db, f, missing, targets).await?
+                    }
                     // Only content subjects lack facts.
                     _ => return Ok(false),
                 },
@@ -89,9 +91,29 @@ impl Shared {
         .await
     }
 
+    /// 401 unless the caller may use the operation's Policy on version `v` of `c` (the
+    /// reference's `VersionInfo`: its status and initial language count).
+    pub(crate) async fn authorize_version(
+        &self,
+        db: &impl Connection,
+        cx: &Caller,
+        c: &content::Model,
+        v: &content_version::Model,
+        targets: &[Target],
+    ) -> Result<()> {
+        let policy = cx
+            .op
+            .policies
+            .first()
+            .copied()
+            .unwrap_or(("content", "read"));
+        let facts = Subject::Content(ContentFacts::of_version(c, v));
+        self.authorize(db, cx, policy, facts, targets).await
+    }
+
     /// Before the subtrees of `roots` go (deleted or trashed): 401 unless the caller may
     /// `content/remove` every content item in them, and 403 when the caller's own account
-    /// or the last administrator's would go with them.
+    /// would go with them.
     pub(crate) async fn authorize_removal(
         &self,
         db: &impl Connection,
@@ -101,42 +123,10 @@ impl Shared {
         if roots.is_empty() {
             return Ok(());
         }
-        let under = |alias: &str| {
-            let parts: Vec<String> = roots
-                .iter()
-                .map(|_| format!("{alias}.path_string LIKE ?"))
-                .collect();
-            format!("({})", parts.join(" OR "))
-        };
-        let patterns = || -> Vec<Value> {
-            roots
-                .iter()
-                .map(|r| Value::from(format!("{}%", r.path_string)))
-                .collect()
-        };
-        let filter = self.visible(
-            cx,
-            ("content", "remove"),
-            Scope {
-                content: "c",
-                location: Some("l"),
-                location_sections: true,
-            },
-        );
-        if filter != Filter::All {
-            let cond = filter.sql();
-            let mut values = patterns();
-            values.extend(cond.values);
-            let sql = format!(
-                "SELECT COUNT(*) FROM locations l JOIN contents c ON c.id = l.content_id \
-                 WHERE {} AND NOT {}",
-                under("l"),
-                cond.sql
-            );
-            if count(db, &sql, values).await? > 0 {
-                return Err(denied("content", "remove"));
-            }
-        }
+        self.authorize_whole(db, cx, ("content", "remove"), roots)
+            .await?;
+        let under = |alias: &str| subtrees_sql(alias, roots);
+        let patterns = || subtree_patterns(roots);
         // Users that keep no Location once the subtrees go.
         let sql = format!(
             "SELECT DISTINCT u.id FROM users u JOIN locations l ON l.content_id = u.id \
@@ -156,34 +146,61 @@ impl Shared {
                 "A user cannot delete its own account".into(),
             ));
         }
-        // Administrators: users given a `*/*` Policy without limitation, directly or
-        // through a group above them; one must remain outside the subtrees.
-        let admin_subjects = "SELECT a.content_id FROM role_assignments a \
-             JOIN roles r ON r.id = a.role_id AND r.status = 0 \
-             JOIN policies p ON p.role_id = r.id AND p.module = '*' AND p.function = '*' \
-             WHERE a.limitation_identifier IS NULL";
-        let removed_marks = vec!["?"; removed.len()].join(", ");
-        let sql = format!(
-            "SELECT COUNT(*) FROM users u JOIN contents uc ON uc.id = u.id AND uc.status = ? \
-             WHERE u.enabled = ? AND u.id NOT IN ({removed_marks}) AND (u.id IN ({admin_subjects}) \
-             OR EXISTS (SELECT 1 FROM locations ul JOIN locations gl \
-             ON ul.path_string LIKE gl.path_string || '%' \
-             WHERE ul.content_id = u.id AND gl.content_id IN ({admin_subjects}) \
-             AND NOT {} AND NOT {}))",
-            under("ul"),
-            under("gl")
+        Ok(())
+    }
+
+    /// 401 unless the caller may use `policy` on every content item in the subtrees of
+    /// `roots` (the reference's search for one it may not).
+    pub(crate) async fn authorize_whole(
+        &self,
+        db: &impl Connection,
+        cx: &Caller,
+        policy: (&str, &str),
+        roots: &[location::Model],
+    ) -> Result<()> {
+        let filter = self.visible(
+            cx,
+            policy,
+            Scope {
+                content: "c",
+                location: Some("l"),
+                location_sections: true,
+            },
         );
-        let mut values: Vec<Value> = vec![content::PUBLISHED.into(), true.into()];
-        values.extend(removed.iter().map(|id| Value::from(*id)));
-        values.extend(patterns());
-        values.extend(patterns());
-        if count(db, &sql, values).await? == 0 {
-            return Err(Error::Forbidden(
-                "This would remove the last administrator's account".into(),
-            ));
+        let cond = match filter {
+            Filter::All => return Ok(()),
+            Filter::Nothing => return Err(denied(policy.0, policy.1)),
+            Filter::Only(cond) => cond,
+        };
+        let mut values = subtree_patterns(roots);
+        values.extend(cond.values);
+        let sql = format!(
+            "SELECT COUNT(*) FROM locations l JOIN contents c ON c.id = l.content_id \
+             WHERE {} AND NOT {}",
+            subtrees_sql("l", roots),
+            cond.sql
+        );
+        if count(db, &sql, values).await? > 0 {
+            return Err(denied(policy.0, policy.1));
         }
         Ok(())
     }
+}
+
+/// `(alias.path_string LIKE ? OR ...)`, one pattern per root (see [`subtree_patterns`]).
+fn subtrees_sql(alias: &str, roots: &[location::Model]) -> String {
+    let parts: Vec<String> = roots
+        .iter()
+        .map(|_| format!("{alias}.path_string LIKE ?"))
+        .collect();
+    format!("({})", parts.join(" OR "))
+}
+
+fn subtree_patterns(roots: &[location::Model]) -> Vec<Value> {
+    roots
+        .iter()
+        .map(|r| Value::from(format!("{}%", r.path_string)))
+        .collect()
 }
 
 async fn count(db: &impl Connection, sql: &str, values: Vec<Value>) -> Result<i64> {
@@ -245,6 +262,7 @@ impl Shared {
             0,
             Target::Location(LocationFacts {
                 id: l.id,
+                content_id: l.content_id,
                 path_string: l.path_string.clone(),
                 depth: l.depth,
                 content_type_id: facts.content_type_id,

@@ -232,6 +232,29 @@ fn limitation(grants: &Grants, l: &Lim, scope: Scope<'_>) -> Sql {
                 Sql::never(),
             )
         }
+        // The reference's criterion: a translation of the current version in one of the
+        // languages, or an item always available.
+        "Language" => {
+            let codes: Vec<Sql> = l
+                .values
+                .iter()
+                .map(|code| {
+                    Sql::new(
+                        "(',' || lv.language_codes || ',') LIKE ?",
+                        vec![format!("%,{code},%").into()],
+                    )
+                })
+                .collect();
+            let any = Sql::join(codes, " OR ", Sql::never());
+            Sql::new(
+                format!(
+                    "({c}.always_available OR EXISTS (SELECT 1 FROM content_versions lv \
+                     WHERE lv.content_id = {c}.id AND lv.version_no = {c}.current_version AND {}))",
+                    any.sql
+                ),
+                any.values,
+            )
+        }
         // Limitations that do not apply to reading stored rows deny, as in `evaluate`.
         _ => Sql::never(),
     }

@@ -4,8 +4,10 @@
 //!
 //! `grants` holds one user's Policies, loaded once and kept in [`PermissionCache`];
 //! `subject` describes what a check is about; `evaluate` decides a check on one object in
-//! memory; `filter` turns the same rules into SQL conditions for lists and search.
+//! memory; `filter` turns the same rules into SQL conditions for lists and search;
+//! `administrators` keeps the repository from losing its last administrator.
 
+pub(crate) mod administrators;
 mod check;
 pub(crate) mod evaluate;
 pub(crate) mod filter;
@@ -15,7 +17,7 @@ pub(crate) mod subject;
 pub(crate) use evaluate::Subject;
 pub(crate) use filter::{Filter, Scope};
 pub(crate) use grants::{Grants, PermissionCache};
-pub(crate) use subject::{ContentFacts, LocationFacts, Target};
+pub(crate) use subject::{ContentFacts, LocationFacts, Member, Target, VersionTarget};
 
 use crate::error::Error;
 

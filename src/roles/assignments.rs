@@ -8,11 +8,13 @@ use crate::api::model::{Limitation, RoleAssignInput, RoleAssignment, RoleAssignm
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::locations::tree::find_by_path;
-use crate::permissions::{Subject, Target};
+use crate::permissions::administrators::keep_an_administrator;
+use crate::permissions::{Member, Subject, Target};
 use crate::preconditions;
 use cairn_runtime::IfMatch;
 use cairn_runtime::media::Wire;
 use cairn_store::Connection;
+use cairn_store::Tx;
 use cairn_store::entity::{location, role_assignment, section};
 use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 
@@ -99,7 +101,7 @@ pub(crate) fn find_in(
 /// left out, and 406 when nothing is new (as the reference). Limitation values are hrefs in
 /// `wire`'s dialect.
 pub(crate) async fn assign(
-    tx: &impl Connection,
+    tx: &Tx,
     wire: &Wire,
     content_id: i64,
     input: RoleAssignInput,
@@ -110,7 +112,7 @@ pub(crate) async fn assign(
         None => None,
     };
     let already = |what: String| {
-        Error::NotAcceptable(format!(
+        Error::InvalidArgument(format!(
             "Argument '$role' is invalid: Role '{}' {what}",
             role.id
         ))
@@ -184,7 +186,7 @@ async fn of_assignment(db: &impl Connection, wire: &Wire, l: Limitation) -> Resu
         let value = match lim.identifier.as_str() {
             "Section" => {
                 let id = hrefs::read::load_section(path).ok_or_else(|| bad(href))?;
-                cairn_store::sql::by_id::<section::Entity>(db, id)
+                cairn_store::read::by_id::<section::Entity>(db, id)
                     .await?
                     .ok_or_else(|| bad(href))?;
                 id.to_string()
@@ -213,7 +215,7 @@ async fn of_assignment(db: &impl Connection, wire: &Wire, l: Limitation) -> Resu
 }
 
 /// Removes every assignment of the Role `role_id` to `content_id`.
-pub(crate) async fn unassign(tx: &impl Connection, content_id: i64, role_id: i64) -> Result<()> {
+pub(crate) async fn unassign(tx: &Tx, content_id: i64, role_id: i64) -> Result<()> {
     role_assignment::Entity::delete_many()
         .filter(role_assignment::Column::ContentId.eq(content_id))
         .filter(role_assignment::Column::RoleId.eq(role_id))
@@ -336,18 +338,41 @@ impl RolesService {
     ) -> Result<RoleAssignmentList> {
         self.db
             .write(cx.change(), async |tx| {
-                if !cx.grants.may_all("role", "assign") {
-                    let places = places_of(tx, content_id).await?;
-                    let mut members = vec![content_id];
-                    members.extend(contents_at(tx, &places).await?);
-                    let targets = [Target::Role(input.role), Target::Members(members)];
-                    self.authorize(tx, cx, ("role", "assign"), Subject::Other, &targets)
-                        .await?;
-                }
+                self.authorize_assignment(tx, cx, holder, content_id, input.role)
+                    .await?;
                 assign(tx, &cx.dialect.wire, content_id, input).await
             })
             .await?;
         self.assignment_list(holder, content_id).await
+    }
+
+    /// `role/assign` of the Role `role_id` to or from the user or group `content_id`: its
+    /// `Role` limitation names the Roles, `MemberOf` the groups the caller may assign to.
+    async fn authorize_assignment(
+        &self,
+        tx: &Tx,
+        cx: &Caller,
+        holder: Holder<'_>,
+        content_id: i64,
+        role_id: i64,
+    ) -> Result<()> {
+        if cx.grants.may_all("role", "assign") {
+            return Ok(());
+        }
+        let places = places_of(tx, content_id).await?;
+        let member = match holder {
+            Holder::User(_) => Member::User {
+                groups: contents_at(tx, &places).await?,
+                group_locations: places.iter().map(|l| l.parent_id).collect(),
+            },
+            Holder::Group(_) => Member::Group {
+                id: content_id,
+                locations: places.iter().map(|l| l.id).collect(),
+            },
+        };
+        let targets = [Target::Role(role_id), Target::Member(member)];
+        self.authorize(tx, cx, ("role", "assign"), Subject::Other, &targets)
+            .await
     }
 
     pub(super) async fn assignment(
@@ -375,7 +400,10 @@ impl RolesService {
                     find_in(holder, &rows, role_id)
                 })
                 .await?;
-                unassign(tx, content_id, role_id).await
+                self.authorize_assignment(tx, cx, holder, content_id, role_id)
+                    .await?;
+                unassign(tx, content_id, role_id).await?;
+                keep_an_administrator(tx).await
             })
             .await?;
         self.assignment_list(holder, content_id).await

@@ -12,12 +12,12 @@ use crate::api::model::*;
 use crate::api::traits::RolesApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
+use crate::permissions::administrators::keep_an_administrator;
 use crate::preconditions;
-use crate::services::Services;
 use assignments::Holder;
 use cairn_runtime::ETag;
 use cairn_store::entity::{policy, role};
-use limitations::{check_function, of_policy, to_policy_model};
+use limitations::{check_applicable, check_function, check_values, of_policy, to_policy_model};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use store::{DRAFT, PUBLISHED, PolicyRow};
 
@@ -65,7 +65,11 @@ crate::services::family_service!(
     RolesService
 );
 
-impl RolesApi<Services> for RolesService {
+impl<
+    B: crate::api::traits::ApiBase<Context = crate::auth::Caller, Error = crate::error::Error>
+        + ?Sized,
+> RolesApi<B> for RolesService
+{
     async fn list_roles(&self, cx: &Caller, req: ListRolesRequest) -> Result<ListRolesResponse> {
         let mut q = role::Entity::find()
             .filter(role::Column::Status.eq(PUBLISHED))
@@ -99,7 +103,7 @@ impl RolesApi<Services> for RolesService {
             .write(cx.change(), async |tx| {
                 store::ensure_free(tx, &identifier, None).await?;
                 let r = store::insert_role(tx, identifier, status, None).await?;
-                cairn_store::events::created(&hrefs::load_role(r.id));
+                tx.created(&hrefs::load_role(r.id));
                 Ok::<_, Error>(r)
             })
             .await?;
@@ -133,7 +137,7 @@ impl RolesApi<Services> for RolesService {
                 let r = store::find_role(tx, req.role_id).await?;
                 let d = store::create_draft(tx, &r).await?;
                 // The draft's own href, as its answer's `Location` gives it.
-                cairn_store::events::created(&draft_model(&d).href);
+                tx.created(&draft_model(&d).href);
                 Ok::<_, Error>(d)
             })
             .await?;
@@ -169,7 +173,8 @@ impl RolesApi<Services> for RolesService {
             .write(cx.change(), async |tx| {
                 let r = store::find_role(tx, req.role_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(role_model(&r))).await?;
-                store::delete_role(tx, r.id).await
+                store::delete_role(tx, r.id).await?;
+                keep_an_administrator(tx).await
             })
             .await?;
         Ok(DeleteRoleResponse::NoContent)
@@ -223,7 +228,9 @@ impl RolesApi<Services> for RolesService {
             .db
             .write(cx.change(), async |tx| {
                 let d = store::find_draft(tx, req.role_id).await?;
-                store::publish(tx, d).await
+                let r = store::publish(tx, d).await?;
+                keep_an_administrator(tx).await?;
+                Ok::<_, Error>(r)
             })
             .await?;
         Ok(PublishRoleDraftResponse::NoContent {
@@ -269,9 +276,11 @@ impl RolesApi<Services> for RolesService {
         } = req.body;
         check_function(&module, &function)?;
         let lims = of_policy(limitations)?;
+        check_applicable(&module, &function, &lims)?;
         let p = self
             .db
             .write(cx.change(), async |tx| {
+                check_values(tx, &lims).await?;
                 let id = policies::on_draft(tx, req.role_id, async |d, _| {
                     let ids =
                         store::insert_policies(tx, d.id, vec![(module, function, None, lims)])
@@ -279,7 +288,7 @@ impl RolesApi<Services> for RolesService {
                     Ok(ids[0])
                 })
                 .await?;
-                cairn_store::events::created(&hrefs::load_policy(req.role_id, id));
+                tx.created(&hrefs::load_policy(req.role_id, id));
                 store::find_policy(tx, req.role_id, policy::Column::Id, id).await
             })
             .await?;
@@ -298,7 +307,8 @@ impl RolesApi<Services> for RolesService {
                 policies::on_draft(tx, req.role_id, async |d, _| {
                     store::delete_policies(tx, &[d.id], None).await
                 })
-                .await
+                .await?;
+                keep_an_administrator(tx).await
             })
             .await?;
         Ok(DeletePoliciesResponse::NoContent)
@@ -330,12 +340,15 @@ impl RolesApi<Services> for RolesService {
             .write(cx.change(), async |tx| {
                 let current = policies::addressed(tx, req.role_id, req.policy_id).await?;
                 preconditions::if_match(&req.if_match, async || Ok(policy_model(&current))).await?;
+                check_applicable(&current.p.module, &current.p.function, &lims)?;
+                check_values(tx, &lims).await?;
                 let id = policies::on_draft(tx, req.role_id, async |d, copied| {
                     let p = policies::in_draft(tx, d, req.policy_id, copied).await?;
                     store::set_limitations(tx, p.p.id, lims).await?;
                     Ok(p.p.id)
                 })
                 .await?;
+                keep_an_administrator(tx).await?;
                 store::find_policy(tx, req.role_id, policy::Column::Id, id).await
             })
             .await?;
@@ -359,7 +372,8 @@ impl RolesApi<Services> for RolesService {
                     let p = policies::in_draft(tx, d, req.policy_id, copied).await?;
                     store::delete_policies(tx, &[d.id], Some(&[p.p.id])).await
                 })
-                .await
+                .await?;
+                keep_an_administrator(tx).await
             })
             .await?;
         Ok(DeletePolicyResponse::NoContent)

@@ -3,14 +3,14 @@
 
 use super::store::{self, PolicyRow};
 use crate::error::Result;
+use cairn_store::Tx;
 use cairn_store::entity::{policy, role};
-use sea_orm::DatabaseTransaction;
 
 /// Runs `f` on the draft whose own id is `role_id`; else on a new draft of the published Role
 /// `role_id`, then publishes it. `f` is told whether it works on such a new draft (whose
 /// Policies name the published ones in `original_id`).
 pub(crate) async fn on_draft<T>(
-    tx: &DatabaseTransaction,
+    tx: &Tx,
     role_id: i64,
     f: impl AsyncFnOnce(&role::Model, bool) -> Result<T>,
 ) -> Result<T> {
@@ -26,11 +26,7 @@ pub(crate) async fn on_draft<T>(
 
 /// The Policy `policy_id` as addressed under `role_id`: of the draft with that own id, else of
 /// the published Role.
-pub(crate) async fn addressed(
-    tx: &DatabaseTransaction,
-    role_id: i64,
-    policy_id: i64,
-) -> Result<PolicyRow> {
+pub(crate) async fn addressed(tx: &Tx, role_id: i64, policy_id: i64) -> Result<PolicyRow> {
     match store::find_draft_by_id(tx, role_id).await? {
         Some(d) => store::find_policy(tx, d.id, policy::Column::Id, policy_id).await,
         None => {
@@ -42,7 +38,7 @@ pub(crate) async fn addressed(
 
 /// The copy in `draft` of the Policy `policy_id` (itself when `copied` is false).
 pub(crate) async fn in_draft(
-    tx: &DatabaseTransaction,
+    tx: &Tx,
     draft: &role::Model,
     policy_id: i64,
     copied: bool,

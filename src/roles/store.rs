@@ -5,6 +5,7 @@
 use super::limitations::{Lim, decode_values, encode_values};
 use crate::error::{Error, Result};
 use cairn_store::Connection;
+use cairn_store::Tx;
 use cairn_store::entity::{policy, policy_limitation, role, role_assignment};
 use cairn_store::ids::next_ids;
 use sea_orm::{
@@ -35,7 +36,7 @@ pub(crate) async fn find_role(db: &impl Connection, id: i64) -> Result<role::Mod
 
 /// A Role or Role draft by its own id.
 pub(crate) async fn find_any(db: &impl Connection, id: i64) -> Result<role::Model> {
-    cairn_store::sql::by_id::<role::Entity>(db, id)
+    cairn_store::read::by_id::<role::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("Role", id))
 }
@@ -137,7 +138,7 @@ async fn load_policies(db: &impl Connection, cond: Expr) -> Result<Vec<PolicyRow
 
 /// Inserts Policies into the Role `role_id` with ids from the sequence; returns their ids.
 pub(crate) async fn insert_policies(
-    tx: &impl Connection,
+    tx: &Tx,
     role_id: i64,
     new: Vec<(String, String, Option<i64>, Vec<Lim>)>,
 ) -> Result<Vec<i64>> {
@@ -164,7 +165,7 @@ pub(crate) async fn insert_policies(
     Ok(ids)
 }
 
-async fn insert_limitations(tx: &impl Connection, lims: Vec<(i64, Lim)>) -> Result<()> {
+async fn insert_limitations(tx: &Tx, lims: Vec<(i64, Lim)>) -> Result<()> {
     if lims.is_empty() {
         return Ok(());
     }
@@ -182,11 +183,7 @@ async fn insert_limitations(tx: &impl Connection, lims: Vec<(i64, Lim)>) -> Resu
 }
 
 /// Replaces the limitations of the Policy `policy_id`.
-pub(crate) async fn set_limitations(
-    tx: &impl Connection,
-    policy_id: i64,
-    lims: Vec<Lim>,
-) -> Result<()> {
+pub(crate) async fn set_limitations(tx: &Tx, policy_id: i64, lims: Vec<Lim>) -> Result<()> {
     policy_limitation::Entity::delete_many()
         .filter(policy_limitation::Column::PolicyId.eq(policy_id))
         .exec(tx)
@@ -196,7 +193,7 @@ pub(crate) async fn set_limitations(
 
 /// Deletes Policies (with their limitations): the given ones, or all of the Roles `role_ids`.
 pub(crate) async fn delete_policies(
-    tx: &impl Connection,
+    tx: &Tx,
     role_ids: &[i64],
     policy_ids: Option<&[i64]>,
 ) -> Result<()> {
@@ -223,7 +220,7 @@ pub(crate) async fn delete_policies(
 
 /// Creates a Role (published, or a draft of a new Role).
 pub(crate) async fn insert_role(
-    tx: &impl Connection,
+    tx: &Tx,
     identifier: String,
     status: i64,
     original_id: Option<i64>,
@@ -241,7 +238,7 @@ pub(crate) async fn insert_role(
 }
 
 /// Creates the draft of a published Role with copies of its Policies; 403 when it has one.
-pub(crate) async fn create_draft(tx: &impl Connection, r: &role::Model) -> Result<role::Model> {
+pub(crate) async fn create_draft(tx: &Tx, r: &role::Model) -> Result<role::Model> {
     let existing = role::Entity::find()
         .filter(role::Column::OriginalId.eq(r.id))
         .one(tx)
@@ -257,7 +254,7 @@ pub(crate) async fn create_draft(tx: &impl Connection, r: &role::Model) -> Resul
 
 /// A draft of `r`, also while another is open: changes made to a Role directly go through one
 /// of these, published at once (the other draft stays as it is, as in the reference).
-pub(crate) async fn draft_of(tx: &impl Connection, r: &role::Model) -> Result<role::Model> {
+pub(crate) async fn draft_of(tx: &Tx, r: &role::Model) -> Result<role::Model> {
     let draft = insert_role(tx, r.identifier.clone(), DRAFT, Some(r.id)).await?;
     let copies = policies_of(tx, &[r.id])
         .await?
@@ -269,11 +266,11 @@ pub(crate) async fn draft_of(tx: &impl Connection, r: &role::Model) -> Result<ro
 }
 
 /// Publishes a draft: over its Role (whose Policies it replaces), or as a new Role.
-pub(crate) async fn publish(tx: &impl Connection, draft: role::Model) -> Result<role::Model> {
+pub(crate) async fn publish(tx: &Tx, draft: role::Model) -> Result<role::Model> {
     // The draft of a Role deleted since is published as a Role of its own.
     let original = match draft.original_id {
         Some(id)
-            if cairn_store::sql::by_id::<role::Entity>(tx, id)
+            if cairn_store::read::by_id::<role::Entity>(tx, id)
                 .await?
                 .is_some() =>
         {
@@ -302,7 +299,7 @@ pub(crate) async fn publish(tx: &impl Connection, draft: role::Model) -> Result<
 }
 
 /// Deletes a Role draft with its Policies.
-pub(crate) async fn delete_draft(tx: &impl Connection, draft_id: i64) -> Result<()> {
+pub(crate) async fn delete_draft(tx: &Tx, draft_id: i64) -> Result<()> {
     delete_policies(tx, &[draft_id], None).await?;
     role::Entity::delete_by_id(draft_id).exec(tx).await?;
     Ok(())
@@ -310,7 +307,7 @@ pub(crate) async fn delete_draft(tx: &impl Connection, draft_id: i64) -> Result<
 
 /// Deletes a published Role with its Policies and assignments; a draft of it stays, and may
 /// still be published (as a Role of its own), as in the reference.
-pub(crate) async fn delete_role(tx: &impl Connection, id: i64) -> Result<()> {
+pub(crate) async fn delete_role(tx: &Tx, id: i64) -> Result<()> {
     role_assignment::Entity::delete_many()
         .filter(role_assignment::Column::RoleId.eq(id))
         .exec(tx)

@@ -3,7 +3,9 @@
 //! S3-compatible services, configured by the usual `AWS_*` environment variables or by
 //! options in the URL's query, `?endpoint=http://127.0.0.1:9000&region=eu-west-1`) or
 //! `memory:` (tests). Files are content-addressed (`ab/cd/<sha256>/<file name>`), so every
-//! instance over the same backend agrees on them and a path never changes content.
+//! instance over the same backend agrees on them and a path never changes content
+//! (`paths.rs`). Field types store their files through the [`FileStore`] interface defined
+//! here (`file_store.rs`); this layer knows nothing of them.
 //!
 //! Field types read values synchronously; the backends are asynchronous. Their calls run on a
 //! small runtime of their own (`io`), which a caller waits for without holding up the other
@@ -11,17 +13,20 @@
 //! key holds the hash), then streamed to the backend, in parts when it is large: a file is
 //! never held in memory whole, and it is fully stored before any row can reference it.
 
+mod file_store;
 mod gc;
+mod paths;
 mod serve;
 
+pub use file_store::{FileStore, HEAD_BYTES, PutError, Stored};
 pub use gc::{Collected, collect};
+pub use paths::{content_path, sanitize_file_name};
 pub use serve::endpoint;
 
-use crate::field_types::files::{hashed_path, hex, note_created};
-use crate::field_types::{FileStore, HEAD_BYTES, PutError, Stored};
 use futures_util::{StreamExt, TryStreamExt};
 use object_store::path::Path as Key;
 use object_store::{ObjectStore, PutPayload, WriteMultipart};
+use paths::{hashed_path, hex};
 use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -264,13 +269,11 @@ impl FileStore for Storage {
             Err(e) => return Err(failed(e.to_string())),
         };
         self.store_file(tmp.path(), size, key).map_err(failed)?;
-        if !existed {
-            note_created(&rel);
-        }
         Ok(Stored {
             path: rel,
             size: size as i64,
             head,
+            created: !existed,
         })
     }
 
@@ -315,6 +318,7 @@ impl FileStore for Storage {
             path: path.trim_start_matches('/').to_string(),
             size: size as i64,
             head,
+            created: false,
         }))
     }
 }
@@ -375,6 +379,8 @@ mod tests {
         let m = Storage::memory("/var/storage/");
         let a = m.put(b"hello", "a.txt").unwrap();
         assert_eq!(m.put(b"hello", "a.txt").unwrap(), a);
+        assert!(!m.put_reader(&mut &b"hello"[..], "a.txt").unwrap().created);
+        assert!(m.put_reader(&mut &b"new"[..], "a.txt").unwrap().created);
         assert!(a.starts_with("2c/f2/2cf24dba"));
         assert!(a.ends_with("/a.txt"));
         assert_eq!(m.uri(&a), format!("/var/storage/{a}"));

@@ -18,10 +18,12 @@ use crate::languages::Languages;
 use crate::stored;
 use cairn_runtime::LangMap;
 use cairn_store::Connection;
+use cairn_store::Tx;
 use cairn_store::entity::{content, content_version, location, url_alias};
 use cairn_store::ids::next_id;
-use cairn_store::sql::{Kept, lock, lock_shared};
+use cairn_store::read::Kept;
 use md5::{Digest, Md5};
+use sea_orm::ConnectionTrait;
 use sea_orm::sea_query::OnConflict;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, Condition, EntityTrait, IntoActiveModel, QueryFilter,
@@ -49,7 +51,7 @@ pub fn node_action(location_id: i64) -> String {
 }
 
 /// A new element id.
-pub async fn new_id(tx: &impl Connection) -> Result<i64> {
+pub async fn new_id(tx: &Tx) -> Result<i64> {
     Ok(next_id(tx, "url_aliases").await?)
 }
 
@@ -59,15 +61,15 @@ pub(crate) const TREE_LOCK: &str = "url_aliases";
 /// Holds off every other writer of the alias tree until the transaction ends: for the writes
 /// that check and rewrite several elements at once (custom aliases and their deletion, a
 /// swap). Take it before any publication in the same transaction.
-pub async fn lock_tree(tx: &impl Connection) -> Result<()> {
-    Ok(lock(tx, TREE_LOCK).await?)
+pub async fn lock_tree(tx: &Tx) -> Result<()> {
+    Ok(tx.lock(TREE_LOCK).await?)
 }
 
 /// A publication's hold on the alias tree: shared, so that publications run side by side
 /// while [`lock_tree`]'s writers wait for them (a writer that placed the Location holds it
 /// already: `tree::share`). Each text a publication writes it first claims ([`row_claimed`]).
-async fn share_tree(tx: &impl Connection) -> Result<()> {
-    Ok(lock_shared(tx, TREE_LOCK).await?)
+async fn share_tree(tx: &Tx) -> Result<()> {
+    Ok(tx.lock_shared(TREE_LOCK).await?)
 }
 
 /// The row of the text `text_md5` under `parent`, and whether this transaction holds the
@@ -81,7 +83,7 @@ async fn share_tree(tx: &impl Connection) -> Result<()> {
 /// claim texts in different orders cannot deadlock. Without `claim` (and on SQLite, whose
 /// writers are serialised) the text is held. On PostgreSQL one statement.
 async fn row_claimed(
-    tx: &impl Connection,
+    tx: &Tx,
     parent: i64,
     text_md5: &str,
     action: &str,
@@ -201,7 +203,7 @@ pub fn language_codes(languages: &[(String, i64)], mask: i64) -> String {
 }
 
 /// Turns a row into history: not original, linked to `link`, with an id of its own.
-async fn historize(tx: &impl Connection, row: &url_alias::Model, link: i64) -> Result<()> {
+async fn historize(tx: &Tx, row: &url_alias::Model, link: i64) -> Result<()> {
     let id = new_id(tx).await?;
     let mut a = row.clone().into_active_model();
     a.is_original = Set(false);
@@ -215,7 +217,7 @@ async fn historize(tx: &impl Connection, row: &url_alias::Model, link: i64) -> R
 /// system rows of that language lose the language, or become history when it was their only
 /// one.
 async fn cleanup_after_publish(
-    tx: &impl Connection,
+    tx: &Tx,
     location_id: i64,
     bit: i64,
     element: i64,
@@ -253,7 +255,7 @@ struct Placement {
 /// element keeps the Location's current element id (so its children follow), else takes
 /// `forced` or a new id. `known`: the Location's system rows, when they were just read.
 async fn publish_one(
-    tx: &impl Connection,
+    tx: &Tx,
     at: &Placement,
     slug: &str,
     bit: i64,
@@ -357,7 +359,7 @@ async fn publish_one(
 
 /// Inserts `model` as a new element (PostgreSQL), its id and link the sequence's next, unless
 /// its text is taken: the rows written.
-async fn insert_new_element(tx: &impl Connection, model: url_alias::ActiveModel) -> Result<u64> {
+async fn insert_new_element(tx: &Tx, model: url_alias::ActiveModel) -> Result<u64> {
     let m = &model;
     let values = [
         m.parent.clone().into_value(),
@@ -383,7 +385,7 @@ async fn insert_new_element(tx: &impl Connection, model: url_alias::ActiveModel)
 }
 
 /// Languages the Location no longer has: their system rows lose them (or become history).
-async fn archive_languages(tx: &impl Connection, location_id: i64, keep: i64) -> Result<()> {
+async fn archive_languages(tx: &Tx, location_id: i64, keep: i64) -> Result<()> {
     for r in system_rows(tx, location_id).await? {
         if r.lang_mask & !keep == 0 {
             continue;
@@ -412,7 +414,7 @@ pub(super) struct Publish {
 
 /// Publishes a Location's system aliases in every language of `names` (see [`Publish`]).
 pub(super) async fn publish_location(
-    tx: &impl Connection,
+    tx: &Tx,
     known: &Languages,
     l: &location::Model,
     names: &LangMap,
@@ -460,7 +462,7 @@ pub async fn content_names(
     db: &impl Connection,
     content_id: i64,
 ) -> Result<Option<(LangMap, bool)>> {
-    let Some(c) = cairn_store::sql::by_id::<content::Entity>(db, content_id).await? else {
+    let Some(c) = cairn_store::read::by_id::<content::Entity>(db, content_id).await? else {
         return Ok(None);
     };
     if c.status != content::PUBLISHED {

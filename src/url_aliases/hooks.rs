@@ -8,7 +8,7 @@ use super::elements::{
 use crate::error::{Error, Result};
 use crate::languages::Languages;
 use cairn_runtime::LangMap;
-use cairn_store::Connection;
+use cairn_store::Tx;
 use cairn_store::entity::location;
 use cairn_store::sql::exec;
 
@@ -20,7 +20,7 @@ use cairn_store::sql::exec;
 /// created in this transaction (a first publication), so it has no rows to read yet. A fixed
 /// number of statements per language.
 pub(crate) async fn location_published(
-    tx: &impl Connection,
+    tx: &Tx,
     known: &Languages,
     l: &location::Model,
     names: &LangMap,
@@ -37,11 +37,11 @@ pub(crate) async fn location_published(
 /// [`location_published`] with the names and availability read from the Location's content
 /// item (its published version): for a new Location, a copied or restored one.
 pub(crate) async fn location_republished(
-    tx: &impl Connection,
+    tx: &Tx,
     known: &Languages,
     location_id: i64,
 ) -> Result<()> {
-    let Some(l) = cairn_store::sql::by_id::<location::Entity>(tx, location_id).await? else {
+    let Some(l) = cairn_store::read::by_id::<location::Entity>(tx, location_id).await? else {
         return Err(Error::not_found("Location", location_id));
     };
     if let Some((names, aa)) = content_names(tx, l.content_id).await? {
@@ -55,7 +55,7 @@ pub(crate) async fn location_republished(
 /// history linked to it); the subtree's elements follow because they hang below the root's
 /// element id. A fixed number of statements per language, whatever the subtree's size.
 pub(crate) async fn subtree_moved(
-    tx: &impl Connection,
+    tx: &Tx,
     known: &Languages,
     moved: &location::Model,
     old_parent_id: i64,
@@ -89,11 +89,7 @@ pub(crate) async fn subtree_moved(
 /// Deletes the aliases (system, history and custom) of every Location whose path lies in
 /// `[path_start, path_end)`: one statement over a subquery on `locations`, so call it before
 /// the Locations are deleted (or trashed).
-pub(crate) async fn locations_removed(
-    tx: &impl Connection,
-    path_start: &str,
-    path_end: &str,
-) -> Result<()> {
+pub(crate) async fn locations_removed(tx: &Tx, path_start: &str, path_end: &str) -> Result<()> {
     exec(
         tx,
         "DELETE FROM url_aliases WHERE action IN (SELECT 'eznode:' || CAST(id AS TEXT) FROM locations WHERE path_string >= ? AND path_string < ?)",
@@ -107,7 +103,7 @@ pub(crate) async fn locations_removed(
 /// Trash keeps (the items of `root_id`) stay, dormant, for a restore to bring back; those of
 /// Locations that are only removed go.
 pub(crate) async fn locations_trashed(
-    tx: &impl Connection,
+    tx: &Tx,
     path_start: &str,
     path_end: &str,
     root_id: i64,
@@ -123,7 +119,7 @@ pub(crate) async fn locations_trashed(
 
 /// The dormant aliases of the trash items in `[path_start, path_end)`, or of every item with
 /// `None`: call before the items are purged.
-pub(crate) async fn trash_purged(tx: &impl Connection, range: Option<(&str, &str)>) -> Result<()> {
+pub(crate) async fn trash_purged(tx: &Tx, range: Option<(&str, &str)>) -> Result<()> {
     match range {
         Some((start, end)) => exec(
             tx,
@@ -144,16 +140,11 @@ pub(crate) async fn trash_purged(tx: &impl Connection, range: Option<(&str, &str
 /// After Locations `a` and `b` exchanged their content items: each gets the system aliases
 /// of the content it now holds, in its own place (elements keep their ids, so the children
 /// stay below); the previous texts turn into history.
-pub(crate) async fn locations_swapped(
-    tx: &impl Connection,
-    known: &Languages,
-    a: i64,
-    b: i64,
-) -> Result<()> {
+pub(crate) async fn locations_swapped(tx: &Tx, known: &Languages, a: i64, b: i64) -> Result<()> {
     lock_tree(tx).await?;
     let mut plan = Vec::new();
     for id in [a, b] {
-        let Some(l) = cairn_store::sql::by_id::<location::Entity>(tx, id).await? else {
+        let Some(l) = cairn_store::read::by_id::<location::Entity>(tx, id).await? else {
             return Err(Error::not_found("Location", id));
         };
         let element = system_rows(tx, id).await?.first().map(|r| r.id);

@@ -25,9 +25,9 @@ use crate::error::{Error, Result};
 use crate::languages::Languages;
 use crate::locations::tree;
 use crate::preconditions;
-use crate::services::Services;
 use cairn_runtime::ETag;
 use cairn_store::Connection;
+use cairn_store::Tx;
 use cairn_store::entity::{location, url_alias, url_wildcard};
 use elements::{full_path, hash, language_codes, languages, lock_tree, new_id, node_action, row};
 use sea_orm::{
@@ -64,7 +64,7 @@ async fn alias_body(
 ) -> Result<UrlAlias> {
     let (kind, location, resource) = if let Some(l) = r.action.strip_prefix("eznode:") {
         let path = match l.parse::<i64>() {
-            Ok(id) => cairn_store::sql::by_id::<location::Entity>(db, id)
+            Ok(id) => cairn_store::read::by_id::<location::Entity>(db, id)
                 .await?
                 .map(|l| tree::href_path(&l.path_string))
                 .unwrap_or_else(|| id.to_string()),
@@ -115,7 +115,7 @@ fn path_elements(path: &str) -> Vec<String> {
 /// `createUrlAlias`): missing elements on the way become placeholders; the last element may
 /// take over a placeholder or history row, else a taken path is a 403.
 async fn create_alias(
-    tx: &impl Connection,
+    tx: &Tx,
     action: &str,
     path: &str,
     bit: i64,
@@ -245,7 +245,7 @@ fn wildcard_body(w: url_wildcard::Model) -> UrlWildcard {
 }
 
 async fn find_wildcard(db: &impl Connection, id: i64) -> Result<url_wildcard::Model> {
-    cairn_store::sql::by_id::<url_wildcard::Entity>(db, id)
+    cairn_store::read::by_id::<url_wildcard::Entity>(db, id)
         .await?
         .ok_or_else(|| Error::not_found("URLWildcard", id))
 }
@@ -275,7 +275,11 @@ crate::services::family_service!(
     UrlAliasesService
 );
 
-impl UrlAliasesApi<Services> for UrlAliasesService {
+impl<
+    B: crate::api::traits::ApiBase<Context = crate::auth::Caller, Error = crate::error::Error>
+        + ?Sized,
+> UrlAliasesApi<B> for UrlAliasesService
+{
     async fn list_global_url_aliases(
         &self,
         _cx: &Caller,
@@ -348,7 +352,7 @@ impl UrlAliasesApi<Services> for UrlAliasesService {
                 )
                 .await?;
                 let body = alias_body(tx, &r, &langs).await?;
-                cairn_store::events::created(&body.href);
+                tx.created(&body.href);
                 Ok::<_, Error>(body)
             })
             .await?;
@@ -449,7 +453,7 @@ impl UrlAliasesApi<Services> for UrlAliasesService {
         let w = self
             .db
             .write(cx.change(), async |tx| {
-                cairn_store::sql::lock(tx, "url_wildcards").await?;
+                tx.lock("url_wildcards").await?;
                 let taken = url_wildcard::Entity::find()
                     .filter(url_wildcard::Column::SourceUrl.eq(source.as_str()))
                     .one(tx)
@@ -469,7 +473,7 @@ impl UrlAliasesApi<Services> for UrlAliasesService {
                     },
                 )
                 .await?;
-                cairn_store::events::created(&hrefs::load_url_wildcard(w.id));
+                tx.created(&hrefs::load_url_wildcard(w.id));
                 Ok(w)
             })
             .await?;

@@ -76,33 +76,38 @@ async fn add_content(db: &DatabaseConnection, name: &str) -> content::Model {
 }
 
 /// A new Location of `c` under `parent` (no aliases yet).
-async fn place(db: &DatabaseConnection, parent: i64, c: &content::Model) -> location::Model {
-    tree::create(
-        db,
-        parent,
-        c,
-        tree::NewLocation {
-            priority: 0,
-            hidden: false,
-            remote_id: None,
-            sort_field: "PATH".into(),
-            sort_order: "ASC".into(),
-        },
-    )
+async fn place(db: &Db, parent: i64, c: &content::Model) -> location::Model {
+    db.write_untracked(async |tx| {
+        tree::create(
+            tx,
+            parent,
+            c,
+            tree::NewLocation {
+                priority: 0,
+                hidden: false,
+                remote_id: None,
+                sort_field: "PATH".into(),
+                sort_order: "ASC".into(),
+            },
+        )
+        .await
+    })
     .await
     .expect("location")
 }
 
 /// Publishes the system aliases of `l` in the languages of `names` (always available).
-async fn published(db: &DatabaseConnection, l: &location::Model, names: &LangMap) {
-    super::location_published(db, &Languages::default(), l, names, true, false)
-        .await
-        .expect("published");
+async fn published(db: &Db, l: &location::Model, names: &LangMap) {
+    db.write_untracked(async |tx| {
+        super::location_published(tx, &Languages::default(), l, names, true, false).await
+    })
+    .await
+    .expect("published");
 }
 
 /// A Location of a new content item `name` under `parent`, with its aliases published.
-async fn add(db: &DatabaseConnection, parent: i64, name: &str) -> location::Model {
-    let c = add_content(db, name).await;
+async fn add(db: &Db, parent: i64, name: &str) -> location::Model {
+    let c = add_content(db.conn(), name).await;
     let l = place(db, parent, &c).await;
     published(db, &l, &eng(name)).await;
     l
@@ -185,33 +190,33 @@ async fn clean_install_lookups_are_case_insensitive_and_follow_history() {
 async fn publishing_generates_unique_slugs_and_keeps_history() {
     let t = CleanDb::new().await;
     let db = t.db.conn();
-    let a = add(db, 2, "My Folder").await;
+    let a = add(&t.db, 2, "My Folder").await;
     assert_eq!(lookup(db, "/My-Folder").await, Some(a.id));
     // A sibling with the same name gets a counter; the root's reserved names start at 2.
-    let b = add(db, 2, "My folder").await;
+    let b = add(&t.db, 2, "My folder").await;
     assert_eq!(
         system_texts(db, b.id).await,
         [("My-folder2".to_string(), true)]
     );
-    let c = add(db, 2, "Content").await;
+    let c = add(&t.db, 2, "Content").await;
     assert_eq!(
         system_texts(db, c.id).await,
         [("Content2".to_string(), true)]
     );
     // Below a Location other than the site root, no reserved names; an empty name.
-    let d = add(db, a.id, "Content").await;
+    let d = add(&t.db, a.id, "Content").await;
     assert_eq!(lookup(db, "/My-Folder/Content").await, Some(d.id));
-    let e = add(db, a.id, "").await;
+    let e = add(&t.db, a.id, "").await;
     assert_eq!(lookup(db, "/My-Folder/_1").await, Some(e.id));
     // Publishing again with the same name changes nothing.
-    published(db, &a, &eng("My Folder")).await;
+    published(&t.db, &a, &eng("My Folder")).await;
     assert_eq!(
         system_texts(db, a.id).await,
         [("My-Folder".to_string(), true)]
     );
 
     // A rename: the old text is history, and the subtree resolves under both.
-    published(db, &a, &eng("Renamed")).await;
+    published(&t.db, &a, &eng("Renamed")).await;
     assert_eq!(
         system_texts(db, a.id).await,
         [
@@ -224,7 +229,7 @@ async fn publishing_generates_unique_slugs_and_keeps_history() {
     assert_eq!(lookup(db, "/Renamed/Content").await, Some(d.id));
     assert_eq!(lookup(db, "/My-Folder/Content").await, Some(d.id));
     // The freed text can be taken by the sibling; renaming back takes the history over.
-    published(db, &a, &eng("My Folder")).await;
+    published(&t.db, &a, &eng("My Folder")).await;
     assert_eq!(
         system_texts(db, a.id).await,
         [
@@ -234,7 +239,7 @@ async fn publishing_generates_unique_slugs_and_keeps_history() {
     );
     // The site root keeps the empty alias whatever its name.
     let root = tree::find(db, 2).await.unwrap();
-    published(db, &root, &eng("Ibexa Platform")).await;
+    published(&t.db, &root, &eng("Ibexa Platform")).await;
     assert_eq!(lookup(db, "/").await, Some(2));
     assert_eq!(system_texts(db, 2).await, [(String::new(), true)]);
 }
@@ -246,14 +251,14 @@ async fn translations_share_the_element() {
         .await
         .unwrap();
     let db = t.db.conn();
-    let a = add(db, 2, "Folder").await;
+    let a = add(&t.db, 2, "Folder").await;
     published(
-        db,
+        &t.db,
         &a,
         &names(&[("eng-GB", "Folder"), ("pol-PL", "Katalog")]),
     )
     .await;
-    let child = add(db, a.id, "Child").await;
+    let child = add(&t.db, a.id, "Child").await;
     assert_eq!(lookup(db, "/Folder/Child").await, Some(child.id));
     assert_eq!(lookup(db, "/Katalog/Child").await, Some(child.id));
     let rows = url_alias::Entity::find()
@@ -265,7 +270,7 @@ async fn translations_share_the_element() {
     assert_eq!(rows[0].id, rows[1].id);
     // The same text in both languages is one row with both languages.
     published(
-        db,
+        &t.db,
         &a,
         &names(&[("eng-GB", "Folder"), ("pol-PL", "Folder")]),
     )
@@ -281,7 +286,7 @@ async fn translations_share_the_element() {
         .unwrap();
     assert_eq!(folder.lang_mask, 2 | 4);
     // A translation removed: its language goes.
-    published(db, &a, &eng("Folder")).await;
+    published(&t.db, &a, &eng("Folder")).await;
     let folder = elements::row(db, 0, &elements::hash("folder"))
         .await
         .unwrap()
@@ -293,10 +298,10 @@ async fn translations_share_the_element() {
 async fn a_moved_subtree_follows_its_root_in_a_fixed_number_of_statements() {
     let t = CleanDb::new().await;
     let db = t.db.conn();
-    let a = add(db, 2, "A").await;
-    let b = add(db, 2, "B").await;
-    let c = add(db, a.id, "C").await;
-    let d = add(db, c.id, "D").await;
+    let a = add(&t.db, 2, "A").await;
+    let b = add(&t.db, 2, "B").await;
+    let c = add(&t.db, a.id, "C").await;
+    let d = add(&t.db, c.id, "D").await;
     let before = t.db.statements();
     move_subtree(&t.db, &a, b.id).await;
     let small = t.db.statements() - before;
@@ -310,9 +315,9 @@ async fn a_moved_subtree_follows_its_root_in_a_fixed_number_of_statements() {
         [("A".to_string(), false), ("A".to_string(), true)]
     );
     // A bigger subtree costs the same.
-    let e = add(db, 2, "E").await;
+    let e = add(&t.db, 2, "E").await;
     for i in 0..15 {
-        add(db, c.id, &format!("Leaf {i}")).await;
+        add(&t.db, c.id, &format!("Leaf {i}")).await;
     }
     let before = t.db.statements();
     move_subtree(&t.db, &a, e.id).await;
@@ -329,8 +334,8 @@ async fn a_moved_subtree_follows_its_root_in_a_fixed_number_of_statements() {
     assert!(lookup(db, "/E/A/C/Leaf-3").await.is_some());
     assert_eq!(lookup(db, "/A/C/D").await, Some(d.id));
     // A sibling of the same name at the destination: the moved root gets a counter.
-    let f = add(db, 2, "F").await;
-    let _other = add(db, f.id, "A").await;
+    let f = add(&t.db, 2, "F").await;
+    let _other = add(&t.db, f.id, "A").await;
     move_subtree(&t.db, &a, f.id).await;
     assert_eq!(lookup(db, "/F/A2/C/D").await, Some(d.id));
     // Moving back under the site root takes the history text over.
@@ -350,10 +355,10 @@ async fn a_moved_subtree_follows_its_root_in_a_fixed_number_of_statements() {
 async fn removed_locations_lose_their_aliases() {
     let t = CleanDb::new().await;
     let db = t.db.conn();
-    let a = add(db, 2, "A").await;
-    let c = add(db, a.id, "C").await;
-    let keep = add(db, 2, "Keep").await;
-    published(db, &c, &eng("C renamed")).await;
+    let a = add(&t.db, 2, "A").await;
+    let c = add(&t.db, a.id, "C").await;
+    let keep = add(&t.db, 2, "Keep").await;
+    published(&t.db, &c, &eng("C renamed")).await;
     t.db.write(Change::by_server("test", "/"), async |tx| {
         super::locations_removed(tx, &a.path_string, &tree::subtree_end(&a.path_string)).await
     })
@@ -364,7 +369,7 @@ async fn removed_locations_lose_their_aliases() {
     assert!(system_texts(db, c.id).await.is_empty());
     assert_eq!(lookup(db, "/Keep").await, Some(keep.id));
     // The freed text is free again.
-    let again = add(db, 2, "A").await;
+    let again = add(&t.db, 2, "A").await;
     assert_eq!(system_texts(db, again.id).await, [("A".to_string(), true)]);
 }
 
@@ -407,14 +412,18 @@ async fn swapped_locations_exchange_their_aliases_and_keep_their_children() {
 async fn republishing_reads_the_names_of_the_content() {
     let t = CleanDb::new().await;
     let db = t.db.conn();
-    super::location_republished(db, &Languages::default(), 5)
+    (t.db)
+        .write_untracked(async |tx| super::location_republished(tx, &Languages::default(), 5).await)
         .await
         .unwrap();
     assert_eq!(system_texts(db, 5).await, [("Users".to_string(), true)]);
     assert_eq!(lookup(db, "/Users/Editors").await, Some(14));
     let c = add_content(db, "Fresh content").await;
-    let l = place(db, 43, &c).await;
-    super::location_republished(db, &Languages::default(), l.id)
+    let l = place(&t.db, 43, &c).await;
+    (t.db)
+        .write_untracked(async |tx| {
+            super::location_republished(tx, &Languages::default(), l.id).await
+        })
         .await
         .unwrap();
     assert_eq!(lookup(db, "/Media/Fresh-content").await, Some(l.id));

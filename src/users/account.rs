@@ -4,9 +4,10 @@
 
 use crate::error::{Error, Result};
 use cairn_runtime::{HashValue, Timestamp};
-use cairn_store::Connection;
+use cairn_store::Tx;
 use cairn_store::entity::{user, user_session};
 use cairn_store::sql::stmt;
+use sea_orm::ConnectionTrait;
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter, Value};
 
 fn text(value: &HashValue, key: &str) -> Option<String> {
@@ -37,7 +38,7 @@ pub(crate) async fn hash_password(plain: String) -> Result<String> {
 /// the plain password is hashed into the row and removed. A login or email another user
 /// has is 403; a login cannot change once stored (400).
 pub(crate) async fn store(
-    tx: &impl Connection,
+    tx: &Tx,
     content_id: i64,
     value: &mut HashValue,
     unique_email: bool,
@@ -48,7 +49,7 @@ pub(crate) async fn store(
     let (Some(login), Some(email)) = (text(value, "login"), text(value, "email")) else {
         return Ok(());
     };
-    let existing = cairn_store::sql::by_id::<user::Entity>(tx, content_id).await?;
+    let existing = cairn_store::read::by_id::<user::Entity>(tx, content_id).await?;
     if let Some(u) = &existing
         && u.login != login
     {
@@ -57,7 +58,7 @@ pub(crate) async fn store(
             u.login
         )));
     }
-    cairn_store::sql::lock(tx, "user_login").await?;
+    tx.lock("user_login").await?;
     let taken = user::Entity::find()
         .filter(user::Column::Login.eq(login.as_str()))
         .filter(user::Column::Id.ne(content_id))
@@ -114,7 +115,9 @@ pub(crate) async fn store(
     ] {
         set(value, k, v);
     }
-    // New credentials, or none: the sessions opened with the old ones end.
+    // New credentials, or none: the sessions opened with the old ones end, and the tokens
+    // issued for them (their epoch is another).
+    let mut token_epoch = existing.as_ref().map_or(0, |u| u.token_epoch);
     if let Some(u) = &existing
         && (u.password_hash != hash || (u.enabled && !enabled))
     {
@@ -122,6 +125,7 @@ pub(crate) async fn store(
             .filter(user_session::Column::UserId.eq(content_id))
             .exec(tx)
             .await?;
+        token_epoch += 1;
     }
     let row = user::Model {
         id: content_id,
@@ -131,6 +135,7 @@ pub(crate) async fn store(
         password_updated_at: updated,
         enabled,
         max_login,
+        token_epoch,
     };
     match existing {
         Some(_) => {
@@ -145,7 +150,7 @@ pub(crate) async fn store(
 
 /// Removes the accounts, sessions and bookmarks of the content items `ids_sql` selects
 /// (a `SELECT id ...` with its bind `values`); called where content items are deleted.
-pub(crate) async fn forget(tx: &impl Connection, ids_sql: &str, values: Vec<Value>) -> Result<()> {
+pub(crate) async fn forget(tx: &Tx, ids_sql: &str, values: Vec<Value>) -> Result<()> {
     let backend = tx.get_database_backend();
     for table in ["user_sessions", "bookmarks"] {
         tx.execute_raw(stmt(

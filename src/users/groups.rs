@@ -76,6 +76,8 @@ pub(super) async fn update(
             service
                 .authorize_at(tx, cx, ("content", "edit"), &l, vec![])
                 .await?;
+            let fields = field_inputs(b.fields.as_ref());
+            service.authorize_fields(tx, cx, &c, &fields).await?;
             preconditions::if_match(&req.if_match, async || {
                 Ok(service
                     .group_bodies(tx, vec![(c.clone(), l)])
@@ -115,9 +117,11 @@ pub(super) async fn delete(
                 Ok(service.group_bodies(tx, vec![(c.clone(), l)]).await?.remove(0))
             })
             .await?;
+            let gone = Target::Version(VersionTarget::Delete(None));
+            service.authorize_content(tx, cx, &c, std::slice::from_ref(&gone)).await?;
             let locations = tree::of_content(tx, &c).await?;
             for l in &locations {
-                service.authorize_at(tx, cx, ("content", "remove"), l, vec![]).await?;
+                service.authorize_at(tx, cx, ("content", "remove"), l, vec![gone.clone()]).await?;
                 if exists(
                     tx,
                     "SELECT 1 FROM locations WHERE path_string >= ? AND path_string < ? AND content_id IN (SELECT id FROM users)",
@@ -165,8 +169,13 @@ pub(super) async fn move_group(
                     "A user group cannot be moved below itself".into(),
                 ));
             }
-            service.authorize_placement(tx, cx, &l, &parent).await?;
-            crate::locations::ops::move_under(tx, &service.languages, &l, &parent).await
+            service
+                .authorize_subtree_placement(tx, cx, &l, &parent)
+                .await?;
+            let moved =
+                crate::locations::ops::move_under(tx, &service.languages, &l, &parent).await?;
+            keep_an_administrator(tx).await?;
+            Ok(moved)
         })
         .await?;
     Ok(MoveUserGroupResponse::Created {
@@ -182,7 +191,7 @@ pub(super) async fn subgroups(
     let db = service.db.conn();
     let (_, l) = service.group_at(db, cx, &req.group_path).await?;
     let groups = service
-        .subgroups(db, cx, &l, (req.offset, req.limit))
+        .subgroups(db, cx, &l, (req.offset, req.limit.negative_as(25)))
         .await?;
     let href = hrefs::load_sub_user_groups(&href_path(&l.path_string));
     Ok(match req.accept {
@@ -217,7 +226,7 @@ pub(super) async fn users_in(
     let db = service.db.conn();
     let (_, l) = service.group_at(db, cx, &req.group_path).await?;
     let users = service
-        .users_under(db, cx, &l, (req.offset, req.limit))
+        .users_under(db, cx, &l, (req.offset, req.limit.negative_as(25)))
         .await?;
     let href = hrefs::load_users_from_group(&href_path(&l.path_string));
     Ok(match req.accept {

@@ -114,7 +114,7 @@ impl UsersService {
             .order_by_asc(content::Column::Id)
             .all(db)
             .await?;
-        let mut mains: HashMap<i64, location::Model> = cairn_store::sql::keyed(
+        let mut mains: HashMap<i64, location::Model> = cairn_store::read::keyed(
             db,
             location::Entity::find()
                 .filter(location::Column::Id.is_in(cs.iter().filter_map(|c| c.main_location_id))),
@@ -172,7 +172,7 @@ impl UsersService {
             .order_by_asc(location::Column::Id)
             .all(db)
             .await?;
-        let groups: HashMap<i64, content::Model> = cairn_store::sql::keyed(
+        let groups: HashMap<i64, content::Model> = cairn_store::read::keyed(
             db,
             content::Entity::find()
                 .filter(self.readable(cx).expr(db.get_database_backend()))
@@ -218,7 +218,7 @@ impl UsersService {
             .offset(offset.0)
             .limit(limit.sql() as u64);
         let ls = q.all(db).await?;
-        let mut cs: HashMap<i64, content::Model> = cairn_store::sql::keyed(
+        let mut cs: HashMap<i64, content::Model> = cairn_store::read::keyed(
             db,
             content::Entity::find()
                 .filter(content::Column::Id.is_in(ls.iter().map(|l| l.content_id)))
@@ -279,7 +279,7 @@ impl UsersService {
             .all(db)
             .await?;
         let of_drafts = content::Column::Id.is_in(vs.iter().map(|v| v.content_id));
-        let cs = cairn_store::sql::keyed(db, content::Entity::find().filter(of_drafts)).await?;
+        let cs = cairn_store::read::keyed(db, content::Entity::find().filter(of_drafts)).await?;
         Ok(VersionList {
             href: hrefs::load_user_drafts(user_id),
             version_item: vs

@@ -3,6 +3,7 @@
 
 use super::*;
 use cairn_store::Connection;
+use cairn_store::Tx;
 
 pub(super) fn field_inputs(list: Option<&UserFieldInputList>) -> Vec<FieldInput> {
     list.map(|l| l.field.as_slice())
@@ -123,7 +124,7 @@ impl UsersService {
     /// metadata in place, fields through a new version published at once.
     pub(super) async fn update_member(
         &self,
-        tx: &impl Connection,
+        tx: &Tx,
         cx: &Caller,
         c: content::Model,
         metadata: ContentUpdate,
@@ -133,8 +134,9 @@ impl UsersService {
             || metadata.section.is_some()
             || metadata.remote_id.is_some();
         let c = if touches {
-            self.authorize_section_change(tx, cx, &c, metadata.section)
-                .await?;
+            if let Some(s) = metadata.section {
+                self.authorize_section_assign(tx, cx, &c, s).await?;
+            }
             self.apply_metadata(tx, &c, &metadata).await?
         } else {
             c
@@ -146,6 +148,41 @@ impl UsersService {
         let initial = v.initial_language_code.clone();
         let v = self.edit_draft(tx, &c, v, &fields, initial, None).await?;
         self.publish_version(tx, &c, v).await.map(drop)
+    }
+
+    /// `content/edit` on `c` for the languages `fields` write (a field without one is in the
+    /// current version's initial language), as the reference checks a draft's update.
+    pub(super) async fn authorize_fields(
+        &self,
+        tx: &Tx,
+        cx: &Caller,
+        c: &content::Model,
+        fields: &[FieldInput],
+    ) -> Result<()> {
+        let edit = ("content", "edit");
+        if fields.is_empty() || cx.grants.may_all(edit.0, edit.1) {
+            return Ok(());
+        }
+        let v = rows::version(tx, c.id, c.current_version).await?;
+        let mut languages: Vec<String> = Vec::new();
+        for f in fields {
+            let l = f.language_code.as_ref().unwrap_or(&v.initial_language_code);
+            if !languages.contains(l) {
+                languages.push(l.clone());
+            }
+        }
+        let written = [Target::Version(VersionTarget::Update {
+            languages,
+            initial: None,
+        })];
+        self.authorize(
+            tx,
+            cx,
+            edit,
+            Subject::Content(ContentFacts::of(c)),
+            &written,
+        )
+        .await
     }
 
     pub(super) fn metadata(

@@ -11,7 +11,7 @@ pub(super) async fn groups_of(
     let db = service.db.conn();
     let (c, _) = service.user_of(db, cx, req.user_id).await?;
     let body = service
-        .group_refs_of_user(db, cx, &c, req.offset, req.limit)
+        .group_refs_of_user(db, cx, &c, req.offset, req.limit.negative_as(25))
         .await?;
     Ok(LoadUserGroupsOfUserResponse::Ok { body })
 }
@@ -36,13 +36,7 @@ pub(super) async fn assign(
                 Error::Unauthorized(_) => e,
                 _ => Error::Forbidden(format!("There is no user group at '{path}'")),
             })?;
-            let at = [Target::Location(location_facts_of(tx, group.id).await?)];
-            let facts = || Subject::Content(ContentFacts::of(&c));
-            let manage = ("content", "manage_locations");
-            service.authorize(tx, cx, manage, facts(), &at).await?;
-            service
-                .authorize(tx, cx, ("content", "create"), facts(), &at)
-                .await?;
+            service.authorize_new_location(tx, cx, &c, &group).await?;
             let placement = LocationCreate {
                 parent_location: href_path(&group.path_string),
                 priority: None,
@@ -100,12 +94,9 @@ pub(super) async fn unassign(
                     c.id
                 )));
             }
-            let manage = ("content", "manage_locations");
-            service.authorize_at(tx, cx, manage, here, vec![]).await?;
-            service
-                .authorize_at(tx, cx, ("content", "remove"), here, vec![])
-                .await?;
+            service.authorize_location_removal(tx, cx, here).await?;
             tree::delete_subtrees(tx, std::slice::from_ref(here), &[]).await?;
+            keep_an_administrator(tx).await?;
             rows::content(tx, c.id).await
         })
         .await?;

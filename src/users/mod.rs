@@ -9,8 +9,8 @@ pub(crate) mod account;
 mod groups;
 mod lists;
 mod members;
-use crate::services::Services;
 use cairn_store::Connection;
+use cairn_store::Tx;
 use members::{account_input, field_inputs};
 mod membership;
 mod render;
@@ -22,8 +22,8 @@ use crate::auth::Caller;
 use crate::content::rows;
 use crate::error::{Error, Result};
 use crate::locations::tree::{self, href_path, subtree_end};
-use crate::permissions::subject::location_facts_of;
-use crate::permissions::{ContentFacts, READ, Subject, Target, denied};
+use crate::permissions::administrators::keep_an_administrator;
+use crate::permissions::{ContentFacts, READ, Subject, Target, VersionTarget, denied};
 use crate::preconditions;
 use crate::shared::Shared;
 use cairn_runtime::{ETag, HashValue};
@@ -71,10 +71,10 @@ impl Shared {
         id: i64,
     ) -> Result<(content::Model, user::Model)> {
         let missing = || Error::not_found("User", id);
-        let u = cairn_store::sql::by_id::<user::Entity>(db, id)
+        let u = cairn_store::read::by_id::<user::Entity>(db, id)
             .await?
             .ok_or_else(missing)?;
-        let c = cairn_store::sql::by_id::<content::Entity>(db, id)
+        let c = cairn_store::read::by_id::<content::Entity>(db, id)
             .await?
             .filter(|c| c.status == content::PUBLISHED)
             .ok_or_else(missing)?;
@@ -93,7 +93,7 @@ impl Shared {
     ) -> Result<(content::Model, location::Model)> {
         let missing = || Error::not_found("UserGroup", path);
         let l = tree::find_by_path(db, path).await.map_err(|_| missing())?;
-        let c = cairn_store::sql::by_id::<content::Entity>(db, l.content_id)
+        let c = cairn_store::read::by_id::<content::Entity>(db, l.content_id)
             .await?
             .filter(|c| c.status == content::PUBLISHED)
             .ok_or_else(missing)?;
@@ -133,7 +133,11 @@ crate::services::family_service!(
     UsersService
 );
 
-impl UsersApi<Services> for UsersService {
+impl<
+    B: crate::api::traits::ApiBase<Context = crate::auth::Caller, Error = crate::error::Error>
+        + ?Sized,
+> UsersApi<B> for UsersService
+{
     async fn load_users(&self, cx: &Caller, req: LoadUsersRequest) -> Result<LoadUsersResponse> {
         let db = self.db.conn();
         let found = self
@@ -227,6 +231,9 @@ impl UsersApi<Services> for UsersService {
                     b.remote_id.clone(),
                 );
                 self.update_member(tx, cx, c, metadata, fields).await?;
+                if b.enabled == Some(false) {
+                    keep_an_administrator(tx).await?;
+                }
                 // A user's new password ends its other sessions, not the one it used.
                 if let Some(s) = cx.session.clone().filter(|s| s.user_id == id)
                     && user_session::Entity::find_by_id(s.id.clone())
@@ -260,9 +267,12 @@ impl UsersApi<Services> for UsersService {
                     self.user_body(tx, c.clone(), Some(u.clone())).await
                 })
                 .await?;
+                let gone = [Target::Version(VersionTarget::Delete(None))];
+                self.authorize_content(tx, cx, &c, &gone).await?;
                 let locations = tree::of_content(tx, &c).await?;
                 self.authorize_removal(tx, cx, &locations).await?;
-                tree::delete_subtrees(tx, &locations, &[c.id]).await
+                tree::delete_subtrees(tx, &locations, &[c.id]).await?;
+                keep_an_administrator(tx).await
             })
             .await?;
         Ok(DeleteUserResponse::NoContent)
@@ -427,7 +437,7 @@ impl UsersService {
     /// password alone, `user/password` (on oneself).
     async fn authorize_user_update(
         &self,
-        tx: &impl Connection,
+        tx: &Tx,
         cx: &Caller,
         c: &content::Model,
         b: &UserUpdate,
@@ -437,7 +447,9 @@ impl UsersService {
             .allows(tx, cx, edit, Subject::Content(ContentFacts::of(c)), &[])
             .await?
         {
-            return Ok(());
+            return self
+                .authorize_fields(tx, cx, c, &field_inputs(b.fields.as_ref()))
+                .await;
         }
         let profile = b.email.is_some()
             || b.enabled.is_some()

@@ -1,11 +1,11 @@
 //! Users and user groups as the API represents them: content-like bodies with the current
 //! version embedded, built for a whole list in a fixed number of queries.
 
-use super::UsersService;
 use crate::api::hrefs;
 use crate::api::model::*;
 use crate::error::{Error, Result};
 use crate::locations::tree::{href_path, parent_path};
+use crate::shared::Shared;
 use cairn_runtime::Timestamp;
 use cairn_store::Connection;
 use cairn_store::entity::{content, location, user};
@@ -45,7 +45,7 @@ macro_rules! content_body {
     };
 }
 
-impl UsersService {
+impl Shared {
     /// The user of content item `c`, with its account when the caller has read it already.
     pub(super) async fn user_body(
         &self,
@@ -60,7 +60,7 @@ impl UsersService {
         Ok(self.render_users(db, vec![c], accounts).await?.remove(0))
     }
 
-    pub(super) async fn user_bodies(
+    pub(crate) async fn user_bodies(
         &self,
         db: &impl Connection,
         cs: Vec<content::Model>,
@@ -97,7 +97,7 @@ impl UsersService {
     }
 
     /// Groups, each addressed by the Location given with it.
-    pub(super) async fn group_bodies(
+    pub(crate) async fn group_bodies(
         &self,
         db: &impl Connection,
         groups: Vec<(content::Model, location::Model)>,
@@ -149,5 +149,5 @@ impl UsersService {
 /// The accounts of the users `ids`, by id.
 async fn accounts_of(db: &impl Connection, ids: &[i64]) -> Result<HashMap<i64, user::Model>> {
     let accounts = user::Entity::find().filter(user::Column::Id.is_in(ids.iter().copied()));
-    Ok(cairn_store::sql::keyed(db, accounts).await?)
+    Ok(cairn_store::read::keyed(db, accounts).await?)
 }

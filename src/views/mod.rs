@@ -2,11 +2,14 @@
 //! once and answers a View with its hits. A query is one SQL statement for the page and one
 //! for the count, whatever its criteria (`search.rs`); hits are rendered in a fixed number of
 //! statements. A full-text criterion that every hit must meet ranks them by its rarest words
-//! (the database's full-text rank: BM25 on SQLite, `ts_rank` on PostgreSQL): best first
+//! (BM25 on SQLite; on PostgreSQL the summed rarity of the words a hit holds): best first
 //! unless sort clauses say otherwise; without one every hit scores 1.0. Stored views are not
 //! kept, as in the reference (501).
 
+mod aggregations;
 mod criteria;
+mod fused;
+mod keys;
 mod limits;
 mod search;
 mod sort;
@@ -17,7 +20,6 @@ use crate::api::traits::ViewsApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::full_text;
-use crate::services::Services;
 use cairn_runtime::{Float, HashValue};
 use cairn_store::entity::content;
 use criteria::{Context, Sql, Target};
@@ -37,12 +39,10 @@ impl ViewsService {
                 ));
             }
         };
-        if let Some(a) = q.aggregations.as_ref().filter(|a| !is_empty(a)) {
-            return Err(Error::BadRequest(format!(
-                "Aggregations are not supported by this search engine: {}",
-                names(a).join(", ")
-            )));
-        }
+        let aggregations = match &q.aggregations {
+            Some(a) => aggregations::parse(a)?,
+            None => Vec::new(),
+        };
         let limit = q.limit.unwrap_or(DEFAULT_LIMIT);
         let offset = q.offset.unwrap_or(0);
         if limit < 0 || offset < 0 {
@@ -136,8 +136,13 @@ impl ViewsService {
                 text.as_ref(),
                 q.sort_clauses.as_ref(),
                 (limit, offset),
+                &aggregations,
             )
             .await?;
+        let mut results = Vec::new();
+        for (a, counted) in aggregations.iter().zip(found.counted) {
+            results.push(self.aggregation_result(a, counted).await?);
+        }
         let identifier = input.identifier;
         Ok(View {
             href: hrefs::get_view(&identifier),
@@ -164,7 +169,7 @@ impl ViewsService {
                         })
                         .collect(),
                 },
-                aggregations: HashValue::List(Vec::new()),
+                aggregations: results,
             },
             identifier,
         })
@@ -180,31 +185,16 @@ fn is_empty(v: &HashValue) -> bool {
     }
 }
 
-/// The aggregation names of an `Aggregations` value (a list of single-key maps, or in XML
-/// `Aggregation` elements).
-fn names(v: &HashValue) -> Vec<String> {
-    match v {
-        HashValue::List(items) => items.iter().flat_map(names).collect(),
-        HashValue::Map(entries) => entries
-            .iter()
-            .flat_map(|(k, v)| {
-                if k == "Aggregation" {
-                    names(v)
-                } else {
-                    vec![k.clone()]
-                }
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
 crate::services::family_service!(
     /// Implements the API of views (search).
     ViewsService
 );
 
-impl ViewsApi<Services> for ViewsService {
+impl<
+    B: crate::api::traits::ApiBase<Context = crate::auth::Caller, Error = crate::error::Error>
+        + ?Sized,
+> ViewsApi<B> for ViewsService
+{
     async fn create_view(&self, cx: &Caller, req: CreateViewRequest) -> Result<CreateViewResponse> {
         Ok(CreateViewResponse::Ok {
             body: self.run_view(cx, req.body).await?,

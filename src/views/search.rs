@@ -7,9 +7,11 @@
 //! With sort clauses, every match gets the rank of those words (0 without them) to sort by.
 
 use super::ViewsService;
+use super::aggregations::{self, Aggregation, Counted, Matches};
 use super::criteria::{Sql, Target};
+use super::fused::Fused;
 use super::sort;
-use crate::api::model::SearchHitObject;
+use crate::api::model::{Content, LocationContent, SearchHitObject};
 use crate::error::Result;
 use crate::full_text::Query;
 use cairn_runtime::HashValue;
@@ -27,10 +29,12 @@ pub(super) struct Text {
     pub narrow: bool,
 }
 
-/// The hits of one page with their scores, and the number of all matches.
+/// The hits of one page with their scores, the number of all matches, and what each
+/// aggregation counted of them.
 pub(super) struct Found {
     pub count: i64,
     pub hits: Vec<(SearchHitObject, f64)>,
+    pub counted: Vec<Counted>,
 }
 
 /// What a statement selects from: a `WITH` head, the FROM clause and the WHERE condition,
@@ -68,7 +72,7 @@ impl Source {
             head: String::new(),
             from: format!("{}{table}{}", rank.before, rank.after),
             condition: rank.condition.into(),
-            values: vec![rank.value],
+            values: rank.values,
             by_index: narrow,
         };
         (source, rank.score)
@@ -117,8 +121,8 @@ impl Source {
 }
 
 impl ViewsService {
-    /// The page of hits (`page`: limit, offset) and the count of all matches of `filter`
-    /// and `text`, ranked by `text` when given.
+    /// The page of hits (`page`: limit, offset), the count of all matches of `filter` and
+    /// `text`, ranked by `text` when given, and the `aggregations` of all matches.
     pub(super) async fn search(
         &self,
         target: Target,
@@ -126,6 +130,7 @@ impl ViewsService {
         text: Option<&Text>,
         sort: Option<&HashValue>,
         page: (i64, i64),
+        aggregations: &[Aggregation],
     ) -> Result<Found> {
         // A content search joins its items' main Locations only for sort clauses on them.
         let (table, id) = match target {
@@ -152,10 +157,42 @@ impl ViewsService {
             }
             _ => all.clone(),
         };
+        // PostgreSQL counts the matches with the whole query at once, through its GIN index
+        // (a bitmap of every word's documents), not by summing each word's rank.
+        let counted = match text {
+            Some(text) if backend == DbBackend::Postgres => {
+                let (condition, values) = text.all.condition(backend);
+                let mut counted = Source::new(table).and(&Sql {
+                    text: condition,
+                    values,
+                });
+                counted.by_index = true;
+                counted.and(filter)
+            }
+            _ => all.clone(),
+        };
+        let m = Matches {
+            head: &counted.head,
+            from: &counted.from,
+            condition: &counted.condition,
+            values: &counted.values,
+            id,
+            target,
+            backend,
+        };
+        // Aggregations over columns of the hits are counted with the hits, in one statement
+        // (not where the count reads a full-text index through `numbers_by_index`).
+        let fused = match counted.by_index {
+            false => Fused::of(aggregations, &m),
+            true => None,
+        };
         // The count and the page run at once, each on a connection of its own.
         let count = async {
             let mut w = self.db.watched().await?;
-            let n = all.count(&mut w).await?;
+            let n = match &fused {
+                Some(f) => f.run(&mut w, &m, aggregations).await?,
+                None => (counted.count(&mut w).await?, Vec::new()),
+            };
             w.release().await?;
             Ok::<_, crate::error::Error>(n)
         };
@@ -165,10 +202,10 @@ impl ViewsService {
                 (Some(text), Some(_)) if text.rank != text.all => {
                     if sort::given(sort) {
                         // Every match sorts with the rank of the ranking words, 0 without.
-                        let (scores, value) = text.rank.scores(backend);
+                        let (scores, values) = text.rank.scores(backend);
                         let mut all = sorted.clone();
                         all.head = format!("WITH r AS MATERIALIZED ({scores}) ");
-                        all.values.insert(0, value);
+                        all.values.splice(0..0, values);
                         all.from.push_str(" LEFT JOIN r ON r.id = c.id");
                         let score = "COALESCE(r.score, 0)";
                         let order = sort::order_by(sort, id, Some(score))?;
@@ -187,9 +224,35 @@ impl ViewsService {
             w.release().await?;
             Ok(rows)
         };
-        let (count, rows) = tokio::try_join!(count, rows)?;
+        // The other aggregations count over the matches the count counts, one statement
+        // each, on a connection of their own.
+        let rest: Vec<usize> = (0..aggregations.len())
+            .filter(|i| !fused.as_ref().is_some_and(|f| f.counts(*i)))
+            .collect();
+        let aggregated = async {
+            if rest.is_empty() {
+                return Ok(Vec::new());
+            }
+            let mut w = self.db.watched().await?;
+            let mut out = Vec::new();
+            for i in &rest {
+                out.push((
+                    *i,
+                    aggregations::count(&mut w, &m, &aggregations[*i]).await?,
+                ));
+            }
+            w.release().await?;
+            Ok::<_, crate::error::Error>(out)
+        };
+        let ((count, with_count), rows, apart) = tokio::try_join!(count, rows, aggregated)?;
+        let mut by_index: Vec<(usize, Counted)> = with_count.into_iter().chain(apart).collect();
+        by_index.sort_by_key(|(i, _)| *i);
         let hits = self.hits(target, rows).await?;
-        Ok(Found { count, hits })
+        Ok(Found {
+            count,
+            hits,
+            counted: by_index.into_iter().map(|(_, c)| c).collect(),
+        })
     }
 
     /// The content items or Locations of `rows` (id, score), in their order.
@@ -203,7 +266,7 @@ impl ViewsService {
         let scores: HashMap<i64, f64> = rows.into_iter().collect();
         Ok(match target {
             Target::Content => {
-                let mut by_id: HashMap<i64, content::Model> = cairn_store::sql::keyed(
+                let mut by_id: HashMap<i64, content::Model> = cairn_store::read::keyed(
                     db,
                     content::Entity::find().filter(content::Column::Id.is_in(ids.clone())),
                 )
@@ -218,17 +281,31 @@ impl ViewsService {
                     .collect()
             }
             Target::Location => {
-                let mut by_id: HashMap<i64, location::Model> = cairn_store::sql::keyed(
+                let mut by_id: HashMap<i64, location::Model> = cairn_store::read::keyed(
                     db,
                     location::Entity::find().filter(location::Column::Id.is_in(ids.clone())),
                 )
                 .await?;
                 let ls: Vec<location::Model> = ids.iter().filter_map(|i| by_id.remove(i)).collect();
                 let scored: Vec<f64> = ls.iter().map(|l| scores[&l.id]).collect();
-                self.location_bodies(db, &ls)
-                    .await?
+                // As the reference's Location visitor writes a hit: its ContentInfo holds the
+                // full content item, with its current version.
+                let (bodies, mut contents) = self.located(db, &ls).await?;
+                let cs: Vec<content::Model> = (ls.iter())
+                    .filter_map(|l| contents.remove(&l.content_id))
+                    .collect();
+                let mut full: HashMap<i64, Content> = (cs.iter().map(|c| c.id))
+                    .zip(self.current_versions(db, &cs).await?)
+                    .map(|(id, (info, v))| (id, self.content_with_version(info, v)))
+                    .collect();
+                bodies
                     .into_iter()
-                    .map(SearchHitObject::Location)
+                    .map(|mut body| {
+                        if let Some(c) = full.remove(&body.content) {
+                            body.content_info.content = LocationContent::Content(c);
+                        }
+                        SearchHitObject::Location(body)
+                    })
                     .zip(scored)
                     .collect()
             }

@@ -270,6 +270,26 @@ async fn vendor_prefix_and_sub_folder_are_configuration() {
         doc.to_string()
             .contains("application/vnd.ez.api.Section+json")
     );
+    // The examples speak the dialect too: its media types and prefix, nothing of the other.
+    let text = doc.to_string();
+    assert!(!text.contains("/api/ibexa/v2") && !text.contains("vnd.ibexa."));
+    let section = &doc["components"]["examples"]["Section.json"]["value"]["Section"];
+    assert_eq!(
+        section["_media-type"],
+        "application/vnd.ez.api.Section+json"
+    );
+    assert!(
+        section["_href"]
+            .as_str()
+            .unwrap()
+            .starts_with("/cms/api/ezp/v2/content/sections/")
+    );
+    let xml = doc["components"]["examples"]["Section.xml"]["value"]
+        .as_str()
+        .unwrap();
+    assert!(xml.contains(
+        "media-type=\"application/vnd.ez.api.Section+xml\" href=\"/cms/api/ezp/v2/content/sections/"
+    ));
 }
 
 #[tokio::test]

@@ -1,6 +1,8 @@
 //! Statements are bounded (issue 10): one that runs past the time limit is stopped with an
 //! error (PostgreSQL's `statement_timeout`, SQLite's progress handler), and a search dropped
-//! before it ends (its client disconnected) stops its statement, on both databases.
+//! before it ends (its client disconnected) stops its statement, on both databases. A search
+//! with aggregations costs one statement per aggregation, and its object keys a fixed
+//! number more (issue 45).
 
 use cairn_store::scratch::ScratchDb;
 use cairn_store::{Db, DbOptions};
@@ -100,4 +102,54 @@ async fn a_dropped_search_stops_its_statement() {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// Each aggregation is one statement over all matches at most, whatever their number: those
+/// over columns of the hits (content type, Section, dates) none, counted in the statement of
+/// the count; keys that are objects are loaded for all buckets of an aggregation at once (a
+/// Section: one statement; a content type: three, its Field definitions and groups).
+#[tokio::test]
+async fn aggregations_cost_one_statement_each() {
+    use crate::support::TestApp;
+    use crate::views::view;
+    use serde_json::{Value, json};
+    let app = TestApp::new().await;
+    // The caller's Policies are loaded once, by the first request.
+    view(&app, json!({"identifier": "w", "ContentQuery": {}})).await;
+    let cost = async |aggregations: Value| {
+        let input = json!({"identifier": "a", "ContentQuery": {
+            "Filter": {"SubtreeCriterion": "/1/"},
+            "SortClauses": {"ContentName": "ascending"}, "limit": 5,
+            "Aggregations": aggregations}});
+        let before = app.statements();
+        view(&app, input).await;
+        app.statements() - before
+    };
+    let none = cost(json!([])).await;
+    let values = cost(json!([
+        {"VisibilityTermAggregation": {"name": "v"}},
+        {"DateMetadataRangeAggregation": {"name": "d", "type": "modified",
+            "ranges": [{"from": null, "to": 1}, {"from": 1, "to": null}]}},
+        {"RawStatsAggregation": {"name": "s", "fieldName": "content_id_id"}},
+    ]))
+    .await;
+    // The dates and the stats counted with the hits, in the statement of the count; the
+    // visibility of a content search (any visible Location) apart.
+    assert_eq!(values - none, 1);
+    let field = cost(json!([
+        {"IntegerStatsAggregation": {"name": "i", "contentTypeIdentifier": "folder",
+            "fieldDefinitionIdentifier": "name"}},
+        {"LanguageTermAggregation": {"name": "l"}},
+    ]))
+    .await;
+    // Two statements, and the kept list of languages read once.
+    assert_eq!(field - none, 2 + 1);
+    let objects = cost(json!([
+        {"SectionTermAggregation": {"name": "s"}},
+        {"ContentTypeTermAggregation": {"name": "t"}},
+    ]))
+    .await;
+    // Counted with the hits; their keys loaded (a Section; a content type with its Field
+    // definitions and groups).
+    assert_eq!(objects - none, 1 + 3);
 }

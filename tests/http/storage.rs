@@ -223,7 +223,7 @@ async fn a_storage_that_fails_is_a_503() {
     let (_, uri) = upload(&app, "before.txt", b"stored before the bucket went").await;
     let bucket = url.trim_start_matches("s3://").split('/').next().unwrap();
     // The bucket goes (emptied first, as S3 requires).
-    use cairn::field_types::FileStore;
+    use cairn::storage::FileStore;
     app.service
         .files
         .remove(uri.trim_start_matches("/var/storage/"));

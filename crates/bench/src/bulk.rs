@@ -103,7 +103,7 @@ pub async fn run(cairn: &Cairn, bulk: &Bulk) -> Result<Vec<Outcome>> {
     for &parents in &bulk.parents {
         let dir = tempfile::tempdir()?;
         let url = (bulk.database.as_deref())
-            .map(crate::fulltext::fresh_schema)
+            .map(crate::server::fresh_schema)
             .transpose()?;
         let server = cairn
             .start_on(dir.path(), PREFIX, url.as_deref(), &[])

@@ -45,14 +45,8 @@ pub struct FullText {
 /// Builds the repository on a fresh server, then measures the query.
 pub async fn run(cairn: &Cairn, ft: &FullText, load: Load) -> Result<Outcome> {
     let dir = tempfile::tempdir()?;
-    let url = match &ft.database {
-        Some(url) => Some(fresh_schema(url)?),
-        None => None,
-    };
-    // The search itself is measured: the same query again is not answered from the cache.
-    let no_cache = ["--cache-mib", "0"];
     let server = cairn
-        .start_on(dir.path(), PREFIX, url.as_deref(), &no_cache)
+        .start_uncached(dir.path(), PREFIX, ft.database.as_deref())
         .await?;
     let addr = server.addr;
     let mut conn = Conn::connect(addr).await?;
@@ -149,25 +143,6 @@ async fn fill(addr: SocketAddr, parent: &str, ft: &FullText, words: &Words) -> R
         task.await.context("a full-text worker failed")??;
     }
     Ok(())
-}
-
-/// A fresh schema `cairn_bench` on the PostgreSQL server `url` names (with `psql`); the URL
-/// that works in it.
-pub(crate) fn fresh_schema(url: &str) -> Result<String> {
-    let status = std::process::Command::new("psql")
-        .arg(url)
-        .args([
-            "-q",
-            "-c",
-            "DROP SCHEMA IF EXISTS cairn_bench CASCADE; CREATE SCHEMA cairn_bench",
-        ])
-        .status()
-        .context("running psql")?;
-    if !status.success() {
-        bail!("psql could not create the schema cairn_bench on {url}");
-    }
-    let sep = if url.contains('?') { '&' } else { '?' };
-    Ok(format!("{url}{sep}options[search_path]=cairn_bench"))
 }
 
 /// The vocabulary: made-up words, drawn with Zipf weights (the n-th word 1/n as likely as the

@@ -6,6 +6,7 @@
 //! `target/release/cairn-bench`. See README.md.
 
 mod affinity;
+mod aggregations;
 mod bulk;
 mod ceiling;
 mod client;
@@ -14,6 +15,7 @@ mod fulltext;
 mod import;
 mod large;
 mod load;
+mod migrate;
 mod mixed;
 mod peer;
 mod report;
@@ -114,6 +116,16 @@ struct BenchArgs {
     /// there) instead of SQLite.
     #[arg(long, value_name = "URL")]
     fulltext_database: Option<String>,
+    /// aggregations: content items in the repository searched.
+    #[arg(long, default_value_t = 100_000)]
+    aggregation_items: usize,
+    /// aggregations: items created over HTTP; the rest are copies of them.
+    #[arg(long, default_value_t = 2_000)]
+    aggregation_distinct: usize,
+    /// aggregations: run on this PostgreSQL server (`postgres://…`, a fresh schema
+    /// `cairn_bench` there) instead of SQLite.
+    #[arg(long, value_name = "URL")]
+    aggregation_database: Option<String>,
     /// The read scenarios run again on a repository of this many content items (built once
     /// into a snapshot, then reused); 0 runs them on a fresh database only.
     #[arg(long, default_value_t = 100_000)]
@@ -146,6 +158,22 @@ struct BenchArgs {
     /// threads run on the others meanwhile.
     #[arg(long, default_value_t = 0)]
     peer_cpu: usize,
+    /// migrate: content items of the generated source database.
+    #[arg(long, default_value_t = 100_000)]
+    migrate_items: usize,
+    /// migrate: the server the source database is made on (`mysql://…` or `postgres://…`).
+    #[arg(long, default_value = "mysql://root@127.0.0.1:3306")]
+    migrate_source: String,
+    /// migrate: a PostgreSQL server to migrate into as well (a database of its own is made).
+    #[arg(long)]
+    migrate_postgres: Option<String>,
+    /// migrate: keep the generated source database (its URL is printed), to run
+    /// `cairn migrate --from` it by hand.
+    #[arg(long)]
+    migrate_keep_source: bool,
+    /// migrate: the reference's schema and clean data (`schema.yaml`, `cleandata.*.sql`).
+    #[arg(long, default_value = "../shared/reference/ibexa-core-4.6")]
+    reference: PathBuf,
     /// List the scenarios and exit.
     #[arg(long)]
     list: bool,
@@ -182,12 +210,20 @@ async fn bench(args: BenchArgs) -> Result<()> {
             fulltext::NAME
         );
         println!(
+            "{:<24} a search with criteria, a sort and three aggregations over 100,000 items",
+            aggregations::NAME
+        );
+        println!(
             "{:<24} reads and writes of one Section at once, stale reads counted",
             mixed::NAME
         );
         println!(
             "{:<24} issue 14's targets in one run (alone; not part of the full run)",
             targets::NAME
+        );
+        println!(
+            "{:<24} cairn migrate of a generated Ibexa repository (alone; not part of the full run)",
+            migrate::NAME
         );
         return Ok(());
     }
@@ -207,6 +243,22 @@ async fn bench(args: BenchArgs) -> Result<()> {
         args: args.server_args.clone(),
         cpus: args.server_cpus.clone(),
     };
+    if args.scenarios.iter().any(|n| n == migrate::NAME) {
+        if args.scenarios.len() > 1 {
+            bail!("--scenario {} runs alone", migrate::NAME);
+        }
+        let outcomes = migrate::run(
+            &cairn,
+            &args.migrate_source,
+            args.migrate_postgres.as_deref(),
+            &args.reference,
+            args.migrate_items,
+            args.migrate_keep_source,
+        )
+        .await?;
+        println!("{}", migrate::markdown(&outcomes));
+        return Ok(());
+    }
     if args.scenarios.iter().any(|n| n == targets::NAME) {
         if args.scenarios.len() > 1 {
             bail!("--scenario {} runs alone", targets::NAME);
@@ -216,8 +268,16 @@ async fn bench(args: BenchArgs) -> Result<()> {
     let bulk = bulk_settings(&args)?;
     let deep = deep_settings(&args)?;
     let full_text = full_text_settings(&args)?;
+    let aggregation = aggregation_settings(&args)?;
+    let alone = [
+        bulk::NAME,
+        deep::NAME,
+        fulltext::NAME,
+        aggregations::NAME,
+        mixed::NAME,
+    ];
     let names: Vec<String> = (args.scenarios.iter())
-        .filter(|n| ![bulk::NAME, deep::NAME, fulltext::NAME, mixed::NAME].contains(&n.as_str()))
+        .filter(|n| !alone.contains(&n.as_str()))
         .cloned()
         .collect();
     let scenarios = if names.is_empty() && !args.scenarios.is_empty() {
@@ -228,6 +288,7 @@ async fn bench(args: BenchArgs) -> Result<()> {
                 bulk::NAME,
                 deep::NAME,
                 fulltext::NAME,
+                aggregations::NAME,
                 mixed::NAME,
                 targets::NAME,
             ];
@@ -251,6 +312,10 @@ async fn bench(args: BenchArgs) -> Result<()> {
     };
     let full_text_outcome = match &full_text {
         Some(ft) => Some(fulltext::run(&cairn, ft, load).await?),
+        None => None,
+    };
+    let aggregation_outcome = match &aggregation {
+        Some(a) => Some(aggregations::run(&cairn, a, load).await?),
         None => None,
     };
     let mut mixed_reports = Vec::new();
@@ -296,6 +361,22 @@ async fn bench(args: BenchArgs) -> Result<()> {
         println!(
             "full-text p50 {p50:.1} ms: within the {} ms target\n",
             fulltext::TARGET_MS
+        );
+    }
+    if let (Some(a), Some(outcome)) = (&aggregation, &aggregation_outcome) {
+        println!("{}", report::markdown(std::slice::from_ref(outcome), load));
+        let ms = |p: f64| outcome.cairn.percentile_us(p) as f64 / 1000.0;
+        let ((p50, p99), (t50, t99)) = ((ms(50.0), ms(99.0)), a.target());
+        if outcome.cairn.errors() > 0 {
+            bail!("aggregations: {} requests failed", outcome.cairn.errors());
+        }
+        if p50 > t50 || p99 > t99 {
+            bail!(
+                "aggregations p50 {p50:.1} ms, p99 {p99:.1} ms: over the {t50} / {t99} ms targets"
+            );
+        }
+        println!(
+            "aggregations p50 {p50:.1} ms, p99 {p99:.1} ms: within the {t50} / {t99} ms targets\n"
         );
     }
     if !mixed_reports.is_empty() {
@@ -500,6 +581,21 @@ fn full_text_settings(args: &BenchArgs) -> Result<Option<fulltext::FullText>> {
         distinct: args.fulltext_distinct,
         concurrency: args.bulk_concurrency.max(1),
         database: args.fulltext_database.clone(),
+    }))
+}
+
+fn aggregation_settings(args: &BenchArgs) -> Result<Option<aggregations::Aggregations>> {
+    if !(args.scenarios.is_empty() || args.scenarios.iter().any(|n| n == aggregations::NAME)) {
+        return Ok(None);
+    }
+    if args.aggregation_distinct == 0 || args.aggregation_items < args.aggregation_distinct {
+        bail!("--aggregation-distinct must be positive and at most --aggregation-items");
+    }
+    Ok(Some(aggregations::Aggregations {
+        items: args.aggregation_items,
+        distinct: args.aggregation_distinct,
+        concurrency: args.bulk_concurrency.max(1),
+        database: args.aggregation_database.clone(),
     }))
 }
 

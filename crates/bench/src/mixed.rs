@@ -54,7 +54,7 @@ pub async fn run(
     items: usize,
 ) -> Result<Report> {
     let dir = tempfile::tempdir()?;
-    let url = database.map(crate::fulltext::fresh_schema).transpose()?;
+    let url = database.map(crate::server::fresh_schema).transpose()?;
     let writer = cairn
         .start_on(dir.path(), PREFIX, url.as_deref(), &[])
         .await?;

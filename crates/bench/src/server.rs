@@ -132,6 +132,19 @@ impl Cairn {
         self.start_on(dir, prefix, None, &[]).await
     }
 
+    /// Starts `cairn serve` without the response cache (what is measured is the query, not a
+    /// kept answer) on a fresh database: a fresh schema of the PostgreSQL server `database`
+    /// names, else SQLite in `dir`.
+    pub async fn start_uncached(
+        &self,
+        dir: &Path,
+        prefix: &str,
+        database: Option<&str>,
+    ) -> Result<Server> {
+        let url = database.map(fresh_schema).transpose()?;
+        (self.start_on(dir, prefix, url.as_deref(), &["--cache-mib", "0"])).await
+    }
+
     /// Starts `cairn serve` on a free port over `database_url`, else a fresh SQLite database
     /// in `dir`, with the options `extra` (flag and value pairs) besides `args`; an option
     /// `args` give too is theirs (the server takes each option once).
@@ -179,6 +192,25 @@ fn scrubbed(program: &Path) -> Command {
         }
     }
     command
+}
+
+/// A fresh schema `cairn_bench` on the PostgreSQL server `url` names (with `psql`); the URL
+/// that works in it.
+pub(crate) fn fresh_schema(url: &str) -> Result<String> {
+    let status = std::process::Command::new("psql")
+        .arg(url)
+        .args([
+            "-q",
+            "-c",
+            "DROP SCHEMA IF EXISTS cairn_bench CASCADE; CREATE SCHEMA cairn_bench",
+        ])
+        .status()
+        .context("running psql")?;
+    if !status.success() {
+        bail!("psql could not create the schema cairn_bench on {url}");
+    }
+    let sep = if url.contains('?') { '&' } else { '?' };
+    Ok(format!("{url}{sep}options[search_path]=cairn_bench"))
 }
 
 #[cfg(test)]

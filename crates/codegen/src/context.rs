@@ -233,6 +233,11 @@ fn field_ctx(api: &Api, f: &Field) -> Value {
         Ty::List { item, wrapped_as } => {
             let mut ic = kind_ctx(api, item);
             ic["rust_ty"] = json!(value_rust(item));
+            // A union's items are written as their members' own elements (XML, no element
+            // of the field's) and their objects (JSON), as the reference writes a list of
+            // value objects.
+            ic["bare"] = json!(ic["kind"] == "union");
+            ic["inline"] = json!(false);
             (ic, wrapped_as.clone())
         }
         _ => (Value::Null, None),
@@ -243,6 +248,8 @@ fn field_ctx(api: &Api, f: &Field) -> Value {
         Place::Text => "text",
     };
     let obj = ctx.as_object_mut().expect("kind context is an object");
+    obj.insert("inline".into(), json!(api.inline_union(f)));
+    obj.insert("bare".into(), json!(false));
     obj.insert("wire".into(), json!(f.wire));
     obj.insert("json".into(), json!(f.json));
     obj.insert("json_differs".into(), json!(f.json != f.wire));

@@ -95,7 +95,7 @@ pub fn document(api: &Api) -> Value {
         "Ref".into(),
         json!({"type": "object", "description": "A reference to another resource.",
                "properties": {"_media-type": {"type": "string"}, "_href": {"type": "string"}},
-               "required": ["_media-type", "_href"]}),
+               "required": ["_href"]}),
     );
     schemas.insert(
         "Ref.xml".into(),
@@ -158,7 +158,8 @@ pub fn document(api: &Api) -> Value {
         "servers": [{"url": format!("/api/{vendor}/v2")}],
         "tags": tags,
         "paths": paths,
-        "components": {"schemas": schemas, "responses": responses},
+        "components": {"schemas": schemas, "responses": responses, "examples": examples(api)},
+        "x-cairn-policy-map": api.policies,
     })
 }
 
@@ -305,13 +306,16 @@ fn response_map(api: &Api, e: &Endpoint, vendor: &str) -> Map<String, Value> {
                 }
             }
             if let (Some(t), 200) = (&e.stream, r.status) {
-                c.insert(
-                    "text/event-stream".into(),
-                    json!({"schema": {"type": "string", "description": format!(
-                        "Server-Sent Events, as they come: each a {t} as its JSON document \
-                         (application/vnd.{vendor}.api.{t}+json) in `data`, its id in `id`"
-                    )}}),
-                );
+                let mut sse = json!({"schema": {"type": "string", "description": format!(
+                    "Server-Sent Events, as they come: each a {t} as its JSON document \
+                     (application/vnd.{vendor}.api.{t}+json) in `data`, its id in `id`"
+                )}});
+                // One event: the stream type's JSON example, as the server writes it.
+                if let Some(j) = api.examples.get(t).and_then(|x| x.json.as_ref()) {
+                    let id = &j[&api.types[t].element]["id"];
+                    sse["example"] = json!(format!("id: {id}\ndata: {j}\n\n"));
+                }
+                c.insert("text/event-stream".into(), sse);
             }
             resp["content"] = Value::Object(c);
             if r.bodies.len() > 1 {
@@ -340,12 +344,25 @@ fn response_map(api: &Api, e: &Endpoint, vendor: &str) -> Map<String, Value> {
     out
 }
 
+/// The body of a type in both formats: its schemas and, from `spec/examples/`, its examples.
 fn content(api: &Api, type_name: &str, vendor: &str) -> Value {
     let t = &api.types[type_name];
     let media = t.media.clone().unwrap_or_else(|| t.name.clone());
+    let mut xml = json!({"schema": {"$ref": format!("#/components/schemas/{}.xml", t.name)}});
+    let mut js = json!({"schema": {"$ref": format!("#/components/schemas/{}Wrapper", t.name)}});
+    if let Some(e) = api.examples.get(&t.name) {
+        if e.xml.is_some() {
+            xml["examples"] =
+                json!({"cairn": reference_to("examples", &format!("{}.xml", t.name))});
+        }
+        if e.json.is_some() {
+            js["examples"] =
+                json!({"cairn": reference_to("examples", &format!("{}.json", t.name))});
+        }
+    }
     json!({
-        format!("application/vnd.{vendor}.api.{media}+xml"): {"schema": {"$ref": format!("#/components/schemas/{}.xml", t.name)}},
-        format!("application/vnd.{vendor}.api.{media}+json"): {"schema": {"$ref": format!("#/components/schemas/{}Wrapper", t.name)}},
+        format!("application/vnd.{vendor}.api.{media}+xml"): xml,
+        format!("application/vnd.{vendor}.api.{media}+json"): js,
     })
 }
 
@@ -397,16 +414,44 @@ fn scalar_schema(ty: &Ty) -> Value {
         Ty::Float => json!({"type": "number"}),
         Ty::Bool => json!({"type": "boolean"}),
         Ty::DateTime => json!({"type": "string", "format": "date-time"}),
-        Ty::Offset => json!({"type": "integer", "minimum": 0}),
+        Ty::Offset => {
+            json!({"type": "integer", "description": "Items to skip; a negative offset counts as 0."})
+        }
         Ty::Limit => {
-            json!({"type": "integer", "minimum": -1, "description": "At most this many items; -1 for all."})
+            json!({"type": "integer", "description": "At most this many items; a negative limit asks for no bound (all, or the list's own default where its description says so)."})
         }
         _ => json!({"type": "string"}),
     }
 }
 
 fn reference(name: &str) -> Value {
-    json!({"$ref": format!("#/components/schemas/{name}")})
+    reference_to("schemas", name)
+}
+
+fn reference_to(section: &str, name: &str) -> Value {
+    json!({"$ref": format!("#/components/{section}/{name}")})
+}
+
+/// `components.examples`: each example body once, `<Type>.json` and `<Type>.xml`, referred to
+/// by every body of its type.
+fn examples(api: &Api) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (name, e) in &api.examples {
+        let summary = format!("{name}, as exchanged with cairn on a clean install");
+        if let Some(j) = &e.json {
+            out.insert(
+                format!("{name}.json"),
+                json!({"summary": summary, "value": j}),
+            );
+        }
+        if let Some(x) = &e.xml {
+            out.insert(
+                format!("{name}.xml"),
+                json!({"summary": summary, "value": x}),
+            );
+        }
+    }
+    out
 }
 
 /// The JSON schema of a value; `xml` picks the XML variants of component schemas.
@@ -418,7 +463,8 @@ fn value_schema(api: &Api, ty: &Ty, xml: bool) -> Value {
         Ty::Ref { .. } => reference(&format!("Ref{suffix}")),
         Ty::Named(n) => match &api.types[n].body {
             TypeBody::OneOf(members) if !xml => json!({"oneOf": members.iter().map(|m| {
-                json!({"type": "object", "properties": {api.types[m].element.clone(): reference(m)}})
+                let element = &api.types[m].element;
+                json!({"type": "object", "properties": {element.clone(): reference(m)}, "required": [element]})
             }).collect::<Vec<_>>()}),
             _ => reference(&format!("{n}{suffix}")),
         },
@@ -441,17 +487,36 @@ fn json_schema(api: &Api, t: &TypeDef) -> Value {
     }
     let mut props = Map::new();
     let mut required = Vec::new();
+    // cairn writes `_media-type` and `_href` on what it answers; a client's body need not carry them.
     if t.media.is_some() {
         props.insert("_media-type".into(), json!({"type": "string"}));
-        required.push(json!("_media-type"));
+        if !t.input {
+            required.push(json!("_media-type"));
+        }
     }
     if t.href {
         props.insert("_href".into(), json!({"type": "string"}));
-        required.push(json!("_href"));
+        if !t.input {
+            required.push(json!("_href"));
+        }
     }
     for f in t.fields() {
-        props.insert(f.json.clone(), nullable(value_schema(api, &f.ty, false), f));
-        if !f.optional {
+        let schema = match &f.ty {
+            Ty::Named(n) if api.inline_union(f) => reference(n),
+            // A client may send a wrapped list in the reference's shape, `{"<item>": [...]}`.
+            Ty::List {
+                item,
+                wrapped_as: Some(w),
+            } if t.input => {
+                let items = json!({"type": "array", "items": value_schema(api, item, false)});
+                json!({"anyOf": [items, {"type": "object", "properties": {w.clone(): items}, "required": [w]}]})
+            }
+            ty => value_schema(api, ty, false),
+        };
+        props.insert(f.json.clone(), nullable(schema, f));
+        // A list a client leaves out is empty.
+        let absent_is_empty = t.input && matches!(f.ty, Ty::List { .. });
+        if !f.optional && !absent_is_empty {
             required.push(json!(f.json));
         }
     }

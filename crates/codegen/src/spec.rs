@@ -156,10 +156,27 @@ pub struct RawResponseFull {
     pub doc: Option<String>,
 }
 
+/// One example body of `examples/`: `<TypeName>.json` or `<TypeName>.xml`.
+pub struct RawExample {
+    /// The file's path under the spec directory, for messages (`examples/Section.json`).
+    pub file: String,
+    pub type_name: String,
+    pub format: ExampleFormat,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExampleFormat {
+    Json,
+    Xml,
+}
+
 /// Everything read from a spec directory, families in file-name order.
 pub struct RawSpec {
     pub api: RawApi,
     pub families: Vec<(String, RawFamily)>,
+    /// The example bodies of `examples/`, in file-name order (none when the folder is absent).
+    pub examples: Vec<RawExample>,
     /// Every file read, for `rerun-if-changed`.
     pub files: Vec<PathBuf>,
 }
@@ -186,11 +203,52 @@ pub fn read_dir(dir: &Path) -> Result<RawSpec> {
             .to_string();
         families.push((stem, read_yaml(path)?));
     }
+    let examples = read_examples(dir, &mut files)?;
     Ok(RawSpec {
         api,
         families,
+        examples,
         files,
     })
+}
+
+/// Reads `dir/examples/*.json` and `*.xml`, adding each file to `files`; any other file there
+/// is an error, so that a misnamed example is not silently left out.
+fn read_examples(dir: &Path, files: &mut Vec<PathBuf>) -> Result<Vec<RawExample>> {
+    let folder = dir.join("examples");
+    if !folder.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .with_context(|| format!("reading {}", folder.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    paths.sort();
+    let mut out = Vec::new();
+    for path in paths {
+        let name = path
+            .file_name()
+            .and_then(|s| s.to_str())
+            .context("example file name is not UTF-8")?;
+        let (type_name, format) = match name.rsplit_once('.') {
+            Some((stem, "json")) => (stem, ExampleFormat::Json),
+            Some((stem, "xml")) => (stem, ExampleFormat::Xml),
+            _ => anyhow::bail!(
+                "{}: examples are named <TypeName>.json or <TypeName>.xml",
+                path.display()
+            ),
+        };
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        out.push(RawExample {
+            file: format!("examples/{name}"),
+            type_name: type_name.to_string(),
+            format,
+            text,
+        });
+        files.push(path);
+    }
+    Ok(out)
 }
 
 fn read_yaml<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T> {

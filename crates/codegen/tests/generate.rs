@@ -30,6 +30,9 @@ fn fixture_output_matches_the_snapshot() {
 fn copy_spec(to: &Path) {
     for e in std::fs::read_dir(repo().join("spec")).unwrap() {
         let e = e.unwrap();
+        if e.path().is_dir() {
+            continue; // examples/: not needed to validate the spec's YAML
+        }
         std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
     }
 }

@@ -1,6 +1,8 @@
-//! One rule for the window of every list (`offset`, `limit` in the spec): an offset is 0 or
-//! more; a limit is 0 or more, or -1 for all of it, as the reference's lists take it. Anything
-//! else is a 400 before the operation runs.
+//! One rule for the window of every list (`offset`, `limit` in the spec), as the reference's
+//! controllers read them: a negative offset counts as 0; a negative limit asks for no bound,
+//! which a list gives whole, or pages by its own default where the reference does
+//! (`Limit::negative_as`: Location children, users and user groups, 25). What is not a whole
+//! number is a 400 before the operation runs.
 
 use crate::decode::{FromScalar, Scalar};
 
@@ -8,7 +10,8 @@ use crate::decode::{FromScalar, Scalar};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Offset(pub u64);
 
-/// How many items of a list to give at most: `None` for all (`-1`).
+/// How many items of a list to give at most: `None` when no bound was asked (a negative
+/// limit): all of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Limit(pub Option<u64>);
 
@@ -24,6 +27,11 @@ impl Limit {
     pub fn sql(self) -> i64 {
         self.0
             .map_or(i64::MAX, |n| i64::try_from(n).unwrap_or(i64::MAX))
+    }
+
+    /// `self`, or `n` where no bound was asked (the reference pages some lists so).
+    pub fn negative_as(self, n: u64) -> Limit {
+        Limit(Some(self.0.unwrap_or(n)))
     }
 
     /// The window `offset`/`self` of items already read.
@@ -45,19 +53,16 @@ fn whole(s: &Scalar<'_>) -> Option<i64> {
 }
 
 impl FromScalar for Offset {
-    const EXPECTED: &'static str = "a whole number, 0 or more";
+    const EXPECTED: &'static str = "a whole number (a negative one counts as 0)";
     fn from_scalar(s: &Scalar<'_>) -> Option<Self> {
-        whole(s).and_then(|i| u64::try_from(i).ok()).map(Offset)
+        whole(s).map(|i| Offset(u64::try_from(i).unwrap_or(0)))
     }
 }
 
 impl FromScalar for Limit {
-    const EXPECTED: &'static str = "a whole number, 0 or more, or -1 for all";
+    const EXPECTED: &'static str = "a whole number (a negative one for no bound)";
     fn from_scalar(s: &Scalar<'_>) -> Option<Self> {
-        match whole(s)? {
-            -1 => Some(Limit(None)),
-            i => u64::try_from(i).ok().map(|n| Limit(Some(n))),
-        }
+        whole(s).map(|i| Limit(u64::try_from(i).ok()))
     }
 }
 
@@ -68,11 +73,14 @@ mod tests {
     #[test]
     fn offsets_and_limits_follow_one_rule() {
         assert_eq!(Offset::from_scalar(&Scalar::Str("5")), Some(Offset(5)));
-        assert_eq!(Offset::from_scalar(&Scalar::Str("-5")), None);
+        assert_eq!(Offset::from_scalar(&Scalar::Str("-5")), Some(Offset(0)));
         assert_eq!(Offset::from_scalar(&Scalar::Str("x")), None);
         assert_eq!(Limit::from_scalar(&Scalar::Str("-1")), Some(Limit(None)));
         assert_eq!(Limit::from_scalar(&Scalar::Int(0)), Some(Limit(Some(0))));
-        assert_eq!(Limit::from_scalar(&Scalar::Str("-2")), None);
+        assert_eq!(Limit::from_scalar(&Scalar::Str("-2")), Some(Limit(None)));
+        assert_eq!(Limit::from_scalar(&Scalar::Str("2x")), None);
+        assert_eq!(Limit(None).negative_as(25), Limit(Some(25)));
+        assert_eq!(Limit(Some(3)).negative_as(25), Limit(Some(3)));
         assert_eq!(Limit(None).window(vec![1, 2, 3], Offset(1)), vec![2, 3]);
         assert_eq!(Limit(Some(1)).window(vec![1, 2, 3], Offset(1)), vec![2]);
     }

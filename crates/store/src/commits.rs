@@ -24,7 +24,7 @@ const WORDS: usize = 24;
 #[derive(Debug)]
 pub struct CommitMarks {
     header: &'static [AtomicU32; WORDS],
-    _keeper: std::sync::Mutex<rusqlite::Connection>,
+    keeper: std::sync::Mutex<Option<rusqlite::Connection>>,
 }
 
 impl CommitMarks {
@@ -46,8 +46,16 @@ impl CommitMarks {
         }
         Some(CommitMarks {
             header: map_header(&shm)?,
-            _keeper: std::sync::Mutex::new(keeper),
+            keeper: std::sync::Mutex::new(Some(keeper)),
         })
+    }
+
+    /// Closes the keeper, as the pool closes: the last connection to close may then remove
+    /// the file. The mapping stays readable (the file is removed, never shortened).
+    pub fn release(&self) {
+        if let Ok(mut keeper) = self.keeper.lock() {
+            drop(keeper.take());
+        }
     }
 
     /// The header now; none when a commit is writing it (its copies differ) or it is not

@@ -3,9 +3,10 @@
 //! at start-up.
 
 use crate::events::Change;
+use crate::statements::counted;
 use sea_orm::{
-    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DatabaseTransaction, DbBackend,
-    DbErr, TransactionTrait,
+    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend, DbErr,
+    TransactionTrait,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -26,27 +27,8 @@ pub struct Db {
     /// name them (see `notify.rs`).
     pub(crate) instance: Arc<str>,
     pub(crate) schema: Arc<str>,
-}
-
-tokio::task_local! {
-    /// Statements run by the task of one request (see [`count_statements`]).
-    static REQUEST_STATEMENTS: std::cell::Cell<u64>;
-}
-
-/// Runs `f` and counts the statements it runs on any [`Db`] (a request's cost).
-pub async fn count_statements<F: std::future::Future>(f: F) -> (F::Output, u64) {
-    REQUEST_STATEMENTS
-        .scope(std::cell::Cell::new(0), async {
-            let out = f.await;
-            (out, REQUEST_STATEMENTS.with(std::cell::Cell::get))
-        })
-        .await
-}
-
-/// Counts one statement, for the process and for the request running it.
-pub(crate) fn counted(statements: &AtomicU64) {
-    statements.fetch_add(1, Ordering::Relaxed);
-    let _ = REQUEST_STATEMENTS.try_with(|n| n.set(n.get() + 1));
+    /// The database was created by this opening (with the clean-install data).
+    created: bool,
 }
 
 /// How to open the database.
@@ -57,7 +39,16 @@ pub struct DbOptions {
     /// Pool size; SQLite readers share it with the one writer at a time.
     pub max_connections: u32,
     /// The longest a statement may run (PostgreSQL `statement_timeout`); `None`: no limit.
+    /// It is also how long a statement waits for a connection of the pool (30 s without it).
     pub statement_timeout: Option<Duration>,
+}
+
+impl DbOptions {
+    /// How long a statement waits for a connection of the pool before it fails (a pool
+    /// exhausted): as long as a statement may run, 30 s when that has no limit.
+    fn patience(&self) -> Duration {
+        self.statement_timeout.unwrap_or(Duration::from_secs(30))
+    }
 }
 
 impl Db {
@@ -72,14 +63,22 @@ impl Db {
                     .split('?')
                     .next()
                     .unwrap_or_default();
+                // The file is created when missing, and so is its folder (`var/`).
+                let folder = std::path::Path::new(path).parent();
+                if let Some(folder) = folder.filter(|f| !f.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(folder).map_err(|e| {
+                        DbErr::Custom(format!("cannot create {}: {e}", folder.display()))
+                    })?;
+                }
                 let pool =
                     crate::sqlite::Pool::open(path, options.max_connections, statements.clone())?;
+                pool.wait_at_most(options.patience());
                 let conn = crate::sqlite::shared(&pool).await?;
                 (conn, Some(pool))
             }
             None => (Self::postgres(options, &statements).await?, None),
         };
-        let schema = crate::notify::schema_of(&conn).await?;
+        let schema = schema_of(&conn).await?;
         let db = Db {
             conn,
             sqlite,
@@ -87,9 +86,15 @@ impl Db {
             statements,
             instance: format!("{:016x}", rand::random::<u64>()).into(),
             schema: schema.into(),
+            created: false,
         };
-        crate::migration::run(&db).await?;
-        Ok(db)
+        // Each pending migration in one transaction with its record.
+        let (todo, created) = crate::migration::to_apply(db.conn()).await?;
+        for m in todo {
+            db.write_untracked(async |tx| crate::migration::apply(tx, &*m).await)
+                .await?;
+        }
+        Ok(Db { created, ..db })
     }
 
     /// A PostgreSQL pool whose statements are counted and limited.
@@ -101,7 +106,7 @@ impl Db {
         co.max_connections(options.max_connections)
             .min_connections(1)
             .connect_timeout(Duration::from_secs(30))
-            .acquire_timeout(Duration::from_secs(30))
+            .acquire_timeout(options.patience())
             // A ping before every checkout doubles the cost of a read.
             .test_before_acquire(false)
             .sqlx_logging(false);
@@ -119,6 +124,25 @@ impl Db {
         let counter = statements.clone();
         conn.set_metric_callback(move |_| counted(&counter));
         Ok(conn)
+    }
+
+    /// Whether this opening created the database, with the clean-install data.
+    pub fn created(&self) -> bool {
+        self.created
+    }
+
+    /// Closes the database for good, as a clean shutdown does. On SQLite it waits (up to
+    /// 10 s) for the connections in use to come back, copies the WAL back into the database
+    /// and closes every connection, so that the `-wal` and `-shm` files are removed; on
+    /// PostgreSQL it closes the pool.
+    pub async fn close(&self) -> Result<(), DbErr> {
+        if let Some(pool) = &self.sqlite {
+            if !pool.close(Duration::from_secs(10)).await? {
+                tracing::warn!("connections still in use after 10 s: the WAL files stay");
+            }
+            return Ok(());
+        }
+        self.conn.clone().close().await
     }
 
     /// SQLite: the WAL-index header now, which changes with every commit (`crate::commits`);
@@ -179,7 +203,9 @@ impl Db {
 
     /// A connection for one search, which stops when the search is dropped (see `watch.rs`).
     pub async fn watched(&self) -> Result<crate::watch::Watched, DbErr> {
-        crate::watch::Watched::acquire(self, self.limit, self.statements.clone()).await
+        let sqlite = self.sqlite.as_ref();
+        crate::watch::Watched::acquire(sqlite, &self.conn, self.limit, self.statements.clone())
+            .await
     }
 
     /// The pool, for reads.
@@ -192,9 +218,9 @@ impl Db {
     }
 
     /// Runs `f` (one request) with its reads on SQLite in one read transaction
-    /// (`crate::snapshot`); on PostgreSQL as it is.
+    /// (`sqlite/snapshot.rs`); on PostgreSQL as it is.
     pub async fn reading<F: std::future::Future>(&self, f: F) -> F::Output {
-        crate::snapshot::reading(self.sqlite.clone(), f).await
+        crate::sqlite::snapshot::reading(self.sqlite.clone(), f).await
     }
 
     /// Runs `f` in one write transaction: committed with its event in the outbox
@@ -202,7 +228,7 @@ impl Db {
     /// when it returns `Err`.
     pub async fn write<T, E, F>(&self, change: Change<'_>, f: F) -> Result<T, E>
     where
-        F: AsyncFnOnce(&DatabaseTransaction) -> Result<T, E>,
+        F: AsyncFnOnce(&crate::Tx) -> Result<T, E>,
         E: From<DbErr>,
     {
         self.transaction(Some(change), f).await
@@ -212,7 +238,7 @@ impl Db {
     /// drops anything for it.
     pub async fn write_untracked<T, E, F>(&self, f: F) -> Result<T, E>
     where
-        F: AsyncFnOnce(&DatabaseTransaction) -> Result<T, E>,
+        F: AsyncFnOnce(&crate::Tx) -> Result<T, E>,
         E: From<DbErr>,
     {
         self.transaction(None, f).await
@@ -220,25 +246,25 @@ impl Db {
 
     async fn transaction<T, E, F>(&self, change: Option<Change<'_>>, f: F) -> Result<T, E>
     where
-        F: AsyncFnOnce(&DatabaseTransaction) -> Result<T, E>,
+        F: AsyncFnOnce(&crate::Tx) -> Result<T, E>,
         E: From<DbErr>,
     {
         // The request's reads after this write must see it; none is held while it waits.
-        crate::snapshot::end();
+        crate::sqlite::snapshot::end();
         let out = self.transaction_in_turn(change, f).await;
-        crate::snapshot::end();
+        crate::sqlite::snapshot::end();
         out
     }
 
     async fn transaction_in_turn<T, E, F>(&self, change: Option<Change<'_>>, f: F) -> Result<T, E>
     where
-        F: AsyncFnOnce(&DatabaseTransaction) -> Result<T, E>,
+        F: AsyncFnOnce(&crate::Tx) -> Result<T, E>,
         E: From<DbErr>,
     {
-        let work = async |tx: &DatabaseTransaction| {
-            let (out, mut named) = crate::events::naming(f(tx)).await;
-            let v = out?;
-            for s in std::mem::take(&mut named.last) {
+        let work = async |tx: &crate::Tx| {
+            let v = f(tx).await?;
+            let named = tx.take_named();
+            for s in named.last {
                 tx.execute_raw(s).await?;
             }
             if let Some(change) = &change {
@@ -259,8 +285,10 @@ impl Db {
         if let Some(pool) = &self.sqlite {
             return pool.write(work).await;
         }
-        let tx = self.conn.begin().await?;
-        match work(&tx).await {
+        let tx = crate::Tx::new(self.conn.begin().await?);
+        let out = work(&tx).await;
+        let (tx, _) = tx.into_parts();
+        match out {
             Ok(v) => {
                 tx.commit().await?;
                 Ok(v)
@@ -274,9 +302,13 @@ impl Db {
         }
     }
 
-    /// SQLite: the connections (searches take one of their own, `watch.rs`).
-    pub(crate) fn sqlite_pool(&self) -> Option<&Arc<crate::sqlite::Pool>> {
-        self.sqlite.as_ref()
+    /// SQLite: caps the database at the size it has now, as a full disk would, or lifts the
+    /// cap (`sqlite::Pool::cap_size`); nothing on PostgreSQL.
+    #[cfg(any(test, feature = "testing"))]
+    pub fn cap_sqlite_size(&self, capped: bool) -> Result<(), DbErr> {
+        self.sqlite
+            .as_ref()
+            .map_or(Ok(()), |pool| pool.cap_size(capped))
     }
 }
 
@@ -296,4 +328,21 @@ impl Db {
         }
         Ok(())
     }
+}
+
+/// The schema the connection works in (PostgreSQL), or "" (SQLite).
+pub(crate) async fn schema_of(conn: &DatabaseConnection) -> Result<String, DbErr> {
+    if conn.get_database_backend() != DbBackend::Postgres {
+        return Ok(String::new());
+    }
+    let row = conn
+        .query_one_raw(crate::sql::stmt(
+            DbBackend::Postgres,
+            "SELECT current_schema()",
+            [],
+        ))
+        .await?;
+    Ok(row
+        .and_then(|r| r.try_get_by_index::<String>(0).ok())
+        .unwrap_or_default())
 }

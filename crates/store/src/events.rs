@@ -1,4 +1,4 @@
-//! The outbox of changes (`events`): every write transaction ([`crate::Db::write`]) ends by
+//! The outbox of changes (`events`): every write transaction (`Db::write`) ends by
 //! appending the [`Change`] it made, so a change and its event commit together or not at all.
 //! Event ids grow in commit order; the last one is the repository's generation, which caches
 //! compare to know whether anything changed since they rendered (on any instance).
@@ -18,9 +18,9 @@ pub struct Change<'a> {
     pub resource: &'a str,
     /// Who did it; none for a command run on the server.
     pub user_id: Option<i64>,
-    /// Whether what the write says it [`touched`] is the whole of what it changed in the
-    /// representations caches key by content item and Location; otherwise (the default) the
-    /// change may have changed anything.
+    /// Whether what the write says it touched ([`Tx::touched`](crate::Tx::touched)) is the
+    /// whole of what it changed in the representations caches key by content item and
+    /// Location; otherwise (the default) the change may have changed anything.
     pub narrow: bool,
 }
 
@@ -69,54 +69,6 @@ impl Touched {
             _ => None,
         }
     }
-}
-
-/// What a write named of what it did (see [`created`] and [`touched`]).
-#[derive(Default)]
-pub(crate) struct Named {
-    pub created: Option<String>,
-    pub touched: Vec<Touched>,
-    /// [`touched_everything`] was said: the event is broad whatever else was named.
-    pub everything: bool,
-    /// Statements put off until the write ends ([`crate::last::last`]), in order.
-    pub last: Vec<sea_orm::Statement>,
-    /// The advisory locks its transaction holds ([`crate::sql::lock`] and kin), by key.
-    pub held: Vec<String>,
-}
-
-tokio::task_local! {
-    /// The running write's: what it named, and what it put off.
-    pub(crate) static NAMED: std::cell::RefCell<Named>;
-}
-
-/// Inside a write ([`crate::Db::write`]): its event names `path` (under the API prefix), the
-/// resource it created, instead of the request's path (the collection it was created in, or
-/// the source of a copy). Outside a write it does nothing.
-pub fn created(path: &str) {
-    let _ = NAMED.try_with(|n| n.borrow_mut().created = Some(path.to_string()));
-}
-
-/// Inside a write: it changed the representations of `items`. Counted only for a [`Change`]
-/// that is `narrow`; outside a write it does nothing.
-pub fn touched(items: impl IntoIterator<Item = Touched>) {
-    let _ = NAMED.try_with(|n| n.borrow_mut().touched.extend(items));
-}
-
-/// Inside a write: it may have changed any representation (too many to name); its event is
-/// broad though its operation is narrow.
-pub fn touched_everything() {
-    let _ = NAMED.try_with(|n| n.borrow_mut().everything = true);
-}
-
-/// Runs a write's body where [`created`], [`touched`] and [`crate::last::last`] are heard;
-/// with what they named and put off.
-pub(crate) async fn naming<T>(f: impl Future<Output = T>) -> (T, Named) {
-    NAMED
-        .scope(std::cell::RefCell::new(Named::default()), async {
-            let out = f.await;
-            (out, NAMED.with(|n| n.take()))
-        })
-        .await
 }
 
 /// Appends `change` to the outbox, in the writer's transaction. On PostgreSQL its id comes

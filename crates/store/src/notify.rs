@@ -7,21 +7,8 @@
 
 use crate::Db;
 use crate::sql::stmt;
-use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, DbErr};
+use sea_orm::{ConnectionTrait, DbBackend, DbErr};
 use std::time::Duration;
-
-/// The schema the connection works in (PostgreSQL), or "" (SQLite).
-pub(crate) async fn schema_of(conn: &DatabaseConnection) -> Result<String, DbErr> {
-    if conn.get_database_backend() != DbBackend::Postgres {
-        return Ok(String::new());
-    }
-    let row = conn
-        .query_one_raw(stmt(DbBackend::Postgres, "SELECT current_schema()", []))
-        .await?;
-    Ok(row
-        .and_then(|r| r.try_get_by_index::<String>(0).ok())
-        .unwrap_or_default())
-}
 
 impl Db {
     fn channel(&self, name: &str) -> String {

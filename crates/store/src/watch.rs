@@ -12,6 +12,7 @@
 //!   PostgreSQL notices the closed socket within a second (`client_connection_check_interval`)
 //!   and cancels the query.
 
+use crate::rows::Cell;
 use crate::sql::placeholders;
 use sea_orm::sqlx::pool::PoolConnection;
 use sea_orm::sqlx::{self, Postgres, Row};
@@ -84,7 +85,8 @@ pub struct Watched {
 
 impl Watched {
     pub(crate) async fn acquire(
-        db: &crate::Db,
+        sqlite: Option<&Arc<crate::sqlite::Pool>>,
+        postgres: &sea_orm::DatabaseConnection,
         limit: Option<Duration>,
         statements: Arc<AtomicU64>,
     ) -> Result<Watched, DbErr> {
@@ -93,9 +95,9 @@ impl Watched {
             started: AtomicU64::new(0),
             gone: AtomicBool::new(false),
         });
-        let conn = match db.sqlite_pool() {
+        let conn = match sqlite {
             None => Conn::Postgres(
-                (db.conn().get_postgres_connection_pool().acquire().await).map_err(err)?,
+                (postgres.get_postgres_connection_pool().acquire().await).map_err(err)?,
             ),
             Some(pool) => {
                 let mut lease = pool.get().await?;
@@ -119,7 +121,6 @@ impl Watched {
         sql: &str,
         values: Vec<Value>,
     ) -> Result<Vec<(i64, f64)>, DbErr> {
-        crate::db::counted(&self.statements);
         let p = &self.progress;
         (p.started).store(p.base.elapsed().as_micros() as u64, Ordering::Relaxed);
         let pair = |first: Result<i64, sqlx::Error>, second: Option<Result<f64, sqlx::Error>>| {
@@ -143,20 +144,40 @@ impl Watched {
         }
         match &mut self.conn {
             Conn::Sqlite(slot) => {
-                let lease = slot
-                    .take()
-                    .ok_or_else(|| DbErr::Custom("a search is running".into()))?;
                 let sql = sql.to_owned();
-                let (lease, rows) = tokio::task::spawn_blocking(move || {
-                    let rows = lease.numbers(&sql, &values);
-                    (lease, rows)
-                })
-                .await
-                .map_err(|e| DbErr::Custom(format!("a search failed: {e}")))?;
-                *slot = Some(lease);
-                rows
+                on_lease(slot, move |lease| lease.numbers(&sql, &values)).await
             }
-            Conn::Postgres(c) => fetch!(Postgres, c, placeholders(DbBackend::Postgres, sql)),
+            Conn::Postgres(c) => {
+                // (A SQLite lease counts its statements itself.)
+                crate::statements::counted(&self.statements);
+                fetch!(Postgres, c, placeholders(DbBackend::Postgres, sql))
+            }
+        }
+    }
+
+    /// Runs `sql` (as [`Watched::numbers`]) and returns its rows, each column as a [`Cell`]:
+    /// on PostgreSQL an integer, float, boolean or text column (cast others).
+    pub async fn cells(&mut self, sql: &str, values: Vec<Value>) -> Result<Vec<Vec<Cell>>, DbErr> {
+        let p = &self.progress;
+        (p.started).store(p.base.elapsed().as_micros() as u64, Ordering::Relaxed);
+        match &mut self.conn {
+            Conn::Sqlite(slot) => {
+                let sql = sql.to_owned();
+                on_lease(slot, move |lease| lease.cells(&sql, &values)).await
+            }
+            Conn::Postgres(c) => {
+                // (A SQLite lease counts its statements itself.)
+                crate::statements::counted(&self.statements);
+                let sql = placeholders(DbBackend::Postgres, sql);
+                let mut q = sqlx::query::<Postgres>(sqlx::AssertSqlSafe(sql));
+                for v in values {
+                    q = bind!(q, v);
+                }
+                let rows = q.fetch_all(&mut **c).await.map_err(err)?;
+                rows.iter()
+                    .map(|r| (0..r.len()).map(|i| postgres_cell(r, i)).collect())
+                    .collect()
+            }
         }
     }
 
@@ -164,7 +185,9 @@ impl Watched {
     /// to be selective: on PostgreSQL it runs in a read-only transaction that reads tables
     /// through an index wherever one serves (`enable_seqscan = off`), since the planner
     /// prices a many-word `@@` as one comparison and would scan the whole table instead of
-    /// the GIN index. On SQLite, FTS5 always reads its index: the same as `numbers`.
+    /// the GIN index, and without parallel workers (starting them costs more than the few
+    /// thousand index entries such a statement reads). On SQLite, FTS5 always reads its
+    /// index: the same as `numbers`.
     pub async fn numbers_by_index(
         &mut self,
         sql: &str,
@@ -173,8 +196,11 @@ impl Watched {
         if !matches!(self.conn, Conn::Postgres(_)) {
             return self.numbers(sql, values).await;
         }
-        self.postgres("BEGIN READ ONLY; SET LOCAL enable_seqscan = off")
-            .await?;
+        self.postgres(
+            "BEGIN READ ONLY; SET LOCAL enable_seqscan = off; \
+             SET LOCAL max_parallel_workers_per_gather = 0",
+        )
+        .await?;
         // On an error the transaction stays open: the caller drops this connection
         // unreleased, which closes it.
         let rows = self.numbers(sql, values).await?;
@@ -207,6 +233,41 @@ impl Drop for Watched {
             }
         }
     }
+}
+
+/// Runs `run` on the SQLite lease in `slot`, on the blocking pool, and puts the lease back.
+async fn on_lease<T: Send + 'static>(
+    slot: &mut Option<Box<crate::sqlite::Lease>>,
+    run: impl FnOnce(&crate::sqlite::Lease) -> Result<T, DbErr> + Send + 'static,
+) -> Result<T, DbErr> {
+    let lease = slot
+        .take()
+        .ok_or_else(|| DbErr::Custom("a search is running".into()))?;
+    let (lease, out) = tokio::task::spawn_blocking(move || {
+        let out = run(&lease);
+        (lease, out)
+    })
+    .await
+    .map_err(|e| DbErr::Custom(format!("a search failed: {e}")))?;
+    *slot = Some(lease);
+    out
+}
+
+/// Column `i` of a PostgreSQL row, by its type.
+fn postgres_cell(r: &sqlx::postgres::PgRow, i: usize) -> Result<Cell, DbErr> {
+    use sqlx::{Column, TypeInfo};
+    let ty = r.columns()[i].type_info().name().to_owned();
+    let cell = match ty.as_str() {
+        "INT2" => (r.try_get::<Option<i16>, _>(i)).map(|v| v.map(|n| Cell::Int(n.into()))),
+        "INT4" => (r.try_get::<Option<i32>, _>(i)).map(|v| v.map(|n| Cell::Int(n.into()))),
+        "INT8" => r.try_get::<Option<i64>, _>(i).map(|v| v.map(Cell::Int)),
+        "FLOAT4" | "FLOAT8" => r.try_get::<Option<f64>, _>(i).map(|v| v.map(Cell::Float)),
+        "BOOL" => r
+            .try_get::<Option<bool>, _>(i)
+            .map(|v| v.map(|b| Cell::Int(b.into()))),
+        _ => r.try_get::<Option<String>, _>(i).map(|v| v.map(Cell::Text)),
+    };
+    Ok(cell.map_err(err)?.unwrap_or(Cell::Null))
 }
 
 fn err(e: sqlx::Error) -> DbErr {

@@ -35,13 +35,25 @@ fn ez_attributes(el: &Element, attrs: &mut Vec<(String, String)>) {
     }
 }
 
+/// Each attribute of `names` (DocBook name, HTML name) that `el` has, in that order.
+fn copy_attrs(el: &Element, attrs: &mut Vec<(String, String)>, names: &[(&str, &str)]) {
+    for (from, to) in names {
+        if let Some(v) = el.attr(from) {
+            attrs.push((to.to_string(), v.to_string()));
+        }
+    }
+}
+
+/// A `style` that sets `property` to the attribute `from`, when `el` has it.
+fn style_attr(el: &Element, attrs: &mut Vec<(String, String)>, from: &str, property: &str) {
+    if let Some(v) = el.attr(from) {
+        attrs.push(("style".into(), format!("{property}:{v};")));
+    }
+}
+
+/// `id` and `class`.
 fn common_attrs(el: &Element, attrs: &mut Vec<(String, String)>) {
-    if let Some(id) = el.attr("xml:id") {
-        attrs.push(("id".into(), id.into()));
-    }
-    if let Some(class) = el.attr("ezxhtml:class") {
-        attrs.push(("class".into(), class.into()));
-    }
+    copy_attrs(el, attrs, &[("xml:id", "id"), ("ezxhtml:class", "class")]);
 }
 
 fn open(out: &mut String, name: &str, attrs: &[(String, String)]) {
@@ -90,9 +102,7 @@ fn convert(node: &Node, depth: usize, literal: bool, out: &mut String) {
         "section" => wrap(el, "section", attrs, depth + 1, literal, out),
         "para" | "title" => {
             common_attrs(el, &mut attrs);
-            if let Some(align) = el.attr("ezxhtml:textalign") {
-                attrs.push(("style".into(), format!("text-align:{align};")));
-            }
+            style_attr(el, &mut attrs, "ezxhtml:textalign", "text-align");
             ez_attributes(el, &mut attrs);
             let name = if el.local_name() == "para" {
                 "p".to_string()
@@ -114,10 +124,8 @@ fn convert(node: &Node, depth: usize, literal: bool, out: &mut String) {
                 Some("strikedthrough") => "s",
                 _ => "em",
             };
-            if matches!(name, "strong" | "em")
-                && let Some(class) = el.attr("ezxhtml:class")
-            {
-                attrs.push(("class".into(), class.into()));
+            if matches!(name, "strong" | "em") {
+                copy_attrs(el, &mut attrs, &[("ezxhtml:class", "class")]);
             }
             ez_attributes(el, &mut attrs);
             wrap(el, name, attrs, depth, literal, out);
@@ -138,23 +146,18 @@ fn convert(node: &Node, depth: usize, literal: bool, out: &mut String) {
             if el.attr("xlink:show") == Some("new") {
                 attrs.push(("target".into(), "_blank".into()));
             }
-            if let Some(id) = el.attr("xml:id") {
-                attrs.push(("id".into(), id.into()));
-            }
-            if let Some(title) = el.attr("xlink:title") {
-                attrs.push(("title".into(), title.into()));
-            }
-            if let Some(class) = el.attr("ezxhtml:class") {
-                attrs.push(("class".into(), class.into()));
-            }
+            let names = [
+                ("xml:id", "id"),
+                ("xlink:title", "title"),
+                ("ezxhtml:class", "class"),
+            ];
+            copy_attrs(el, &mut attrs, &names);
             ez_attributes(el, &mut attrs);
             wrap(el, "a", attrs, depth, true, out);
         }
         "itemizedlist" | "orderedlist" => {
             common_attrs(el, &mut attrs);
-            if let Some(mark) = el.attr("mark") {
-                attrs.push(("style".into(), format!("list-style-type:{mark};")));
-            }
+            style_attr(el, &mut attrs, "mark", "list-style-type");
             ez_attributes(el, &mut attrs);
             let name = if el.local_name() == "itemizedlist" {
                 "ul"
@@ -164,17 +167,13 @@ fn convert(node: &Node, depth: usize, literal: bool, out: &mut String) {
             wrap(el, name, attrs, depth, literal, out);
         }
         "listitem" => {
-            if let Some(class) = el.attr("ezxhtml:class") {
-                attrs.push(("class".into(), class.into()));
-            }
+            copy_attrs(el, &mut attrs, &[("ezxhtml:class", "class")]);
             ez_attributes(el, &mut attrs);
             wrap(el, "li", attrs, depth, literal, out);
         }
         "programlisting" => {
             common_attrs(el, &mut attrs);
-            if let Some(lang) = el.attr("language") {
-                attrs.push(("data-language".into(), lang.into()));
-            }
+            copy_attrs(el, &mut attrs, &[("language", "data-language")]);
             open(out, "pre", &attrs);
             out.push_str(&escape_text(&el.text_content()));
             out.push_str("</pre>");
@@ -189,21 +188,18 @@ fn convert(node: &Node, depth: usize, literal: bool, out: &mut String) {
             wrap(el, "table", attrs, depth, literal, out);
         }
         name @ ("caption" | "thead" | "tbody" | "tfoot" | "tr" | "td" | "th") => {
-            for key in ["colspan", "rowspan", "scope"] {
-                if let Some(v) = el.attr(key) {
-                    attrs.push((key.into(), v.into()));
-                }
-            }
+            let names = [
+                ("colspan", "colspan"),
+                ("rowspan", "rowspan"),
+                ("scope", "scope"),
+            ];
+            copy_attrs(el, &mut attrs, &names);
             wrap(el, name, attrs, depth, literal, out);
         }
         name @ ("ezembed" | "ezembedinline") => {
             attrs.push(("data-ezelement".into(), name.into()));
-            if let Some(href) = el.attr("xlink:href") {
-                attrs.push(("data-href".into(), href.into()));
-            }
-            if let Some(view) = el.attr("view") {
-                attrs.push(("data-ezview".into(), view.into()));
-            }
+            let names = [("xlink:href", "data-href"), ("view", "data-ezview")];
+            copy_attrs(el, &mut attrs, &names);
             common_attrs(el, &mut attrs);
             let tag = if name == "ezembed" { "div" } else { "span" };
             open(out, tag, &attrs);
@@ -211,9 +207,7 @@ fn convert(node: &Node, depth: usize, literal: bool, out: &mut String) {
         }
         name @ ("eztemplate" | "eztemplateinline") => {
             attrs.push(("data-ezelement".into(), name.into()));
-            if let Some(n) = el.attr("name") {
-                attrs.push(("data-ezname".into(), n.into()));
-            }
+            copy_attrs(el, &mut attrs, &[("name", "data-ezname")]);
             let tag = if name == "eztemplate" { "div" } else { "span" };
             wrap(el, tag, attrs, depth, literal, out);
         }

@@ -1,11 +1,12 @@
 //! `ezrichtext` (fieldtype-richtext): a DocBook document, stored as `{xml}` (the document
 //! with a UTF-8 XML declaration). Output adds `xhtml5edit`, the document converted for the
-//! online editor. Links and embeds to `ezcontent://ID` create LINK and EMBED relations.
+//! online editor. Links and embeds to `ezcontent://ID` and `ezlocation://ID` create LINK and
+//! EMBED relations.
 //!
 //! Not done here: the reference validates the document against the DocBook RELAX NG
 //! schema and checks that internal links point to existing content and locations (the
-//! content service can do the latter); `ezlocation://ID` links create relations only once a
-//! location is resolved to its content, which needs the repository (see `relations`);
+//! content service can do the latter); `ezlocation://ID` links name Locations, whose
+//! content items the content service finds (`location_relations`);
 //! `xhtml5edit` is a simplified rendering of the reference's XSLT (paragraphs, headings,
 //! emphasis, links, lists, tables, code, quotes, anchors and embeds).
 
@@ -90,25 +91,13 @@ fn normalize(doc: &str) -> String {
 }
 
 impl FieldType for RichTextType {
-    fn name(&self) -> &'static str {
-        "richtext"
-    }
-
-    fn settings(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_settings(input)
-    }
-
-    fn validators(&self, input: &HashValue) -> Result<HashValue, String> {
-        no_validators(input)
+    fn schema(&self) -> Schema {
+        Schema::named("richtext")
     }
 
     /// `{"xml": "<section xmlns=\"http://docbook.org/ns/docbook\" …>…</section>"}`: the
     /// document must be well-formed and its root a DocBook `section`.
-    fn from_hash(
-        &self,
-        input: &HashValue,
-        _cx: &ValueContext<'_>,
-    ) -> Result<HashValue, ValueError> {
+    fn from_hash(&self, input: &HashValue, _: &ValueContext<'_>) -> Result<HashValue, ValueError> {
         let doc = match input {
             HashValue::Null => return Ok(self.empty_value()),
             HashValue::String(s) => s.clone(),
@@ -135,7 +124,7 @@ impl FieldType for RichTextType {
         Ok(map([("xml", HashValue::String(normalize(&doc)))]))
     }
 
-    fn to_hash(&self, value: &HashValue, _cx: &ValueContext<'_>) -> HashValue {
+    fn to_hash(&self, value: &HashValue, _: &ValueContext<'_>) -> HashValue {
         map([
             ("xml", HashValue::String(xml_of(value).to_string())),
             (
@@ -152,15 +141,6 @@ impl FieldType for RichTextType {
     /// A document whose root has no child nodes.
     fn is_empty(&self, value: &HashValue) -> bool {
         root(value).is_none_or(|r| r.children.is_empty())
-    }
-
-    fn validate(
-        &self,
-        _value: &HashValue,
-        _def: &Definition<'_>,
-        _cx: &ValueContext<'_>,
-    ) -> Vec<ValueError> {
-        Vec::new()
     }
 
     /// The first line of the short text (not lowercased, as the reference).
@@ -198,23 +178,34 @@ impl FieldType for RichTextType {
         root(value).map(|r| r.text_content()).unwrap_or_default()
     }
 
-    /// LINK for `<link>`/`<ezlink>` and EMBED for `<ezembed>`/`<ezembedinline>` whose
-    /// `xlink:href` is `ezcontent://ID`. `ezlocation://ID` targets are skipped: which content
-    /// a location holds is known only to the repository.
+    /// LINK for `<link>`/`<ezlink>` and EMBED for `<ezembedinline>`/`<ezembed>` whose
+    /// `xlink:href` is `ezcontent://ID`, in the reference's order (its `RelationProcessor`).
     fn relations(&self, value: &HashValue) -> Vec<(RelationKind, i64)> {
-        let Some(root) = root(value) else {
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        for (kind, names) in [
-            (RelationKind::Link, ["link", "ezlink"]),
-            (RelationKind::Embed, ["ezembed", "ezembedinline"]),
-        ] {
-            for el in root.descendants() {
-                if !names.contains(&el.local_name()) {
+        root(value).map_or_else(Vec::new, |r| linked(&r, "ezcontent://"))
+    }
+
+    /// The same for `ezlocation://ID`.
+    fn location_relations(&self, value: &HashValue) -> Vec<(RelationKind, i64)> {
+        root(value).map_or_else(Vec::new, |r| linked(&r, "ezlocation://"))
+    }
+}
+
+/// The ids the links and embeds under `root` name with `scheme` (`ezcontent://`), in the
+/// reference's order: the links, then the embeds; of each, the elements of one name after the
+/// other (in the order named here), each in the document's order, every id once.
+fn linked(root: &Element, scheme: &str) -> Vec<(RelationKind, i64)> {
+    let elements = root.descendants();
+    let mut out = Vec::new();
+    for (kind, names) in [
+        (RelationKind::Link, ["link", "ezlink"]),
+        (RelationKind::Embed, ["ezembedinline", "ezembed"]),
+    ] {
+        for name in names {
+            for el in &elements {
+                if el.local_name() != name {
                     continue;
                 }
-                let Some(id) = el.attr("xlink:href").and_then(content_link) else {
+                let Some(id) = el.attr("xlink:href").and_then(|h| link_id(h, scheme)) else {
                     continue;
                 };
                 if !out.contains(&(kind, id)) {
@@ -222,13 +213,13 @@ impl FieldType for RichTextType {
                 }
             }
         }
-        out
     }
+    out
 }
 
-/// The id of an `ezcontent://ID[#anchor]` link.
-fn content_link(href: &str) -> Option<i64> {
-    let rest = href.trim().strip_prefix("ezcontent://")?;
+/// The id of an `<scheme>ID[#anchor]` link (`ezcontent://57#top`).
+fn link_id(href: &str, scheme: &str) -> Option<i64> {
+    let rest = href.trim().strip_prefix(scheme)?;
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
     digits.parse().ok().filter(|id| *id != 0)
 }

@@ -5,9 +5,8 @@ const DOC: &str = r#"<section xmlns="http://docbook.org/ns/docbook" xmlns:xlink=
 
 #[test]
 fn reads_and_writes_docbook() {
-    let c = cx();
     let v = RichTextType::default()
-        .from_hash(&map([("xml", DOC.into())]), &c.cx())
+        .from_hash(&map([("xml", DOC.into())]), &cx())
         .unwrap();
     let xml = xml_of(&v);
     assert!(xml.starts_with(DECLARATION) && xml.ends_with("</section>\n"));
@@ -20,11 +19,15 @@ fn reads_and_writes_docbook() {
         RichTextType::default().relations(&v),
         [(RelationKind::Link, 57), (RelationKind::Embed, 12)]
     );
+    assert_eq!(
+        RichTextType::default().location_relations(&v),
+        [(RelationKind::Link, 2)]
+    );
     let t = RichTextType::default();
-    let out = t.to_hash(&v, &c.cx());
+    let out = t.to_hash(&v, &cx());
     // Converted once: the second reading is the kept conversion.
     assert_eq!(t.edits.len(), 1);
-    assert_eq!(t.to_hash(&v, &c.cx()), out);
+    assert_eq!(t.to_hash(&v, &cx()), out);
     assert_eq!(t.edits.len(), 1);
     assert_eq!(
         field(&out, "xhtml5edit").as_str().unwrap(),
@@ -35,11 +38,10 @@ fn reads_and_writes_docbook() {
 
 #[test]
 fn empty_and_invalid_documents() {
-    let c = cx();
     let empty = RichTextType::default().empty_value();
     assert!(RichTextType::default().is_empty(&empty));
     assert_eq!(
-        RichTextType::default().to_hash(&empty, &c.cx()),
+        RichTextType::default().to_hash(&empty, &cx()),
         map([
             ("xml", EMPTY_XML.into()),
             (
@@ -50,7 +52,7 @@ fn empty_and_invalid_documents() {
     );
     let err = |h: HashValue| {
         RichTextType::default()
-            .from_hash(&h, &c.cx())
+            .from_hash(&h, &cx())
             .unwrap_err()
             .message
     };
@@ -60,4 +62,15 @@ fn empty_and_invalid_documents() {
     );
     assert!(err(map([("xml", "<section>".into())])).contains("Could not create XML document"));
     assert!(err(map([("xml", "<section/>".into())])).contains("DocBook section"));
+}
+
+#[test]
+fn attributes_the_editor_is_given() {
+    let doc = r#"<section xmlns="http://docbook.org/ns/docbook" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:ezxhtml="http://ibexa.co/xmlns/dxp/docbook/xhtml" version="5.0-variant ezpublish-1.0"><para xml:id="p1" ezxhtml:class="lead" ezxhtml:textalign="center"><link xlink:href="https://ex.com" xlink:show="new" xml:id="l1" xlink:title="T" ezxhtml:class="c">x</link><emphasis role="strong" ezxhtml:class="b">y</emphasis><emphasis role="underlined" ezxhtml:class="u">z</emphasis></para><itemizedlist xml:id="ul1" mark="square"><listitem ezxhtml:class="li">a</listitem></itemizedlist><programlisting xml:id="code" language="rust">fn f() {}</programlisting><informaltable ezxhtml:class="t"><tbody><tr><td colspan="2" scope="row">c</td><th rowspan="3">h</th></tr></tbody></informaltable><ezembedinline xlink:href="ezcontent://4" view="line" ezxhtml:class="e"/><eztemplate name="video"><ezconfig/></eztemplate></section>"#;
+    let t = RichTextType::default();
+    let v = t.from_hash(&map([("xml", doc.into())]), &cx()).unwrap();
+    assert_eq!(
+        field(&t.to_hash(&v, &cx()), "xhtml5edit").as_str().unwrap(),
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<section xmlns=\"http://ibexa.co/namespaces/ezpublish5/xhtml5/edit\"><p id=\"p1\" class=\"lead\" style=\"text-align:center;\"><a href=\"https://ex.com\" target=\"_blank\" id=\"l1\" title=\"T\" class=\"c\">x</a><strong class=\"b\">y</strong><u>z</u></p><ul id=\"ul1\" style=\"list-style-type:square;\"><li class=\"li\">a</li></ul><pre id=\"code\" data-language=\"rust\">fn f() {}</pre><table class=\"t\"><tbody><tr><td colspan=\"2\" scope=\"row\">c</td><th rowspan=\"3\">h</th></tr></tbody></table><span data-ezelement=\"ezembedinline\" data-href=\"ezcontent://4\" data-ezview=\"line\" class=\"e\"></span><div data-ezelement=\"eztemplate\" data-ezname=\"video\"></div></section>\n"
+    );
 }

@@ -139,16 +139,16 @@ async fn type_lists_lookups_and_field_definition_reads() {
         app.get(&format!("/content/types{q}"))
             .accept("ContentTypeInfoList+json")
     };
-    // Filters, windows and orders, each with the ids it lists; the window follows the one
-    // rule of every list: 0 or more, -1 for all.
+    // Filters, windows and orders, each with the ids it lists; as in the reference, a limit
+    // given is 1 or more, and a negative offset counts as 0.
     for (q, want) in [
         ("?identifier=image", &[5][..]),
         ("?remoteId=637d58bfddf164627bdfd265733280a0", &[12]),
         ("?limit=2&offset=1", &[2, 3]),
         ("?orderby=name&sort=desc", &[3, 4, 5, 1, 12, 2]),
         ("?orderby=name", &[2, 12, 1, 5, 4, 3]),
-        ("?limit=0", &[]),
-        ("?limit=-1&offset=4", &[5, 12]),
+        ("?offset=4", &[5, 12]),
+        ("?offset=-1&limit=1", &[1]),
     ] {
         let got = type_ids(&list(q).send().await.json(), "ContentTypeInfoList");
         assert_eq!(got, want, "{q}");
@@ -158,7 +158,8 @@ async fn type_lists_lookups_and_field_definition_reads() {
         (list("?orderby=size"), 400),
         (list("?sort=up"), 400),
         (list("?limit=-2"), 400),
-        (list("?offset=-1"), 400),
+        (list("?limit=-1"), 400),
+        (list("?limit=0"), 400),
         (list("?limit=x"), 400),
     ])
     .await;

@@ -116,3 +116,41 @@ async fn deep_pages_of_children_are_the_pages_the_offset_gives() {
     page(true, 1_210, 25).await;
     assert_eq!(app.statements() - before, first_page);
 }
+
+/// A list's window as the reference's controller reads it: a negative offset counts as 0, a
+/// negative limit pages the children by 25 (not all of them), in either format; what is not a
+/// number is refused.
+#[tokio::test]
+async fn negative_windows_of_children_are_read_as_the_reference_reads_them() {
+    let app = TestApp::new().await;
+    let (_, parent) = published_folder(&app, "Thirty", "1/2").await;
+    assert_eq!(seed_subtree(&app, &parent, 30, 0).await, 30);
+    let ids = async |query: &str| {
+        let path = format!("/content/locations/{parent}/children{query}");
+        children_ids(
+            &app.get(&path)
+                .accept("LocationList+json")
+                .json_of(200)
+                .await,
+        )
+    };
+    let all = ids("?limit=30").await;
+    assert_eq!(all.len(), 30);
+    assert_eq!(ids("?limit=-1").await, all[..25]);
+    assert_eq!(ids("?limit=-30&offset=-2").await, all[..25]);
+    assert_eq!(ids("?offset=-1").await, all[..10]);
+    assert_eq!(ids("?offset=28&limit=-1").await, all[28..]);
+    let xml = app
+        .get(&format!(
+            "/content/locations/{parent}/children?limit=-1&offset=-9"
+        ))
+        .send()
+        .await
+        .xml();
+    assert_eq!(xml.name, "LocationList");
+    assert_eq!(xml.children.len(), 25);
+    app.get(&format!("/content/locations/{parent}/children?limit=many"))
+        .send()
+        .await
+        .assert_error(400);
+}

@@ -126,3 +126,33 @@ async fn the_reference_and_the_content_browser_are_served_with_their_scripts() {
     r.assert(200);
     assert_eq!(r.content_type(), "image/svg+xml");
 }
+
+/// A Location without children says how to create a first item (issue 47): the content
+/// browser links to the API reference's `createContent` operation, which the served OpenAPI
+/// document has under that tag and id, and its script builds the request to copy
+/// (`.ci/browser` runs the request it shows).
+#[tokio::test]
+async fn the_content_browser_says_how_to_create_a_first_item() {
+    let app = TestApp::new().await;
+    let page = app.abs("GET", "/browse").send().await;
+    page.assert(200);
+    for part in [
+        r#"<section id="first" hidden>"#,
+        r#"href="reference#tag/content/operation/createContent""#,
+        r#"<pre id="first-request"></pre>"#,
+    ] {
+        assert!(page.body.contains(part), "{part}: {}", page.body);
+    }
+    let doc = app
+        .abs("GET", "/api/ibexa/v2/openapi.json")
+        .send()
+        .await
+        .json();
+    let create = &doc["paths"]["/content/objects"]["post"];
+    assert_eq!(create["operationId"], "createContent");
+    assert_eq!(create["tags"][0], "content");
+    let script = app.abs("GET", "/assets/browse.js").send().await;
+    for part in ["function firstRequest", "ContentCreate", "?publish=true"] {
+        assert!(script.body.contains(part), "{part}");
+    }
+}

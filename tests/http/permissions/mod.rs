@@ -3,10 +3,15 @@
 //! sessions end with their credentials. The family's fixtures (users, Roles made for them,
 //! reads as them) live here; `PW`, `role_for` and `plain_user` serve other families too.
 
+mod administrators;
 mod anonymous;
 mod changes;
+mod languages;
 mod limitations;
+mod matrix;
+mod sections;
 mod sessions;
+mod tokens;
 
 use crate::support::*;
 use serde_json::{Value, json};
@@ -15,6 +20,15 @@ pub const PW: &str = "Secret-12345";
 
 /// A user's login, the Policy its Role gives, and the paths with the status each answers.
 type Case = (&'static str, Value, Vec<(String, u16)>);
+
+/// A user `login` among the editors (`1/5/14`) whose only Role lets it change its own
+/// password (`user/password`); its content id.
+async fn user_with_own_password(app: &TestApp, login: &str) -> i64 {
+    let user = user_in(app, "1/5/14", login).await;
+    let policies = [json!(["user", "password", []])];
+    role_for(app, user, "Own password", &policies, None).await;
+    user
+}
 
 /// A user `login` created by admin in the group at `group` (a path); its content id.
 async fn user_in(app: &TestApp, group: &str, login: &str) -> i64 {
@@ -39,8 +53,9 @@ fn as_user<'a>(r: Req<'a>, login: &str) -> Req<'a> {
     r.basic(login, PW)
 }
 
-/// A Role `name` with `user/login` and the Policies `policies` (`[module, function,
-/// limitations]`), assigned to the user `user` (with the assignment limitation `limit`).
+/// A Role `name` with `user/login` (unless `policies` has its own) and the Policies
+/// `policies` (`[module, function, limitations]`), assigned to the user `user` (with the
+/// assignment limitation `limit`).
 pub async fn role_for(
     app: &TestApp,
     user: i64,
@@ -48,16 +63,22 @@ pub async fn role_for(
     policies: &[Value],
     limit: Option<Value>,
 ) {
+    // A draft first, its Policies added to it, then published once (each Policy added to a
+    // published Role would go through a draft of its own).
     let r = app
-        .req("POST", "/user/roles?publish=true")
+        .req("POST", "/user/roles?publish=false")
         .admin()
         .json_body("RoleInput", json!({"identifier": name}))
-        .accept("Role+json")
+        .accept("RoleDraft+json")
         .send()
         .await;
     r.assert(201);
-    let role = last_id(r.json()["Role"]["_href"].as_str().unwrap());
-    let mut all = vec![json!(["user", "login", []])];
+    let draft = last_id(r.json()["Role"]["_href"].as_str().unwrap());
+    // `user/login` without limitation, unless the Policies name one of their own.
+    let mut all = Vec::new();
+    if !policies.iter().any(|p| p[0] == "user" && p[1] == "login") {
+        all.push(json!(["user", "login", []]));
+    }
     all.extend_from_slice(policies);
     for p in all {
         let limitations: Vec<Value> = p[2]
@@ -78,13 +99,20 @@ pub async fn role_for(
         if !limitations.is_empty() {
             create["limitations"] = json!({"limitation": limitations});
         }
-        app.req("POST", &format!("/user/roles/{role}/policies"))
+        app.req("POST", &format!("/user/roles/{draft}/policies"))
             .admin()
             .json_body("PolicyCreate", create)
             .send()
             .await
             .assert(201);
     }
+    let r = app
+        .req("PUBLISH", &format!("/user/roles/{draft}/draft"))
+        .admin()
+        .send()
+        .await;
+    r.assert(204);
+    let role = last_id(&r.header("location").unwrap());
     let mut assign = json!({"Role": {"_href": format!("{PREFIX}/user/roles/{role}")}});
     if let Some(l) = limit {
         assign["limitation"] = l;

@@ -6,15 +6,7 @@ use super::*;
 #[tokio::test]
 async fn sessions_end_when_the_account_is_disabled_or_its_password_changes() {
     let app = TestApp::new().await;
-    let user = user_in(&app, "1/5/14", "sess").await;
-    role_for(
-        &app,
-        user,
-        "Own password",
-        &[json!(["user", "password", []])],
-        None,
-    )
-    .await;
+    let user = user_with_own_password(&app, "sess").await;
     let login = async || app.login_as("sess", PW).await;
     let write = async |(cookie, token): &(String, String)| {
         app.req("POST", "/content/objects")

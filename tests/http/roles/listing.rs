@@ -127,7 +127,14 @@ async fn list_roles_by_identifier_and_window() {
         .map(|r| id_of(&r["_href"]))
         .collect();
     assert_eq!(ids, [2, 3]);
-    app.get("/user/roles?offset=-1")
+    // As the reference's controller reads them: a negative offset counts as 0, a negative
+    // limit asks for all; what is not a number is refused.
+    assert_eq!(list("?offset=-1").await.json(), list("").await.json());
+    assert_eq!(
+        list("?offset=-3&limit=-7").await.json(),
+        list("").await.json()
+    );
+    app.get("/user/roles?offset=x")
         .admin()
         .send()
         .await

@@ -6,6 +6,7 @@ mod assignments;
 mod errors;
 mod lifecycle;
 mod listing;
+mod policy_map;
 
 use crate::support::*;
 use serde_json::{Value, json};

@@ -17,6 +17,47 @@ impl TestApp {
             .unwrap()
     }
 
+    /// PostgreSQL: ends every connection of this app's database from the server's side (as a
+    /// restart would), with an administrator's connection of its own; how many it ended.
+    pub async fn cut_connections(&self) -> usize {
+        let base = std::env::var("CAIRN_TEST_DATABASE_URL").expect("a PostgreSQL server");
+        // The scratch database names its connections after its schema (`application_name`).
+        let name = (self.url.split(['?', '&']))
+            .find_map(|p| p.strip_prefix("application_name="))
+            .expect("the connections' name");
+        let admin = sea_orm::Database::connect(base.as_str()).await.unwrap();
+        let rows = admin
+            .query_all_raw(sea_orm::Statement::from_sql_and_values(
+                sea_orm::DbBackend::Postgres,
+                "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity \
+                 WHERE application_name = $1 AND pid <> pg_backend_pid()",
+                [name.into()],
+            ))
+            .await
+            .unwrap();
+        let pids: Vec<i32> = rows.iter().map(|r| r.try_get("", "pid").unwrap()).collect();
+        // `pg_terminate_backend` only signals: wait until those backends are gone, so that
+        // the app's next statement meets a cut connection, not one still ending.
+        let started = std::time::Instant::now();
+        loop {
+            let left = admin
+                .query_one_raw(sea_orm::Statement::from_sql_and_values(
+                    sea_orm::DbBackend::Postgres,
+                    "SELECT count(*) AS n FROM pg_stat_activity WHERE pid = ANY($1)",
+                    [pids.clone().into()],
+                ))
+                .await
+                .unwrap()
+                .map_or(0, |r| r.try_get::<i64>("", "n").unwrap());
+            if left == 0 || started.elapsed() > std::time::Duration::from_secs(10) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        admin.close().await.unwrap();
+        pids.len()
+    }
+
     /// Runs raw SQL (`?` placeholders) on the app's database.
     pub async fn sql(&self, sql: &str, values: Vec<sea_orm::Value>) {
         let conn = self.service.db.conn();

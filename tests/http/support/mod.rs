@@ -1,15 +1,18 @@
 //! The test harness: a fresh database per test (SQLite in a temporary directory, or a fresh
 //! schema of the PostgreSQL server named by `CAIRN_TEST_DATABASE_URL`), the whole HTTP
 //! application over it, and a small client that speaks to it in XML or JSON. Server-Sent
-//! Events are read in `stream`, the database straight in `db`, the storage tests' S3 server
+//! Events are read in `stream`, the database straight in `db` (and through a proxy that can
+//! stop, `proxy`), the storage tests' S3 server
 //! lives in `s3`, and table-driven request checks in `tables`; all of it is reachable as
 //! `crate::support::*`.
 
 mod db;
+mod proxy;
 mod s3;
 mod stream;
 mod tables;
 
+pub use proxy::*;
 pub use s3::*;
 // `Streamed` is named by no test today, only returned by `Req::open`.
 #[allow(unused_imports)]
@@ -40,7 +43,7 @@ pub fn reference_example(path: &str) -> String {
 pub struct TestApp {
     endpoint: poem::endpoint::BoxEndpoint<'static, poem::Response>,
     /// The service under the app, for tests that set up or inspect data directly.
-    pub service: std::sync::Arc<cairn::services::Services>,
+    pub service: std::sync::Arc<cairn::mount::Services>,
     /// The scratch database, owned by the first instance over it.
     db: Option<ScratchDb>,
     url: String,
@@ -70,6 +73,13 @@ impl TestApp {
         app
     }
 
+    /// The app over a scratch database a test prepared first (a migration's target).
+    pub async fn over_scratch(db: ScratchDb, extra: &[&str]) -> TestApp {
+        let mut app = Self::over(&db.url, extra).await;
+        app.db = Some(db);
+        app
+    }
+
     /// A second server instance over the same database (as behind a load balancer).
     pub async fn another_instance(&self) -> TestApp {
         Self::over(&self.url, &[]).await
@@ -78,6 +88,17 @@ impl TestApp {
     /// Another instance over the same database, with extra `cairn serve` options.
     pub async fn another_instance_with(&self, extra: &[&str]) -> TestApp {
         Self::over(&self.url, extra).await
+    }
+
+    /// Another instance over the same database reached at `url` (a proxy's), with extra
+    /// `cairn serve` options.
+    pub async fn another_instance_at(&self, url: &str, extra: &[&str]) -> TestApp {
+        Self::over(url, extra).await
+    }
+
+    /// The URL of its database.
+    pub fn url(&self) -> &str {
+        &self.url
     }
 
     async fn over(url: &str, extra: &[&str]) -> TestApp {
@@ -173,6 +194,23 @@ impl TestApp {
     }
 }
 
+impl TestApp {
+    /// A JSON Web Token for `login` (`POST /user/token/jwt`, 200).
+    pub async fn token_as(&self, login: &str, password: &str) -> String {
+        let r = self
+            .req("POST", "/user/token/jwt")
+            .json_body(
+                "JWTInput",
+                serde_json::json!({"username": login, "password": password}),
+            )
+            .accept("JWT+json")
+            .send()
+            .await;
+        r.assert(200);
+        r.json()["JWT"]["token"].as_str().unwrap().to_string()
+    }
+}
+
 /// A request under construction.
 pub struct Req<'a> {
     app: &'a TestApp,
@@ -202,6 +240,11 @@ impl Req<'_> {
         use base64::Engine;
         let v = base64::engine::general_purpose::STANDARD.encode(format!("{login}:{password}"));
         self.header("authorization", &format!("Basic {v}"))
+    }
+
+    /// `Authorization: Bearer <token>` (a JSON Web Token).
+    pub fn bearer(self, token: &str) -> Self {
+        self.header("authorization", &format!("Bearer {token}"))
     }
 
     /// A JSON body `{"<input>": value}` with the input's content type.

@@ -39,7 +39,7 @@ async fn bad_views_are_400() {
         json!({"identifier": "x", "ContentQuery": {"limit": -1}}),
         json!({"identifier": "x", "ContentQuery": {"Filter": {"ContentIdCriterion": "a"}}}),
         json!({"identifier": "x", "ContentQuery": {"Filter": {"Field": {"name": "name", "operator": "NEAR", "value": 1}}}}),
-        json!({"identifier": "x", "ContentQuery": {"Aggregations": [{"ContentTypeTermAggregation": {"name": "t"}}]}}),
+        json!({"identifier": "x", "ContentQuery": {"Aggregations": [{"NoSuchTermAggregation": {"name": "t"}}]}}),
     ];
     let rows = cases.into_iter();
     expect_all(

@@ -2,6 +2,7 @@
 //! operators, sort clauses and paging, in both formats; the deprecated endpoint; errors.
 //! Shared here: running a view and reading its hits.
 
+mod aggregations;
 mod full_text;
 mod limits;
 mod queries;

@@ -135,6 +135,31 @@ async fn location_queries_answer_locations_in_xml_and_json() {
         .map(|h| h["value"]["Location"]["id"].as_i64().unwrap())
         .collect();
     assert_eq!(ids, [53, 52, 51]);
+    // Each hit's ContentInfo holds the full content item with its current version, as the
+    // reference's Location visitor writes a hit (a GET of the Location holds its ContentInfo).
+    let hit = &v["Result"]["searchHits"]["searchHit"][0]["value"]["Location"];
+    let content = &hit["ContentInfo"]["Content"];
+    assert_eq!(
+        content["_media-type"],
+        "application/vnd.ibexa.api.Content+json"
+    );
+    let version = &content["CurrentVersion"]["Version"];
+    assert_eq!(version["VersionInfo"]["versionNo"], 1, "{content}");
+    assert!(
+        version["Fields"]["field"]
+            .as_array()
+            .is_some_and(|f| !f.is_empty()),
+        "{content}"
+    );
+    let got = app
+        .get_json("/content/locations/1/43/53", "Location+json")
+        .await;
+    let info = &got["Location"]["ContentInfo"]["Content"];
+    assert_eq!(
+        info["_media-type"],
+        "application/vnd.ibexa.api.ContentInfo+json"
+    );
+    assert!(info["CurrentVersion"].get("Version").is_none(), "{info}");
 
     let body = "<ViewInput><identifier>x</identifier><LocationQuery><Filter><ParentLocationIdCriterion>43</ParentLocationIdCriterion></Filter><limit>2</limit><SortClauses><LocationPath>ascending</LocationPath></SortClauses></LocationQuery></ViewInput>";
     let r = app
@@ -159,6 +184,19 @@ async fn location_queries_answer_locations_in_xml_and_json() {
     let location = &hits.children[0].children[0].children[0];
     assert_eq!(location.name, "Location");
     assert_eq!(child_text(location, "id"), "51");
+    let info = location
+        .children
+        .iter()
+        .find(|c| c.name == "ContentInfo")
+        .unwrap();
+    let content = &info.children[0];
+    assert_eq!(content.name, "Content");
+    let current = content
+        .children
+        .iter()
+        .find(|c| c.name == "CurrentVersion")
+        .unwrap();
+    assert_eq!(current.children[0].name, "Version", "{current:?}");
 
     // The reference's 1.0 example (an image query) in XML and JSON.
     for (file, ct) in [
@@ -171,20 +209,7 @@ async fn location_queries_answer_locations_in_xml_and_json() {
             "application/vnd.ibexa.api.ViewInput+xml",
         ),
     ] {
-        let mut input = reference_example(&format!("views/POST/{file}"));
-        // Aggregations are not supported: the same query without them.
-        if file.ends_with("json.example") {
-            let mut j: Value = serde_json::from_str(&input).unwrap();
-            j["ViewInput"]["Query"]
-                .as_object_mut()
-                .unwrap()
-                .remove("Aggregations");
-            input = j.to_string();
-        } else {
-            let start = input.find("<Aggregations>").unwrap();
-            let end = input.find("</Aggregations>").unwrap() + "</Aggregations>".len();
-            input.replace_range(start..end, "");
-        }
+        let input = reference_example(&format!("views/POST/{file}"));
         let r = app
             .req("POST", "/views")
             .raw_body(ct, &input)
@@ -194,6 +219,10 @@ async fn location_queries_answer_locations_in_xml_and_json() {
         r.assert(200);
         assert_eq!(r.json()["View"]["identifier"], "TitleView");
         assert_eq!(r.json()["View"]["Result"]["count"], 0);
+        // Its content type aggregation has no bucket: no hit.
+        let aggregations = &r.json()["View"]["Result"]["aggregations"];
+        assert_eq!(aggregations[0]["name"], "some name", "{aggregations}");
+        assert_eq!(aggregations[0]["entries"], json!([]));
     }
 }
 
@@ -272,4 +301,57 @@ async fn object_state_criteria_find_the_items_in_a_state() {
     )
     .await;
     assert_eq!(none["Result"]["count"], 0);
+}
+
+/// A `Field` criterion in XML, as the reference's parser reads it (`name`, `operator` and
+/// `value` elements; several `value` elements for IN), and the same in JSON (issue 45).
+#[tokio::test]
+async fn field_criteria_read_in_xml_as_in_json() {
+    let app = TestApp::new().await;
+    let xml_names = async |criterion: &str| {
+        let xml = format!(
+            "<ViewInput><identifier>f</identifier><ContentQuery><Filter>{criterion}</Filter>\
+             <limit>10</limit><SortClauses><ContentName>ascending</ContentName></SortClauses>\
+             </ContentQuery></ViewInput>"
+        );
+        let r = app
+            .req("POST", "/views")
+            .admin()
+            .raw_body("application/vnd.ibexa.api.ViewInput+xml; version=1.1", &xml)
+            .accept("View+json")
+            .send()
+            .await;
+        r.assert(200);
+        names(&r.json()["View"])
+    };
+    let eq = "<Field><name>name</name><operator>EQ</operator><value>Images</value></Field>";
+    assert_eq!(xml_names(eq).await, ["Images"]);
+    let within = "<Field><name>name</name><operator>IN</operator><value>Images</value>\
+                  <value>Files</value><value>Nothing</value></Field>";
+    assert_eq!(xml_names(within).await, ["Files", "Images"]);
+    let both = format!(
+        "<AND>{eq}<Field><name>name</name><operator>LIKE</operator><value>Im*</value></Field></AND>"
+    );
+    assert_eq!(xml_names(&both).await, ["Images"]);
+    let v = view(
+        &app,
+        content_query(
+            json!({"Field": {"name": "name", "operator": "IN", "value": ["Images", "Files", "Nothing"]}}),
+            json!({"ContentName": "ascending"}),
+        ),
+    )
+    .await;
+    assert_eq!(names(&v), ["Files", "Images"]);
+    // Without a name the XML criterion is refused, saying so.
+    let r = app
+        .req("POST", "/views")
+        .admin()
+        .raw_body(
+            "application/vnd.ibexa.api.ViewInput+xml; version=1.1",
+            "<ViewInput><identifier>f</identifier><ContentQuery><Filter><Field><operator>EQ</operator>\
+             <value>x</value></Field></Filter></ContentQuery></ViewInput>",
+        )
+        .send()
+        .await;
+    assert!(r.assert_error(400).contains("name"));
 }

@@ -5,6 +5,7 @@
 //! that build them are in `validate`, `parse_type` and `parse_endpoint`.
 
 mod endpoints;
+mod examples;
 mod names;
 mod parse_endpoint;
 mod parse_type;
@@ -13,6 +14,7 @@ mod types;
 mod validate;
 
 pub use endpoints::{Access, CUSTOM_METHODS, Endpoint, QueryParam, RequestHeader, Response};
+pub use examples::Examples;
 pub use names::{pascal, snake};
 pub(crate) use parse_endpoint::route_shape;
 pub use types::{Field, Place, RefTemplate, Ty, TypeBody, TypeDef};
@@ -31,6 +33,8 @@ pub struct Api {
     pub policies: IndexMap<String, IndexMap<String, Vec<String>>>,
     pub types: IndexMap<String, TypeDef>,
     pub families: Vec<Family>,
+    /// Example bodies by type name (`spec/examples/`).
+    pub examples: IndexMap<String, Examples>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,5 +56,18 @@ pub struct Family {
 impl Api {
     pub fn endpoints(&self) -> impl Iterator<Item = &Endpoint> {
         self.families.iter().flat_map(|f| f.endpoints.iter())
+    }
+
+    /// A union field whose members are all written as the field's own element: the member
+    /// stands in for the field (`ContentInfo.Content`: a ContentInfo, or a full Content), not
+    /// wrapped inside it.
+    pub fn inline_union(&self, f: &Field) -> bool {
+        match &f.ty {
+            Ty::Named(n) => match &self.types[n].body {
+                TypeBody::OneOf(members) => members.iter().all(|m| self.types[m].element == f.wire),
+                _ => false,
+            },
+            _ => false,
+        }
     }
 }

@@ -71,10 +71,21 @@ impl Api {
                 (Some(fields), None) => {
                     let mut out: Vec<Field> = Vec::new();
                     let mut seen = HashSet::new();
+                    let elements: HashSet<&str> = (fields.keys())
+                        .filter(|k| !k.starts_with('@'))
+                        .map(|k| k.split('|').next().unwrap_or(k))
+                        .collect();
                     for (key, expr) in fields {
                         let fentry = format!("{entry}.fields.{key}");
                         match parse_field(key, expr, &raw_types, &params) {
-                            Ok(f) => {
+                            Ok(mut f) => {
+                                // An attribute beside an element of its name (the reference's
+                                // `JWT` carries its token twice): `<name>_attribute` in Rust.
+                                if f.place == Place::Attribute && elements.contains(f.wire.as_str())
+                                {
+                                    f.rust =
+                                        format!("{}_attribute", f.rust.trim_start_matches("r#"));
+                                }
                                 if !seen.insert(f.rust.clone()) {
                                     p.push(
                                         file,
@@ -191,6 +202,8 @@ impl Api {
             });
         }
 
+        let (examples, wrong) = super::examples::collect(&raw.examples, &types);
+        p.0.extend(wrong);
         let mut api = Api {
             title: raw.api.info.title.clone(),
             version: raw.api.info.version.clone(),
@@ -201,6 +214,7 @@ impl Api {
             policies: raw.api.policies.clone(),
             types,
             families,
+            examples,
         };
         if api.types.get("ErrorMessage").is_none() {
             p.push(

@@ -91,6 +91,7 @@ pub struct Label {
 }
 /// Either kind of payload.
 #[derive(Debug, Clone, PartialEq, Hash)]
+#[allow(clippy::large_enum_variant)]
 pub enum Payload {
     Part(Part),
     Label(Label),

@@ -86,20 +86,3 @@ pub trait Api: ApiBase {
     /// The things family's implementor.
     fn things(&self) -> &Self::Things;
 }
-/// Declares `$name`, which holds every family's service, `<family>::<Family>Service` at the
-/// root of the crate (built by its `new` from the shared state `$shared`), and implements
-/// [`Api`] through them; its [`ApiBase`] is written beside it. The one list of the families
-/// is the spec's.
-#[allow(unused_macros)]
-macro_rules! services {
-    ($(#[$doc:meta])* $name:ident ($shared:ty)) => {
-        $(#[$doc])* pub struct $name { pub shared : ::std::sync::Arc <$shared >, things :
-        $crate::things::ThingsService, } impl $name { pub fn new(shared :
-        ::std::sync::Arc <$shared >) -> $name { $name { things :
-        $crate::things::ThingsService::new(shared.clone()), shared, } } } impl
-        $crate::api::traits::Api for $name { type Things = $crate::things::ThingsService;
-        fn things(& self) -> & Self::Things { & self.things } }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use services;

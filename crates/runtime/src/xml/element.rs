@@ -175,7 +175,10 @@ impl Node for XmlElement {
             }
             return HashValue::Map(map);
         }
-        if values.is_empty() {
+        // A value tree (`fieldValue`) holds `value` elements only; beside other elements
+        // (`<Field><name>…</name><operator>…</operator><value>…</value></Field>`) `value` is
+        // one more plain element, as the reference's XML reader takes it.
+        if values.len() < self.children.len() || values.is_empty() {
             if self.has_text() {
                 return HashValue::cast_xml_text(&self.text);
             }

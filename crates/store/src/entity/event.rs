@@ -1,4 +1,4 @@
-//! `events`: the outbox, one row per committed change (see `crate::events`).
+//! `events`: the outbox, one row per committed change (see `events.rs`).
 
 use sea_orm::entity::prelude::*;
 

@@ -16,6 +16,9 @@ crate::from_row! {
         pub password_updated_at: Option<i64>,
         pub enabled: bool,
         pub max_login: i64,
+        /// Counted up when the account is disabled or gets another password: JSON Web Tokens
+        /// issued before no longer hold.
+        pub token_epoch: i64,
     }
 }
 

@@ -120,6 +120,8 @@ async fn seed(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
             password_updated_at: Set(None),
             enabled: Set(true),
             max_login: Set(10),
+            // A column of a later migration.
+            ..Default::default()
         })
         .exec(db)
         .await?;

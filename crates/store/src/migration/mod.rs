@@ -25,6 +25,9 @@ mod m0017_id_sequences;
 mod m0018_location_sections;
 mod m0019_partial_sort_keys;
 mod m0020_fields_in_order;
+mod m0021_secrets;
+mod m0022_token_epochs;
+mod m0023_search_facets;
 
 use crate::Connection;
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
@@ -53,6 +56,9 @@ fn migrations() -> Vec<Box<dyn MigrationTrait>> {
         Box::new(m0018_location_sections::Migration),
         Box::new(m0019_partial_sort_keys::Migration),
         Box::new(m0020_fields_in_order::Migration),
+        Box::new(m0021_secrets::Migration),
+        Box::new(m0022_token_epochs::Migration),
+        Box::new(m0023_search_facets::Migration),
     ]
 }
 
@@ -78,29 +84,32 @@ pub async fn pending(conn: &impl Connection) -> Result<Vec<String>, DbErr> {
         .collect())
 }
 
-/// Applies the pending migrations, each in one transaction with its record.
-pub(crate) async fn run(db: &crate::Db) -> Result<(), DbErr> {
-    let pending = pending(db.conn()).await?;
-    for m in migrations()
-        .into_iter()
+/// The migrations not applied yet, in order; and whether that is every one (a new database).
+pub(crate) async fn to_apply(
+    conn: &impl Connection,
+) -> Result<(Vec<Box<dyn MigrationTrait>>, bool), DbErr> {
+    let pending = pending(conn).await?;
+    let all = migrations();
+    let new = pending.len() == all.len();
+    let todo = (all.into_iter())
         .filter(|m| pending.iter().any(|p| p == m.name()))
-    {
-        db.write_untracked(async |tx| {
-            m.up(&SchemaManager::new(tx)).await?;
-            let now = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs() as i64);
-            tx.execute_raw(crate::sql::stmt(
-                tx.get_database_backend(),
-                "INSERT INTO seaql_migrations (version, applied_at) VALUES (?, ?)",
-                [m.name().into(), now.into()],
-            ))
-            .await
-            .map(|_| ())
-        })
-        .await?;
-    }
-    Ok(())
+        .collect();
+    Ok((todo, new))
+}
+
+/// Applies `m` and records it, in the write `tx`.
+pub(crate) async fn apply(tx: &crate::Tx, m: &dyn MigrationTrait) -> Result<(), DbErr> {
+    m.up(&SchemaManager::new(tx.transaction())).await?;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    tx.execute_raw(crate::sql::stmt(
+        tx.get_database_backend(),
+        "INSERT INTO seaql_migrations (version, applied_at) VALUES (?, ?)",
+        [m.name().into(), now.into()],
+    ))
+    .await
+    .map(|_| ())
 }
 
 /// Runs DDL statements, separated by `;`, after replacing the placeholders:

@@ -21,7 +21,7 @@ pub(super) fn limit_written(s: &Statement) -> (std::borrow::Cow<'_, str>, (&[Val
 }
 
 /// `s` with its bound limits written into its text and their values dropped: for statements
-/// built once and run many times (`sql::Kept`, `sql::by_id`), so that no run rewrites them.
+/// built once and run many times (`read::Kept`, `read::by_id`), so that no run rewrites them.
 pub(crate) fn limits_fixed(s: Statement) -> Statement {
     let (sql, (values, written)) = limit_written(&s);
     if written.is_empty() {
@@ -120,8 +120,17 @@ impl ToSql for Param<'_> {
     }
 }
 
-/// A rusqlite error as sea-orm's (the text keeps SQLite's message, e.g. "UNIQUE constraint
-/// failed", which `sql::unique_violation` looks for).
+/// A rusqlite error as sea-orm's: a failure of SQLite keeps its extended result code
+/// (`crate::failure` reads it), anything else (a value of the wrong type) its text.
 pub(crate) fn err(e: rusqlite::Error) -> DbErr {
-    DbErr::Query(RuntimeErr::Internal(e.to_string()))
+    match e {
+        rusqlite::Error::SqliteFailure(f, message) => {
+            let message = message.unwrap_or_else(|| f.to_string());
+            crate::failure::SqliteError::db_err(f.extended_code, message)
+        }
+        rusqlite::Error::SqlInputError { error, msg, .. } => {
+            crate::failure::SqliteError::db_err(error.extended_code, msg)
+        }
+        other => DbErr::Query(RuntimeErr::Internal(other.to_string())),
+    }
 }

@@ -11,7 +11,6 @@
 //! dropped) is still committed, by the first of it to get the turn back.
 
 use super::*;
-use sea_orm::DatabaseTransaction;
 use std::sync::atomic::AtomicUsize;
 
 /// The most writes one transaction holds: a bound on how long the first waits for its answer.
@@ -37,7 +36,7 @@ struct Group {
     writes: usize,
     /// The commit's outcome, for the writes of the group that wait for it; dropped unsent (so
     /// that they fail) when the group is dropped before its commit.
-    outcome: tokio::sync::watch::Sender<Option<Result<(), String>>>,
+    outcome: tokio::sync::watch::Sender<Option<Result<(), DbErr>>>,
 }
 
 /// Counts a writer as waiting for its turn while it lives.
@@ -63,7 +62,7 @@ impl Writers {
     pub(super) async fn write<T, E>(
         &self,
         pool: &Arc<Pool>,
-        work: impl AsyncFnOnce(&DatabaseTransaction) -> Result<T, E>,
+        work: impl AsyncFnOnce(&crate::Tx) -> Result<T, E>,
     ) -> Result<T, E>
     where
         E: From<DbErr>,
@@ -80,8 +79,9 @@ impl Writers {
             Some(g) => (g, true),
             None => (self.begin(pool).await?, false),
         };
-        let tx = group.t.part(nested).await?;
+        let tx = crate::Tx::new(group.t.part(nested).await?);
         let done = work(&tx).await;
+        let (tx, _) = tx.into_parts();
         // This write's own outcome, once it holds (the savepoint released or rolled back).
         let mine: Result<T, E> = match done {
             Ok(v) => {
@@ -112,7 +112,7 @@ impl Writers {
                     heard = told.wait_for(Option::is_some) => {
                         break match heard {
                             Ok(o) => o.clone().unwrap_or(Ok(())),
-                            Err(_) => Err(ABANDONED.to_string()),
+                            Err(_) => Err(abandoned()),
                         };
                     }
                     _turn = self.turn.lock() => {
@@ -130,7 +130,7 @@ impl Writers {
         };
         match outcome {
             Ok(()) => mine,
-            Err(e) => Err(DbErr::Query(RuntimeErr::Internal(e)).into()),
+            Err(e) => Err(e.into()),
         }
     }
 
@@ -146,15 +146,20 @@ impl Writers {
     }
 }
 
-/// What the writes of a group that was dropped before its commit answer (a client may send
-/// them again).
-pub const ABANDONED: &str =
-    "the write was rolled back with the writes it shared a transaction with: send it again";
+/// What the writes of a group that was dropped before its commit answer: SQLite's code for
+/// a transaction rolled back under a statement (`SQLITE_ABORT_ROLLBACK`), so that it reads
+/// as a write to send again (`crate::failure`).
+pub(crate) fn abandoned() -> DbErr {
+    crate::failure::SqliteError::db_err(
+        rusqlite::ffi::SQLITE_ABORT_ROLLBACK,
+        "the write was rolled back with the writes it shared a transaction with".into(),
+    )
+}
 
 impl Writers {
     /// Commits a group's transaction and tells its writes.
-    fn commit(&self, group: Group) -> Result<(), String> {
-        let outcome = group.t.commit().map_err(|e| e.to_string());
+    fn commit(&self, group: Group) -> Result<(), DbErr> {
+        let outcome = group.t.commit();
         self.commits.fetch_add(1, Ordering::Relaxed);
         metrics::histogram!("cairn_db_writes_per_commit").record(group.writes as f64);
         group.outcome.send_replace(Some(outcome.clone()));

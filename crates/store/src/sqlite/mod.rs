@@ -20,6 +20,8 @@
 //! - Statements are prepared once per connection (an LRU of 256).
 //! - A statement blocks the thread that runs it: those whose cost the caller decides
 //!   (searches, `watch.rs`) run on the blocking pool instead.
+//! - [`Pool::close`]: a clean stop copies the WAL back and closes every connection, so that
+//!   no `-wal` or `-shm` file is left beside the database.
 
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, OpenFlags, ToSql};
@@ -35,21 +37,26 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::commits::{CommitMarks, Mark};
 
+mod asked;
 mod binding;
 mod gather;
 mod group;
 mod proxy;
+pub(crate) mod snapshot;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use asked::asking;
 use binding::*;
 pub(crate) use binding::{err, limits_fixed};
-pub use group::ABANDONED;
 use group::Writers;
 pub use proxy::{Transaction, shared};
 
 /// How long a connection waits for another process's writer.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long [`Pool::get`] waits for a connection unless told otherwise.
+const DEFAULT_PATIENCE: Duration = Duration::from_secs(30);
 
 /// How often the WAL is copied back into the database.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
@@ -75,7 +82,11 @@ const WAL_KEPT_BYTES: i64 = 64 << 20;
 /// next writer starts the WAL over, and cut back to [`WAL_KEPT_BYTES`] then. It takes its turn
 /// in the writers' queue for that, since SQLite's busy handler would rarely find a moment
 /// between this process's writers.
-fn checkpoints(pool: std::sync::Weak<Pool>, writers: Arc<Writers>) -> Result<(), DbErr> {
+/// It ends when the pool is dropped or closed ([`Pool::close`]).
+fn checkpoints(
+    pool: std::sync::Weak<Pool>,
+    writers: Arc<Writers>,
+) -> Result<std::thread::JoinHandle<()>, DbErr> {
     let path = pool.upgrade().map(|p| p.path.clone()).unwrap_or_default();
     let c = Connection::open(&path).map_err(err)?;
     c.busy_timeout(RESTART_PATIENCE).map_err(err)?;
@@ -88,8 +99,14 @@ fn checkpoints(pool: std::sync::Weak<Pool>, writers: Arc<Writers>) -> Result<(),
     std::thread::Builder::new()
         .name("sqlite-checkpoint".into())
         .spawn(move || {
-            while pool.strong_count() > 0 {
+            loop {
                 std::thread::sleep(CHECKPOINT_EVERY);
+                if pool
+                    .upgrade()
+                    .is_none_or(|p| p.closing.load(Ordering::Acquire))
+                {
+                    break;
+                }
                 // An idle connection's read transaction of an older state keeps its frames
                 // from being copied back and the WAL from starting over.
                 if let Some(pool) = pool.upgrade() {
@@ -118,7 +135,6 @@ fn checkpoints(pool: std::sync::Weak<Pool>, writers: Arc<Writers>) -> Result<(),
                 }
             }
         })
-        .map(|_| ())
         .map_err(|e| DbErr::Custom(format!("cannot start the checkpoint thread: {e}")))
 }
 
@@ -130,6 +146,8 @@ pub struct Pool {
     /// Connections held by requests' read snapshots (`snapshot.rs`), counted apart: a request
     /// holding one never keeps a statement waiting for a connection.
     snapshots: Arc<Semaphore>,
+    /// The most connections open at once (the permits of each semaphore).
+    size: u32,
     opened: AtomicU32,
     statements: Arc<AtomicU64>,
     /// This process's writers: their turns and their groups.
@@ -141,6 +159,15 @@ pub struct Pool {
     /// sea-orm's connection over this pool ([`shared`]), known by its address: a weak
     /// reference keeps the address from being taken by another while the pool lives.
     shared: std::sync::OnceLock<std::sync::Weak<sea_orm::ProxyDatabaseConnection>>,
+    /// Set by [`Pool::close`]: the checkpoint thread ends.
+    closing: std::sync::atomic::AtomicBool,
+    /// How long, in milliseconds, [`Pool::get`] waits for a connection ([`Pool::wait_at_most`]).
+    patience: AtomicU64,
+    /// The most pages the database may grow to, set on every connection (0: SQLite's own
+    /// limit); tests fill a disk with it ([`Pool::cap_size`]).
+    most_pages: std::sync::atomic::AtomicI64,
+    /// The checkpoint thread, joined by [`Pool::close`].
+    checkpointer: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
 impl std::fmt::Debug for Pool {
@@ -157,12 +184,17 @@ impl Pool {
             idle: Mutex::new(Vec::new()),
             permits: Arc::new(Semaphore::new(size.max(1) as usize)),
             snapshots: Arc::new(Semaphore::new(size.max(1) as usize)),
+            size: size.max(1),
             opened: AtomicU32::new(0),
             statements,
             writers: Default::default(),
             marks: None,
             keeping: true.into(),
             shared: Default::default(),
+            closing: false.into(),
+            patience: AtomicU64::new(DEFAULT_PATIENCE.as_millis() as u64),
+            most_pages: 0.into(),
+            checkpointer: Mutex::new(None),
         };
         let first = pool.connect()?;
         (first.db)
@@ -171,8 +203,48 @@ impl Pool {
         pool.marks = CommitMarks::open(path);
         let pool = Arc::new(pool);
         pool.idle.lock().expect("pool lock").push(first);
-        checkpoints(Arc::downgrade(&pool), pool.writers.clone())?;
+        let checkpointer = checkpoints(Arc::downgrade(&pool), pool.writers.clone())?;
+        *pool.checkpointer.lock().expect("pool lock") = Some(checkpointer);
         Ok(pool)
+    }
+
+    /// Closes the pool for good, as a clean shutdown does: waits (up to `patience`) for the
+    /// connections in use to come back, copies the whole WAL back into the database
+    /// (`wal_checkpoint(TRUNCATE)`) and closes every connection, so that SQLite, closing the
+    /// last one, removes the `-wal` and `-shm` files. Whether every connection was closed
+    /// (one still in use after `patience` is left to the process's exit, and the files with
+    /// it; SQLite recovers from them at the next start).
+    pub async fn close(&self, patience: Duration) -> Result<bool, DbErr> {
+        self.keeping.store(false, Ordering::Release);
+        self.closing.store(true, Ordering::Release);
+        // Holding every permit, no connection is in use (kept until the end).
+        let all = async {
+            let a = self.permits.acquire_many(self.size).await;
+            (a, self.snapshots.acquire_many(self.size).await)
+        };
+        let held = tokio::time::timeout(patience, all).await;
+        let returned = matches!(held, Ok((Ok(_), Ok(_))));
+        self.permits.close();
+        self.snapshots.close();
+        let checkpointer = self.checkpointer.lock().expect("pool lock").take();
+        if let Some(thread) = checkpointer {
+            // It ends within one of its pauses.
+            let _ = tokio::task::spawn_blocking(move || thread.join()).await;
+        }
+        let idle = std::mem::take(&mut *self.idle.lock().expect("pool lock"));
+        self.opened.fetch_sub(idle.len() as u32, Ordering::Relaxed);
+        drop(idle);
+        let last = self.connect()?;
+        last.db
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+            .map_err(err)?;
+        if let Some(marks) = &self.marks {
+            marks.release();
+        }
+        drop(last);
+        self.opened.fetch_sub(1, Ordering::Relaxed);
+        drop(held);
+        Ok(returned)
     }
 
     fn connect(&self) -> Result<Conn, DbErr> {
@@ -196,6 +268,11 @@ impl Pool {
         c.pragma_update(None, "journal_size_limit", WAL_KEPT_BYTES)
             .map_err(err)?;
         c.set_prepared_statement_cache_capacity(256);
+        let most_pages = self.most_pages.load(Ordering::Relaxed);
+        if most_pages > 0 {
+            c.pragma_update(None, "max_page_count", most_pages)
+                .map_err(err)?;
+        }
         self.opened.fetch_add(1, Ordering::Relaxed);
         Ok(Conn {
             db: c,
@@ -207,9 +284,35 @@ impl Pool {
     /// Runs `work` as a write and answers once it has committed (`group.rs`).
     pub async fn write<T, E: From<DbErr>>(
         self: &Arc<Self>,
-        work: impl AsyncFnOnce(&sea_orm::DatabaseTransaction) -> Result<T, E>,
+        work: impl AsyncFnOnce(&crate::Tx) -> Result<T, E>,
     ) -> Result<T, E> {
         self.writers.write(self, work).await
+    }
+
+    /// Caps the database at the size it has now (`capped`), as a full disk would, or lifts
+    /// the cap: `PRAGMA max_page_count` on every connection, idle or opened later (call it
+    /// while none is in use). A write that needs more room fails with `SQLITE_FULL`.
+    #[cfg(any(test, feature = "testing"))]
+    pub fn cap_size(&self, capped: bool) -> Result<(), DbErr> {
+        // SQLite's own limit, 2^32 - 2 pages.
+        const NO_CAP: i64 = 4_294_967_294;
+        let idle = self.idle.lock().expect("pool lock");
+        let first = idle
+            .first()
+            .ok_or_else(|| DbErr::Custom("no idle connection".into()))?;
+        let pages: i64 = if capped {
+            (first.db)
+                .query_row("PRAGMA page_count", [], |r| r.get(0))
+                .map_err(err)?
+        } else {
+            NO_CAP
+        };
+        for c in idle.iter() {
+            c.db.pragma_update(None, "max_page_count", pages)
+                .map_err(err)?;
+        }
+        self.most_pages.store(pages, Ordering::Relaxed);
+        Ok(())
     }
 
     /// Commits of writes since the pool opened.
@@ -217,10 +320,30 @@ impl Pool {
         self.writers.commits()
     }
 
-    /// A connection, once one is free, outside any transaction.
+    /// How long [`Pool::get`] waits for a connection before it gives up (30 s unless set).
+    pub fn wait_at_most(&self, patience: Duration) {
+        (self.patience).store(patience.as_millis() as u64, Ordering::Relaxed);
+    }
+
+    /// A connection, once one is free, outside any transaction; a timeout once every one
+    /// stayed in use for the pool's patience ([`Pool::wait_at_most`]).
     pub async fn get(self: &Arc<Self>) -> Result<Lease, DbErr> {
-        let permit = (self.permits.clone().acquire_owned().await)
-            .map_err(|_| DbErr::ConnectionAcquire(sea_orm::ConnAcquireErr::ConnectionClosed))?;
+        use sea_orm::ConnAcquireErr;
+        // A free connection is taken without a timer.
+        let permit = match self.permits.clone().try_acquire_owned() {
+            Ok(permit) => permit,
+            Err(_) => {
+                let patience = Duration::from_millis(self.patience.load(Ordering::Relaxed));
+                let waited = self.permits.clone().acquire_owned();
+                match tokio::time::timeout(patience, waited).await {
+                    Ok(Ok(permit)) => permit,
+                    Ok(Err(_)) => {
+                        return Err(DbErr::ConnectionAcquire(ConnAcquireErr::ConnectionClosed));
+                    }
+                    Err(_) => return Err(DbErr::ConnectionAcquire(ConnAcquireErr::Timeout)),
+                }
+            }
+        };
         Ok(Lease {
             conn: Some(self.idle_or_new(None)?),
             pool: self.clone(),
@@ -397,6 +520,11 @@ impl Drop for Lease {
         let Some(mut c) = self.conn.take() else {
             return;
         };
+        // A closed pool keeps no connection: this one closes (the last removes the WAL).
+        if self.pool.closing.load(Ordering::Acquire) {
+            self.pool.opened.fetch_sub(1, Ordering::Relaxed);
+            return;
+        }
         if self.watched {
             let _ = c.db.progress_handler(0, None::<fn() -> bool>);
         }
@@ -458,7 +586,7 @@ impl Lease {
     pub(crate) fn decode(
         &self,
         s: &Statement,
-        decode: crate::direct::Decode,
+        decode: crate::rows::Decode,
     ) -> Result<Box<dyn std::any::Any + Send>, DbErr> {
         self.rows(s, |rows, shape| decode(rows, &shape.columns).map_err(err))
     }
@@ -469,7 +597,7 @@ impl Lease {
         s: &Statement,
         f: impl FnOnce(&mut rusqlite::Rows<'_>, &Shape) -> Result<T, DbErr>,
     ) -> Result<T, DbErr> {
-        crate::db::counted(&self.pool.statements);
+        crate::statements::counted(&self.pool.statements);
         let (sql, values) = limit_written(s);
         let mut stmt = self.prepare_cached(&sql).map_err(err)?;
         let shape = self.shape(&sql, &stmt);
@@ -507,7 +635,7 @@ impl Lease {
     /// Runs a statement and returns each row's first column as an integer and its second,
     /// when there is one, as a float (`watch.rs`).
     pub fn numbers(&self, sql: &str, values: &[Value]) -> Result<Vec<(i64, f64)>, DbErr> {
-        crate::db::counted(&self.pool.statements);
+        crate::statements::counted(&self.pool.statements);
         let (sql, values) = limits_written(sql, values);
         let mut stmt = self.prepare_cached(&sql).map_err(err)?;
         let two = stmt.column_count() > 1;
@@ -520,9 +648,33 @@ impl Lease {
         rows.and_then(|rows| rows.collect()).map_err(err)
     }
 
+    /// Runs a statement and returns its rows, every column as a [`crate::rows::Cell`].
+    pub fn cells(&self, sql: &str, values: &[Value]) -> Result<Vec<Vec<crate::rows::Cell>>, DbErr> {
+        use crate::rows::Cell;
+        crate::statements::counted(&self.pool.statements);
+        let (sql, values) = limits_written(sql, values);
+        let mut stmt = self.prepare_cached(&sql).map_err(err)?;
+        let n = stmt.column_count();
+        let rows = stmt.query_map(params(values), |r| {
+            (0..n)
+                .map(|i| {
+                    Ok(match r.get_ref(i)? {
+                        ValueRef::Null => Cell::Null,
+                        ValueRef::Integer(i) => Cell::Int(i),
+                        ValueRef::Real(f) => Cell::Float(f),
+                        ValueRef::Text(t) | ValueRef::Blob(t) => {
+                            Cell::Text(String::from_utf8_lossy(t).into_owned())
+                        }
+                    })
+                })
+                .collect()
+        });
+        rows.and_then(|rows| rows.collect()).map_err(err)
+    }
+
     /// Runs a statement that writes (several, without values, as the migrations do).
     pub fn execute(&self, s: &Statement) -> Result<ProxyExecResult, DbErr> {
-        crate::db::counted(&self.pool.statements);
+        crate::statements::counted(&self.pool.statements);
         match &s.values {
             None => self.execute_batch(&s.sql).map_err(err)?,
             Some(_) => {

@@ -4,11 +4,11 @@
 use super::*;
 
 /// Runs a read for sea-orm: its rows decoded straight into the caller's type when it asked
-/// for that (`direct.rs`; sea-orm then gets no rows), else as proxy rows.
+/// for that (`asked.rs`; sea-orm then gets no rows), else as proxy rows.
 pub(super) fn read(lease: &Lease, s: &Statement) -> Result<Vec<ProxyRow>, DbErr> {
-    match crate::direct::take() {
+    match super::asked::take() {
         Some(decode) => {
-            crate::direct::answer(lease.decode(s, decode)?);
+            super::asked::answer(lease.decode(s, decode)?);
             Ok(Vec::new())
         }
         None => lease.query(s),
@@ -23,7 +23,7 @@ struct Shared(Arc<Pool>);
 #[async_trait::async_trait]
 impl ProxyDatabaseTrait for Shared {
     async fn query(&self, s: Statement) -> Result<Vec<ProxyRow>, DbErr> {
-        if let Some(rows) = crate::snapshot::with(&self.0, |l| read(l, &s)) {
+        if let Some(rows) = super::snapshot::with(&self.0, |l| read(l, &s)) {
             return rows;
         }
         read(&self.0.get().await?, &s)
@@ -31,9 +31,9 @@ impl ProxyDatabaseTrait for Shared {
 
     async fn execute(&self, s: Statement) -> Result<ProxyExecResult, DbErr> {
         // A write outside a transaction: the request's later reads must see it.
-        crate::snapshot::end();
+        super::snapshot::end();
         let done = self.0.get().await?.execute(&s);
-        crate::snapshot::end();
+        super::snapshot::end();
         done
     }
 
@@ -99,7 +99,7 @@ impl Transaction {
     /// an error if it has ended already (a part's rollback that failed rolled back the whole).
     pub(crate) fn commit(&self) -> Result<(), DbErr> {
         if !self.is_open() {
-            return Err(DbErr::Custom("the transaction was rolled back".into()));
+            return Err(group::abandoned());
         }
         self.end("COMMIT")
     }

@@ -69,7 +69,7 @@ async fn a_dropped_transaction_rolls_back_and_gives_its_connection_back() {
     assert_eq!(n(&conn).await, 0);
     let (open, idle) = pool.size();
     assert_eq!(open as usize, idle);
-    let write = async |tx: &sea_orm::DatabaseTransaction| tx.execute_raw(insert()).await;
+    let write = async |tx: &crate::Tx| tx.execute_raw(insert()).await;
     pool.write(write).await.unwrap();
     assert_eq!(n(&conn).await, 1);
 }
@@ -85,7 +85,7 @@ async fn the_wal_is_copied_back_by_the_checkpoint_thread() {
     let before = std::fs::metadata(&file).unwrap().len();
     let rows = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 5000) \
                 INSERT INTO t (n, s) SELECT x, printf('%.200c', 'x') FROM n";
-    let write = async |tx: &sea_orm::DatabaseTransaction| tx.execute_unprepared(rows).await;
+    let write = async |tx: &crate::Tx| tx.execute_unprepared(rows).await;
     pool.write(write).await.unwrap();
     assert_eq!(
         std::fs::metadata(&file).unwrap().len(),
@@ -153,7 +153,7 @@ async fn queued_writes_share_a_commit_and_fail_alone() {
         .map(|n| {
             let pool = pool.clone();
             tokio::spawn(async move {
-                let write = async |tx: &sea_orm::DatabaseTransaction| {
+                let write = async |tx: &crate::Tx| {
                     let insert = format!("INSERT INTO t (n) VALUES ({n})");
                     tx.execute_unprepared(&insert).await?;
                     // Long enough for the others to queue behind it.
@@ -219,7 +219,7 @@ async fn a_commit_writes_its_wal_frames_at_once() {
     // About 16 pages (rows and index), written once.
     let before = gather::writes();
     let sql = insert(100, 300);
-    let write = async |tx: &sea_orm::DatabaseTransaction| tx.execute_unprepared(&sql).await;
+    let write = async |tx: &crate::Tx| tx.execute_unprepared(&sql).await;
     pool.write(write).await.unwrap();
     assert_eq!(
         gather::writes() - before,
@@ -229,7 +229,7 @@ async fn a_commit_writes_its_wal_frames_at_once() {
     assert_eq!(count(&plain), (100, 100 * 101 / 2));
     // 12 MB: past what a WAL file gathers, so written in parts, and still whole.
     let sql = insert(6000, 2000);
-    let write = async |tx: &sea_orm::DatabaseTransaction| tx.execute_unprepared(&sql).await;
+    let write = async |tx: &crate::Tx| tx.execute_unprepared(&sql).await;
     pool.write(write).await.unwrap();
     assert_eq!(count(&plain), (6100, 100 * 101 / 2 + 6000 * 6001 / 2));
     // Rolled back: nothing of it is seen.
@@ -247,4 +247,39 @@ async fn a_commit_writes_its_wal_frames_at_once() {
     drop(plain);
     let again = rusqlite::Connection::open(&path).unwrap();
     assert_eq!(count(&again).0, 6100);
+}
+
+/// Closing the pool copies the WAL back and closes every connection, so SQLite removes the
+/// `-wal` and `-shm` files and the database file holds every commit; a connection still
+/// lent out is waited for up to the patience given, reported, and closed when given back.
+#[tokio::test]
+async fn closing_the_pool_leaves_the_database_file_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pool, conn) = pool(&dir).await;
+    let insert = Statement::from_string(DbBackend::Sqlite, "INSERT INTO t (n) VALUES (7)");
+    conn.execute_raw(insert).await.unwrap();
+    let file = |suffix: &str| dir.path().join(format!("t.db{suffix}"));
+    assert!(file("-wal").exists() && file("-shm").exists());
+    let lent = pool.get().await.unwrap();
+    let waited = std::time::Instant::now();
+    assert!(!pool.close(Duration::from_millis(200)).await.unwrap());
+    assert!(waited.elapsed() >= Duration::from_millis(200));
+    assert!(file("-wal").exists(), "removed while a connection is open");
+    // Given back late, it is closed, the last: SQLite removes the files then.
+    drop(lent);
+    assert!(!file("-wal").exists() && !file("-shm").exists());
+    drop((pool, conn));
+    // A pool whose connections all came back.
+    let pool = Pool::open(file("").to_str().unwrap(), 4, Default::default()).unwrap();
+    let read = pool.get().await.unwrap();
+    let n: i64 = read.query_row("SELECT n FROM t", [], |r| r.get(0)).unwrap();
+    assert_eq!(n, 7);
+    drop(read);
+    assert!(pool.close(Duration::from_secs(5)).await.unwrap());
+    assert!(!file("-wal").exists() && !file("-shm").exists());
+    let plain = rusqlite::Connection::open(file("")).unwrap();
+    let n: i64 = plain
+        .query_row("SELECT n FROM t", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(n, 7);
 }

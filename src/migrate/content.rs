@@ -1,0 +1,554 @@
+//! Content items (`ezcontentobject`) with every version (`ezcontentobject_version`), the
+//! names of each version (`ezcontentobject_name`), their fields (`ezcontentobject_attribute`
+//! and the external tables of `values`), relations (`ezcontentobject_link`), Object states
+//! and user accounts: a batch of content items at a time, everything of one batch read with
+//! one statement per table.
+
+use super::source::{BATCH, Row};
+use super::target::Insert;
+use super::values::{Extras, convert};
+use super::{Cx, states, users};
+use anyhow::Result;
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
+
+const CONTENT: &[&str] = &[
+    "id",
+    "contentclass_id",
+    "section_id",
+    "owner_id",
+    "remote_id",
+    "initial_language_id",
+    "language_mask",
+    "current_version",
+    "status",
+    "published",
+    "modified",
+    "name",
+];
+
+const VERSION: &[&str] = &[
+    "id",
+    "contentobject_id",
+    "version",
+    "status",
+    "creator_id",
+    "created",
+    "modified",
+    "initial_language_id",
+    "language_mask",
+];
+
+const FIELD: &[&str] = &[
+    "id",
+    "version",
+    "contentobject_id",
+    "contentclassattribute_id",
+    "data_type_string",
+    "language_code",
+    "data_int",
+    "data_float",
+    "data_text",
+];
+
+pub async fn contents(cx: &mut Cx<'_>) -> Result<()> {
+    let mut after = i64::MIN;
+    let mut extra_relations = Vec::new();
+    let mut max_relation = 0;
+    let hidden = cx
+        .src
+        .columns("ezcontentobject")
+        .await?
+        .iter()
+        .any(|c| c == "is_hidden");
+    loop {
+        let mut columns = CONTENT.to_vec();
+        if hidden {
+            columns.push("is_hidden");
+        }
+        let rows = cx
+            .src
+            .batch_after("ezcontentobject", &columns, "id", after, "")
+            .await?;
+        let Some(last) = rows.last() else {
+            break;
+        };
+        after = last.int("id");
+        let ids: Vec<i64> = rows.iter().map(|r| r.int("id")).collect();
+        let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+        batch(cx, &rows, &list, &mut extra_relations, &mut max_relation).await?;
+        if rows.len() < BATCH {
+            break;
+        }
+    }
+    // Relations of several types at once in the source: one row per type here, the first
+    // with the source's id, the others after the highest.
+    let mut out = Vec::new();
+    for (i, mut r) in extra_relations.into_iter().enumerate() {
+        let Insert { values, .. } = &mut r;
+        values.insert(0, (max_relation + 1 + i as i64).into());
+        out.push(r);
+    }
+    cx.out
+        .insert("content_relations", RELATION_COLUMNS, out)
+        .await
+}
+
+const RELATION_COLUMNS: &[&str] = &[
+    "id",
+    "source_content_id",
+    "source_version_no",
+    "destination_content_id",
+    "relation_type",
+    "source_field_definition_id",
+];
+
+async fn batch(
+    cx: &mut Cx<'_>,
+    rows: &[Row],
+    ids: &str,
+    extra_relations: &mut Vec<Insert>,
+    max_relation: &mut i64,
+) -> Result<()> {
+    cx.report.read("content items", rows.len());
+    let mut out = Vec::new();
+    for r in rows {
+        let status = r.int("status");
+        if !(0..=2).contains(&status) {
+            cx.report.skip(
+                "content items",
+                format!("status {status}"),
+                r.describe("ezcontentobject"),
+            );
+            continue;
+        }
+        cx.contents.insert(r.int("id"));
+        out.push(Insert {
+            from: r.describe("ezcontentobject"),
+            values: vec![
+                r.int("id").into(),
+                r.int("contentclass_id").into(),
+                r.int("section_id").into(),
+                r.int("owner_id").into(),
+                r.text("remote_id").into(),
+                cx.code(r.int("initial_language_id"))
+                    .unwrap_or_default()
+                    .into(),
+                (r.int("language_mask") & 1 == 1).into(),
+                r.int("current_version").into(),
+                status.into(),
+                r.int("published").into(),
+                r.int("modified").into(),
+                r.flag("is_hidden").into(),
+                r.text("name").into(),
+            ],
+        });
+    }
+    cx.report.written("content items", out.len());
+    cx.progress.advance(rows.len());
+    let columns = [
+        "id",
+        "content_type_id",
+        "section_id",
+        "owner_id",
+        "remote_id",
+        "main_language_code",
+        "always_available",
+        "current_version",
+        "status",
+        "published",
+        "modified",
+        "is_hidden",
+        "name",
+    ];
+    cx.out.insert("contents", &columns, out).await?;
+    let carried = versions(cx, ids).await?;
+    users::users(cx, ids).await?;
+    fields(cx, ids, &carried).await?;
+    relations(cx, ids, &carried, extra_relations, max_relation).await?;
+    states::links(cx, ids).await
+}
+
+/// The versions of the batch; the (content, version) pairs written.
+async fn versions(cx: &mut Cx<'_>, ids: &str) -> Result<HashSet<(i64, i64)>> {
+    let rows = (cx.src)
+        .select(
+            "ezcontentobject_version",
+            VERSION,
+            &format!("contentobject_id IN ({ids})"),
+            "id",
+        )
+        .await?;
+    let names = (cx.src)
+        .select(
+            "ezcontentobject_name",
+            &[
+                "contentobject_id",
+                "content_version",
+                "content_translation",
+                "name",
+            ],
+            &format!("contentobject_id IN ({ids})"),
+            "",
+        )
+        .await?;
+    let mut by_version: HashMap<(i64, i64), Map<String, Value>> = HashMap::new();
+    for n in &names {
+        (by_version
+            .entry((n.int("contentobject_id"), n.int("content_version")))
+            .or_default())
+        .insert(n.text("content_translation"), n.text("name").into());
+    }
+    cx.report.read("versions", rows.len());
+    cx.progress.advance(rows.len());
+    let mut out = Vec::new();
+    let mut carried = HashSet::new();
+    for r in &rows {
+        let (content, no, status) = (r.int("contentobject_id"), r.int("version"), r.int("status"));
+        let status = match status {
+            0 | 5 => 0,
+            1 => 1,
+            3 => 3,
+            s => {
+                let why = format!(
+                    "status {s} (pending, rejected or repeated): cairn has drafts, published and archived versions"
+                );
+                cx.report
+                    .skip("versions", why, r.describe("ezcontentobject_version"));
+                continue;
+            }
+        };
+        if !cx.contents.contains(&content) {
+            cx.report.skip(
+                "versions",
+                "its content item is not carried",
+                r.describe("ezcontentobject_version"),
+            );
+            continue;
+        }
+        let initial = cx.code(r.int("initial_language_id")).unwrap_or_default();
+        let mut codes = vec![initial.clone()];
+        codes.extend(
+            cx.codes(r.int("language_mask"))
+                .into_iter()
+                .filter(|c| *c != initial),
+        );
+        let names = by_version.remove(&(content, no)).unwrap_or_default();
+        carried.insert((content, no));
+        out.push(Insert {
+            from: r.describe("ezcontentobject_version"),
+            values: vec![
+                r.int("id").into(),
+                content.into(),
+                no.into(),
+                status.into(),
+                r.int("creator_id").into(),
+                r.int("created").into(),
+                r.int("modified").into(),
+                initial.into(),
+                codes.join(",").into(),
+                Value::Object(names).to_string().into(),
+            ],
+        });
+    }
+    cx.report.written("versions", out.len());
+    let columns = [
+        "id",
+        "content_id",
+        "version_no",
+        "status",
+        "creator_id",
+        "created",
+        "modified",
+        "initial_language_code",
+        "language_codes",
+        "names",
+    ];
+    cx.out.insert("content_versions", &columns, out).await?;
+    Ok(carried)
+}
+
+/// The external tables of the batch's fields.
+async fn extras(cx: &Cx<'_>, ids: &str, fields: &[Row]) -> Result<Extras> {
+    let mut ex = Extras::default();
+    let of = |t: &str| -> Vec<i64> {
+        let mut v: Vec<i64> = (fields.iter())
+            .filter(|f| f.text("data_type_string") == t)
+            .map(|f| f.int("id"))
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+    let url_ids: HashSet<i64> = (fields.iter())
+        .filter(|f| f.text("data_type_string") == "ezurl")
+        .filter_map(|f| f.opt_int("data_int"))
+        .collect();
+    if !url_ids.is_empty() {
+        let l = list(&url_ids.into_iter().collect::<Vec<_>>());
+        for u in cx
+            .src
+            .select("ezurl", &["id", "url"], &format!("id IN ({l})"), "")
+            .await?
+        {
+            ex.urls.insert(u.int("id"), u.text("url"));
+        }
+    }
+    let kw = of("ezkeyword");
+    if !kw.is_empty() && cx.src.has("ezkeyword") {
+        let sql = format!(
+            "SELECT l.objectattribute_id, l.version, k.keyword FROM {} l JOIN {} k ON k.id = l.keyword_id \
+             WHERE l.objectattribute_id IN ({}) ORDER BY l.id",
+            cx.src.name("ezkeyword_attribute_link"),
+            cx.src.name("ezkeyword"),
+            list(&kw)
+        );
+        for k in cx
+            .src
+            .fetch(&sql, &["objectattribute_id", "version", "keyword"])
+            .await?
+        {
+            (ex.keywords
+                .entry((k.int("objectattribute_id"), k.int("version")))
+                .or_default())
+            .push(k.text("keyword"));
+        }
+    }
+    let keyed = |rows: Vec<Row>, id: &str, version: &str| -> HashMap<(i64, i64), Row> {
+        rows.into_iter()
+            .map(|r| ((r.int(id), r.int(version)), r))
+            .collect()
+    };
+    let maps = of("ezgmaplocation");
+    if !maps.is_empty() {
+        let rows = (cx.src)
+            .select(
+                "ezgmaplocation",
+                &[
+                    "contentobject_attribute_id",
+                    "contentobject_version",
+                    "latitude",
+                    "longitude",
+                    "address",
+                ],
+                &format!("contentobject_attribute_id IN ({})", list(&maps)),
+                "",
+            )
+            .await?;
+        ex.maps = keyed(rows, "contentobject_attribute_id", "contentobject_version");
+    }
+    let bins = of("ezbinaryfile");
+    if !bins.is_empty() {
+        let rows = (cx.src)
+            .select(
+                "ezbinaryfile",
+                &[
+                    "contentobject_attribute_id",
+                    "version",
+                    "filename",
+                    "original_filename",
+                    "mime_type",
+                    "download_count",
+                ],
+                &format!("contentobject_attribute_id IN ({})", list(&bins)),
+                "",
+            )
+            .await?;
+        ex.binaries = keyed(rows, "contentobject_attribute_id", "version");
+    }
+    let media = of("ezmedia");
+    if !media.is_empty() {
+        let rows = (cx.src)
+            .select(
+                "ezmedia",
+                &[
+                    "contentobject_attribute_id",
+                    "version",
+                    "filename",
+                    "original_filename",
+                    "mime_type",
+                    "has_controller",
+                    "is_autoplay",
+                    "is_loop",
+                    "width",
+                    "height",
+                ],
+                &format!("contentobject_attribute_id IN ({})", list(&media)),
+                "",
+            )
+            .await?;
+        ex.media = keyed(rows, "contentobject_attribute_id", "version");
+    }
+    ex.users = users::accounts(cx, ids).await?;
+    Ok(ex)
+}
+
+async fn fields(cx: &mut Cx<'_>, ids: &str, carried: &HashSet<(i64, i64)>) -> Result<()> {
+    let rows = (cx.src)
+        .select(
+            "ezcontentobject_attribute",
+            FIELD,
+            &format!("contentobject_id IN ({ids})"),
+            "id, version",
+        )
+        .await?;
+    cx.report.read("fields", rows.len());
+    cx.progress.advance(rows.len());
+    let extras = extras(cx, ids, &rows).await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for r in &rows {
+        let from = r.describe("ezcontentobject_attribute");
+        if !carried.contains(&(r.int("contentobject_id"), r.int("version"))) {
+            cx.report.skip("fields", "its version is not carried", from);
+            continue;
+        }
+        let def = cx.defs.get(&r.int("contentclassattribute_id")).cloned();
+        let Some((def, bare)) = def.and_then(|d| d.field_type.clone().map(|t| (d, t))) else {
+            let why = match cx.defs.get(&r.int("contentclassattribute_id")) {
+                Some(d) => format!("field type {} is not one cairn has", d.legacy),
+                None => "its Field definition does not exist".to_string(),
+            };
+            cx.report.skip("fields", why, from);
+            continue;
+        };
+        let types = cx.types;
+        let Some(ft) = types.named(&bare) else {
+            continue;
+        };
+        let value = match convert(cx, &bare, r, &extras).await {
+            Ok(Err(stored)) => stored,
+            Ok(Ok(hash)) => {
+                let vcx = crate::field_types::ValueContext {
+                    files: cx.files,
+                    field: None,
+                    asset: None,
+                };
+                match ft.from_hash(&hash, &vcx) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        let why = format!(
+                            "a {} value cairn does not read ({}): stored empty",
+                            def.legacy, e.message
+                        );
+                        cx.report.skip("field values", why, from.clone());
+                        ft.empty_value()
+                    }
+                }
+            }
+            Err(why) => {
+                cx.report
+                    .skip("field values", format!("{why}: stored empty"), from.clone());
+                ft.empty_value()
+            }
+        };
+        let (sort_string, sort_int) = match ft.sort_key(&value) {
+            crate::field_types::SortKey::Text(s) => (s, 0),
+            crate::field_types::SortKey::Int(i) => (String::new(), i),
+            crate::field_types::SortKey::None => (String::new(), 0),
+        };
+        out.push(Insert {
+            from,
+            values: vec![
+                r.int("id").into(),
+                r.int("version").into(),
+                r.int("contentobject_id").into(),
+                r.int("contentclassattribute_id").into(),
+                r.text("language_code").into(),
+                crate::stored::hash_json(&value).into(),
+                sort_string.into(),
+                sort_int.into(),
+            ],
+        });
+    }
+    cx.report.written("fields", out.len());
+    let columns = [
+        "id",
+        "version_no",
+        "content_id",
+        "field_definition_id",
+        "language_code",
+        "value",
+        "sort_key_string",
+        "sort_key_int",
+    ];
+    cx.out.insert("content_fields", &columns, out).await
+}
+
+async fn relations(
+    cx: &mut Cx<'_>,
+    ids: &str,
+    carried: &HashSet<(i64, i64)>,
+    extra: &mut Vec<Insert>,
+    max_relation: &mut i64,
+) -> Result<()> {
+    let rows = (cx.src)
+        .select(
+            "ezcontentobject_link",
+            &[
+                "id",
+                "from_contentobject_id",
+                "from_contentobject_version",
+                "to_contentobject_id",
+                "relation_type",
+                "contentclassattribute_id",
+            ],
+            &format!("from_contentobject_id IN ({ids})"),
+            "id",
+        )
+        .await?;
+    cx.report.read("relations", rows.len());
+    let mut out = Vec::new();
+    for r in &rows {
+        let from = r.describe("ezcontentobject_link");
+        let (source, version) = (
+            r.int("from_contentobject_id"),
+            r.int("from_contentobject_version"),
+        );
+        *max_relation = (*max_relation).max(r.int("id"));
+        if !carried.contains(&(source, version)) {
+            cx.report
+                .skip("relations", "its source version is not carried", from);
+            continue;
+        }
+        let kinds: Vec<i64> = [1, 2, 4, 8, 16]
+            .into_iter()
+            .filter(|k| r.int("relation_type") & k != 0)
+            .collect();
+        if kinds.is_empty() {
+            cx.report.skip("relations", "no relation type", from);
+            continue;
+        }
+        for (i, kind) in kinds.into_iter().enumerate() {
+            let field = match r.int("contentclassattribute_id") {
+                0 => None,
+                f if kind == 8 || kind == 16 => Some(f),
+                _ => None,
+            };
+            let values: Vec<sea_orm::Value> = vec![
+                source.into(),
+                version.into(),
+                r.int("to_contentobject_id").into(),
+                kind.into(),
+                field.into(),
+            ];
+            if i == 0 {
+                let mut values = values;
+                values.insert(0, r.int("id").into());
+                out.push(Insert {
+                    from: from.clone(),
+                    values,
+                });
+            } else {
+                extra.push(Insert {
+                    from: from.clone(),
+                    values,
+                });
+            }
+        }
+    }
+    cx.report.written("relations", out.len());
+    cx.out
+        .insert("content_relations", RELATION_COLUMNS, out)
+        .await
+}

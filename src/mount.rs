@@ -1,0 +1,184 @@
+//! The API's implementors mounted: [`Services`] holds every family's service, implements the
+//! generated `Api` through them, and authenticates each request for them.
+
+use crate::api::traits::{Api, ApiBase};
+use crate::auth::Caller;
+use crate::error::Error;
+use crate::shared::Shared;
+use cairn_runtime::Rendered;
+use cairn_runtime::http::{Operation, Rq};
+use cairn_runtime::responses::{Lookup, Slot};
+use std::sync::Arc;
+
+/// Every family's service over one shared state: what the generated routes are mounted on.
+/// The compiler holds it to the spec's list of families (the generated [`Api`] names each).
+pub struct Services {
+    pub shared: Arc<Shared>,
+    bookmarks: crate::bookmarks::BookmarksService,
+    content: crate::content::ContentService,
+    content_types: crate::content_types::ContentTypesService,
+    countries: crate::countries::CountriesService,
+    events: crate::events::EventsService,
+    languages: crate::languages::LanguagesService,
+    locations: crate::locations::LocationsService,
+    object_states: crate::object_states::ObjectStatesService,
+    roles: crate::roles::RolesService,
+    root: crate::root::RootService,
+    sections: crate::sections::SectionsService,
+    sessions: crate::sessions::SessionsService,
+    trash: crate::trash::TrashService,
+    url_aliases: crate::url_aliases::UrlAliasesService,
+    users: crate::users::UsersService,
+    views: crate::views::ViewsService,
+}
+
+impl Services {
+    pub fn new(shared: Arc<Shared>) -> Services {
+        Services {
+            bookmarks: crate::bookmarks::BookmarksService::new(shared.clone()),
+            content: crate::content::ContentService::new(shared.clone()),
+            content_types: crate::content_types::ContentTypesService::new(shared.clone()),
+            countries: crate::countries::CountriesService::new(shared.clone()),
+            events: crate::events::EventsService::new(shared.clone()),
+            languages: crate::languages::LanguagesService::new(shared.clone()),
+            locations: crate::locations::LocationsService::new(shared.clone()),
+            object_states: crate::object_states::ObjectStatesService::new(shared.clone()),
+            roles: crate::roles::RolesService::new(shared.clone()),
+            root: crate::root::RootService::new(shared.clone()),
+            sections: crate::sections::SectionsService::new(shared.clone()),
+            sessions: crate::sessions::SessionsService::new(shared.clone()),
+            trash: crate::trash::TrashService::new(shared.clone()),
+            url_aliases: crate::url_aliases::UrlAliasesService::new(shared.clone()),
+            users: crate::users::UsersService::new(shared.clone()),
+            views: crate::views::ViewsService::new(shared.clone()),
+            shared,
+        }
+    }
+}
+
+impl Api for Services {
+    type Bookmarks = crate::bookmarks::BookmarksService;
+    type Content = crate::content::ContentService;
+    type ContentTypes = crate::content_types::ContentTypesService;
+    type Countries = crate::countries::CountriesService;
+    type Events = crate::events::EventsService;
+    type Languages = crate::languages::LanguagesService;
+    type Locations = crate::locations::LocationsService;
+    type ObjectStates = crate::object_states::ObjectStatesService;
+    type Roles = crate::roles::RolesService;
+    type Root = crate::root::RootService;
+    type Sections = crate::sections::SectionsService;
+    type Sessions = crate::sessions::SessionsService;
+    type Trash = crate::trash::TrashService;
+    type UrlAliases = crate::url_aliases::UrlAliasesService;
+    type Users = crate::users::UsersService;
+    type Views = crate::views::ViewsService;
+
+    fn bookmarks(&self) -> &Self::Bookmarks {
+        &self.bookmarks
+    }
+
+    fn content(&self) -> &Self::Content {
+        &self.content
+    }
+
+    fn content_types(&self) -> &Self::ContentTypes {
+        &self.content_types
+    }
+
+    fn countries(&self) -> &Self::Countries {
+        &self.countries
+    }
+
+    fn events(&self) -> &Self::Events {
+        &self.events
+    }
+
+    fn languages(&self) -> &Self::Languages {
+        &self.languages
+    }
+
+    fn locations(&self) -> &Self::Locations {
+        &self.locations
+    }
+
+    fn object_states(&self) -> &Self::ObjectStates {
+        &self.object_states
+    }
+
+    fn roles(&self) -> &Self::Roles {
+        &self.roles
+    }
+
+    fn root(&self) -> &Self::Root {
+        &self.root
+    }
+
+    fn sections(&self) -> &Self::Sections {
+        &self.sections
+    }
+
+    fn sessions(&self) -> &Self::Sessions {
+        &self.sessions
+    }
+
+    fn trash(&self) -> &Self::Trash {
+        &self.trash
+    }
+
+    fn url_aliases(&self) -> &Self::UrlAliases {
+        &self.url_aliases
+    }
+
+    fn users(&self) -> &Self::Users {
+        &self.users
+    }
+
+    fn views(&self) -> &Self::Views {
+        &self.views
+    }
+}
+
+impl std::ops::Deref for Services {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.shared
+    }
+}
+
+impl ApiBase for Services {
+    type Context = Caller;
+    type Error = Error;
+
+    async fn context(&self, request: &Rq, op: &'static Operation) -> Result<Caller, Error> {
+        // Before the caller's Policies are read: they may have changed on another instance.
+        let generation = self.generation_for(op).await?;
+        let peer = request.http.remote_addr().as_socket_addr().map(|a| a.ip());
+        let mut cx = (self.authenticate(
+            request.http.headers(),
+            peer,
+            op,
+            request.settings.clone(),
+            generation,
+        ))
+        .await?;
+        cx.generation = generation;
+        cx.resource = cx.api_path(request.http.uri().path()).to_string();
+        Ok(cx)
+    }
+
+    async fn completed(&self, _cx: &Caller, op: &'static Operation) {
+        self.written(op).await;
+    }
+
+    fn cached(&self, cx: &Caller, request: &Rq) -> Lookup {
+        self.lookup(cx, request)
+    }
+
+    fn keep(&self, slot: Slot, page: Arc<Rendered>) {
+        if let Some(r) = &self.responses {
+            r.put(slot, page);
+        }
+    }
+}
