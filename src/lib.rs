@@ -28,6 +28,7 @@ pub mod storage;
 
 mod bookmarks;
 mod content;
+mod content_rows;
 mod content_types;
 mod countries;
 mod countries_data;

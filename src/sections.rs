@@ -6,7 +6,7 @@ use crate::api::traits::SectionsApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::preconditions;
-use crate::roles::limitations::decode_values;
+use crate::permissions::policies::decode_values;
 use cairn_runtime::ETag;
 use cairn_store::Connection;
 use cairn_store::entity::{content, policy_limitation, section};

@@ -58,7 +58,7 @@ pub struct Shared {
     /// The languages.
     pub(crate) languages: crate::languages::Languages,
     /// Defined content types with their Field definitions, by id.
-    pub(crate) types: crate::cache::Cache<i64, crate::content::rows::TypeInfo>,
+    pub(crate) types: crate::cache::Cache<i64, crate::content_rows::TypeInfo>,
     /// Where deep pages of children start (`locations::pages`).
     pub(crate) page_starts: crate::locations::PageStarts,
     /// Rendered answers of GETs (`responses.rs`); none when turned off.
@@ -120,9 +120,9 @@ impl Shared {
         &self,
         db: &impl cairn_store::Connection,
         id: i64,
-    ) -> crate::error::Result<Arc<crate::content::rows::TypeInfo>> {
+    ) -> crate::error::Result<Arc<crate::content_rows::TypeInfo>> {
         self.types
-            .get(id, async || crate::content::rows::type_info(db, id).await)
+            .get(id, async || crate::content_rows::type_info(db, id).await)
             .await
     }
 

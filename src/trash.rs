@@ -131,7 +131,7 @@ impl TrashService {
         if cx.grants.may_all(READ.0, READ.1) {
             return Ok(());
         }
-        let c = crate::content::rows::content(db, t.content_id).await?;
+        let c = crate::content_rows::content(db, t.content_id).await?;
         let was_at = Target::Location(LocationFacts {
             id: t.id,
             content_id: c.id,

@@ -107,7 +107,7 @@ pub async fn grant_admin(db: &Db, login: &str) -> anyhow::Result<String> {
         let mut done = Vec::new();
         let role = match role::Entity::find()
             .filter(role::Column::Identifier.eq(ADMINISTRATOR_ROLE))
-            .filter(role::Column::Status.eq(crate::roles::store::PUBLISHED))
+            .filter(role::Column::Status.eq(crate::permissions::policies::PUBLISHED))
             .one(tx)
             .await?
         {
@@ -117,13 +117,13 @@ pub async fn grant_admin(db: &Db, login: &str) -> anyhow::Result<String> {
                 crate::roles::store::insert_role(
                     tx,
                     ADMINISTRATOR_ROLE.into(),
-                    crate::roles::store::PUBLISHED,
+                    crate::permissions::policies::PUBLISHED,
                     None,
                 )
                 .await?
             }
         };
-        let policies = crate::roles::store::policies_of(tx, &[role.id]).await?;
+        let policies = crate::permissions::policies::policies_of(tx, &[role.id]).await?;
         if !policies
             .iter()
             .any(|p| p.p.module == "*" && p.p.function == "*" && p.lims.is_empty())

@@ -4,7 +4,7 @@
 
 use super::ContentService;
 use super::render;
-use super::rows::{self, TypeInfo};
+use crate::content_rows::{self as rows, TypeInfo};
 use crate::api::model::*;
 use crate::error::{Error, Result};
 use crate::locations::tree;

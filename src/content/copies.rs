@@ -2,7 +2,7 @@
 //! new Location under the destination.
 
 use super::ContentService;
-use super::rows;
+use crate::content_rows as rows;
 use super::versions::{copy_relations, version_like};
 use crate::api::hrefs;
 use crate::auth::Caller;

@@ -4,7 +4,7 @@
 //! caller's (a batch of an import).
 
 use super::fields::{Failures, FieldSet};
-use super::rows::TypeInfo;
+use crate::content_rows::TypeInfo;
 use crate::api::model::ContentCreate;
 use crate::auth::Caller;
 use crate::error::{Error, Result};

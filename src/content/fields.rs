@@ -2,7 +2,7 @@
 //! values filled in, every value validated (all failures reported together), names built
 //! from the name schema, rows and field relations saved.
 
-use super::rows::TypeInfo;
+use crate::content_rows::TypeInfo;
 use crate::api::model::FieldInput;
 use crate::error::{Error, Result};
 use crate::field_types::{Definition, SortKey};
@@ -338,7 +338,7 @@ impl Shared {
                 sort_key_int: sort_int,
             });
         }
-        super::rows::insert_fields(tx, &mut rows).await?;
+        crate::content_rows::insert_fields(tx, &mut rows).await?;
         // New fields have their ids now (one row per entry, in order).
         for (e, f) in set.entries.iter_mut().zip(&rows) {
             e.id = f.id;

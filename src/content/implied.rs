@@ -6,7 +6,7 @@
 //! the others and appends the new ones, as the reference does.
 
 use super::fields::FieldSet;
-use super::rows::TypeInfo;
+use crate::content_rows::TypeInfo;
 use crate::error::Result;
 use crate::field_types::RelationKind;
 use crate::shared::Shared;

@@ -16,7 +16,6 @@ mod names;
 mod publishing;
 mod relations;
 pub(crate) mod render;
-pub(crate) mod rows;
 mod states;
 mod versions;
 mod visibility;
@@ -41,7 +40,7 @@ use cairn_store::entity::{
 };
 use fields::Failures;
 pub(crate) use fields::{FieldSet, check_language_code};
-use rows::TypeInfo;
+use crate::content_rows::{self as rows, TypeInfo};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter, QuerySelect,

@@ -1,6 +1,6 @@
 //! Content items, versions, fields and relations as the API represents them.
 
-use super::rows::{self, TypeInfo};
+use crate::content_rows::{self as rows, TypeInfo};
 use crate::api::hrefs;
 use crate::api::model::*;
 use crate::field_types::FieldIds;

@@ -3,7 +3,7 @@
 
 use super::ContentService;
 use super::fields::{Failures, FieldSet};
-use super::rows;
+use crate::content_rows as rows;
 use crate::api::hrefs;
 use crate::api::model::*;
 use crate::auth::Caller;

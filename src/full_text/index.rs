@@ -3,7 +3,7 @@
 
 use super::words;
 use crate::content::FieldSet;
-use crate::content::rows::TypeInfo;
+use crate::content_rows::TypeInfo;
 use crate::error::Result;
 use crate::field_types::Definition;
 use crate::shared::Shared;
@@ -72,7 +72,7 @@ impl Shared {
     /// Writes the document of `c`'s published version again, from its stored fields.
     pub(crate) async fn reindex_text(&self, tx: &Tx, c: &content::Model) -> Result<()> {
         let ty = self.defined_type(tx, c.content_type_id).await?;
-        let rows = crate::content::rows::fields(tx, c.id, c.current_version).await?;
+        let rows = crate::content_rows::fields(tx, c.id, c.current_version).await?;
         self.index_text(tx, c.id, &ty, &FieldSet::from_rows(&rows), true);
         Ok(())
     }
@@ -112,7 +112,7 @@ impl Shared {
                     .await?
             };
             let pairs: Vec<(i64, i64)> = cs.iter().map(|c| (c.id, c.current_version)).collect();
-            let rows = crate::content::rows::version_rows(db, &pairs).await?;
+            let rows = crate::content_rows::version_rows(db, &pairs).await?;
             let mut docs = Vec::with_capacity(cs.len());
             for c in &cs {
                 let ty = self.defined_type(db, c.content_type_id).await?;

@@ -52,7 +52,7 @@ impl Shared {
         parent: &location::Model,
     ) -> Result<()> {
         if !cx.grants.may_all("content", "create") {
-            let c = crate::content::rows::content(tx, l.content_id).await?;
+            let c = crate::content_rows::content(tx, l.content_id).await?;
             self.authorize_placement(tx, cx, &c, parent).await?;
         }
         self.authorize_whole(tx, cx, READ, std::slice::from_ref(l))
@@ -110,7 +110,7 @@ impl Shared {
     ) -> Result<()> {
         let c = match l.content_id {
             0 => None,
-            id => Some(crate::content::rows::content(tx, id).await?),
+            id => Some(crate::content_rows::content(tx, id).await?),
         };
         let manage = ("content", "manage_locations");
         if let Some(c) = &c

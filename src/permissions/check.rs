@@ -228,7 +228,7 @@ impl Shared {
         }
         let c = match l.content_id {
             0 => None,
-            id => Some(crate::content::rows::content(db, id).await?),
+            id => Some(crate::content_rows::content(db, id).await?),
         };
         self.authorize_loaded(db, cx, policy, l, c.as_ref(), targets)
             .await

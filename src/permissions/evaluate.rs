@@ -4,7 +4,7 @@
 
 use super::grants::{Access, Grants};
 use super::subject::{ContentFacts, LocationFacts, Member, Missing, Target, VersionTarget};
-use crate::roles::limitations::Lim;
+use super::policies::Lim;
 
 /// What a check is about.
 #[derive(Debug, Clone)]

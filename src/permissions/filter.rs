@@ -4,7 +4,7 @@
 
 use super::evaluate::ids;
 use super::grants::{Access, Grants};
-use crate::roles::limitations::Lim;
+use super::policies::Lim;
 use sea_orm::sea_query::{Expr, SimpleExpr};
 use sea_orm::{DbBackend, Value};
 

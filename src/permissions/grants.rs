@@ -3,9 +3,9 @@
 //! membership changes.
 
 use crate::error::Result;
-use crate::roles::assignments::{ancestors, assignments_under, places_of};
-use crate::roles::limitations::{Lim, decode_values};
-use crate::roles::store::{PUBLISHED, policies_of};
+use super::policies::{
+    Lim, PUBLISHED, ancestors, assignments_under, decode_values, places_of, policies_of,
+};
 use cairn_store::Connection;
 use cairn_store::entity::{object_state, role};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};

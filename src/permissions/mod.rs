@@ -2,7 +2,7 @@
 //! Roles assigned to a user and to every user group above it, each assignment with its own
 //! limitation, each Policy with its limitations.
 //!
-//! `grants` holds one user's Policies, loaded once and kept in [`PermissionCache`];
+//! `policies` reads the stored Policies and Role assignments; `grants` holds one user's Policies, loaded once and kept in [`PermissionCache`];
 //! `subject` describes what a check is about; `evaluate` decides a check on one object in
 //! memory; `filter` turns the same rules into SQL conditions for lists and search;
 //! `administrators` keeps the repository from losing its last administrator.
@@ -12,6 +12,7 @@ mod check;
 pub(crate) mod evaluate;
 pub(crate) mod filter;
 pub(crate) mod grants;
+pub(crate) mod policies;
 pub(crate) mod subject;
 
 pub(crate) use evaluate::Subject;

@@ -2,13 +2,16 @@
 //! rows, and the service's assigning and unassigning (checked against `role/assign`).
 
 use super::RolesService;
-use super::limitations::{Lim, decode_values, encode_values, of_input, to_model};
+use super::limitations::{of_input, to_model};
 use crate::api::hrefs;
 use crate::api::model::{Limitation, RoleAssignInput, RoleAssignment, RoleAssignmentList};
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::locations::tree::find_by_path;
 use crate::permissions::administrators::keep_an_administrator;
+use crate::permissions::policies::{
+    Lim, ancestors, assignments_under, decode_values, encode_values, places_of,
+};
 use crate::permissions::{Member, Subject, Target};
 use crate::preconditions;
 use cairn_runtime::IfMatch;
@@ -246,17 +249,6 @@ pub(crate) async fn assignments_of_user(
     assignments_under(db, user_id, &ancestors(&places)).await
 }
 
-/// The Locations of the content `content_id`.
-pub(crate) async fn places_of(
-    db: &impl Connection,
-    content_id: i64,
-) -> Result<Vec<location::Model>> {
-    Ok(location::Entity::find()
-        .filter(location::Column::ContentId.eq(content_id))
-        .all(db)
-        .await?)
-}
-
 /// The content ids of the parents of `places` (the groups a user or group is in).
 pub(crate) async fn contents_at(
     db: &impl Connection,
@@ -272,49 +264,6 @@ pub(crate) async fn contents_at(
         .into_iter()
         .map(|l| l.content_id)
         .collect())
-}
-
-/// The Role assignments of the user `user_id` and of the content at the Locations
-/// `ancestors` (the groups above it), by id.
-pub(crate) async fn assignments_under(
-    db: &impl Connection,
-    user_id: i64,
-    ancestors: &[i64],
-) -> Result<Vec<role_assignment::Model>> {
-    let mut subjects = vec![user_id];
-    if !ancestors.is_empty() {
-        subjects.extend(
-            location::Entity::find()
-                .filter(location::Column::Id.is_in(ancestors.iter().copied()))
-                .all(db)
-                .await?
-                .into_iter()
-                .map(|l| l.content_id),
-        );
-    }
-    Ok(role_assignment::Entity::find()
-        .filter(role_assignment::Column::ContentId.is_in(subjects))
-        .order_by_asc(role_assignment::Column::Id)
-        .all(db)
-        .await?)
-}
-
-/// The ids of the Locations above any of `places`.
-pub(crate) fn ancestors(places: &[location::Model]) -> Vec<i64> {
-    let mut ancestors: Vec<i64> = Vec::new();
-    for p in places {
-        let ids: Vec<i64> = p
-            .path_string
-            .split('/')
-            .filter_map(|s| s.parse().ok())
-            .collect();
-        for id in ids.iter().take(ids.len().saturating_sub(1)) {
-            if !ancestors.contains(id) {
-                ancestors.push(*id);
-            }
-        }
-    }
-    ancestors
 }
 
 impl RolesService {

@@ -6,16 +6,10 @@
 use crate::api::model::{Limitation, LimitationValue, LimitationValues, PolicyLimitations};
 use crate::api::routes::POLICY_MAP;
 use crate::error::{Error, Result};
+use crate::permissions::policies::Lim;
 use cairn_store::Connection;
 use cairn_store::entity::{content_type, language, location, object_state, role, section};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QuerySelect};
-
-/// A limitation as stored: an identifier and its raw values.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Lim {
-    pub identifier: String,
-    pub values: Vec<String>,
-}
 
 /// 400 unless `module`/`function` is in the policy map (or `*`).
 pub(crate) fn check_function(module: &str, function: &str) -> Result<()> {
@@ -259,11 +253,3 @@ pub(crate) fn to_policy_model(ls: &[Lim]) -> Option<PolicyLimitations> {
     })
 }
 
-/// Values as stored: a JSON array of strings.
-pub(crate) fn encode_values(values: &[String]) -> String {
-    serde_json::to_string(values).unwrap_or_else(|_| "[]".into())
-}
-
-pub(crate) fn decode_values(json: &str) -> Result<Vec<String>> {
-    serde_json::from_str(json).map_err(|e| Error::Internal(format!("limitation values: {e}")))
-}

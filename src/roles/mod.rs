@@ -19,7 +19,7 @@ use cairn_runtime::ETag;
 use cairn_store::entity::{policy, role};
 use limitations::{check_applicable, check_function, check_values, of_policy, to_policy_model};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
-use store::{DRAFT, PUBLISHED, PolicyRow};
+use crate::permissions::policies::{DRAFT, PUBLISHED, PolicyRow, policies_of};
 
 fn role_model(r: &role::Model) -> Role {
     Role {
@@ -262,7 +262,7 @@ impl<
     ) -> Result<LoadPoliciesResponse> {
         let db = self.db.conn();
         let r = store::find_any(db, req.role_id).await?;
-        let rows = store::policies_of(db, &[r.id]).await?;
+        let rows = policies_of(db, &[r.id]).await?;
         Ok(LoadPoliciesResponse::Ok {
             body: policy_list(hrefs::load_policies(r.id), &rows),
         })
@@ -390,7 +390,7 @@ impl<
         let db = self.db.conn();
         self.subject_user(db, cx, user_id).await?;
         let roles = assignments::roles_of_user(db, user_id).await?;
-        let mut rows = store::policies_of(db, &roles).await?;
+        let mut rows = policies_of(db, &roles).await?;
         rows.sort_by_key(|p| roles.iter().position(|r| *r == p.p.role_id));
         Ok(ListPoliciesForUserResponse::Ok {
             body: policy_list(hrefs::list_policies_for_user(), &rows),

@@ -1,7 +1,8 @@
 //! Changes to Policies: on a Role draft addressed by its own id, or on a published Role through
 //! a draft created and published in the same transaction.
 
-use super::store::{self, PolicyRow};
+use super::store;
+use crate::permissions::policies::PolicyRow;
 use crate::error::Result;
 use cairn_store::Tx;
 use cairn_store::entity::{policy, role};

@@ -2,7 +2,9 @@
 //! `original_id` the copied one); publishing replaces the Role's Policies by the draft's, as
 //! the reference does (a Policy's id changes each time its Role is changed through a draft).
 
-use super::limitations::{Lim, decode_values, encode_values};
+use crate::permissions::policies::{
+    DRAFT, Lim, PUBLISHED, PolicyRow, encode_values, load_policies, policies_of,
+};
 use crate::error::{Error, Result};
 use cairn_store::Connection;
 use cairn_store::Tx;
@@ -13,17 +15,6 @@ use sea_orm::{
     ColumnTrait, EntityTrait, QueryFilter, QueryOrder,
     sea_query::{Expr, ExprTrait, Query},
 };
-use std::collections::HashMap;
-
-pub(crate) const PUBLISHED: i64 = 0;
-pub(crate) const DRAFT: i64 = 1;
-
-/// A Policy with its limitations.
-#[derive(Debug, Clone)]
-pub(crate) struct PolicyRow {
-    pub p: policy::Model,
-    pub lims: Vec<Lim>,
-}
 
 /// A published Role (404 otherwise).
 pub(crate) async fn find_role(db: &impl Connection, id: i64) -> Result<role::Model> {
@@ -84,14 +75,6 @@ pub(crate) async fn ensure_free(
     }
 }
 
-/// The Policies of the Roles `role_ids` with their limitations, by id (two statements).
-pub(crate) async fn policies_of(db: &impl Connection, role_ids: &[i64]) -> Result<Vec<PolicyRow>> {
-    if role_ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    load_policies(db, policy::Column::RoleId.is_in(role_ids.iter().copied())).await
-}
-
 /// The Policy `id` of the Role `role_id`, matched on `column` (its id, or `original_id` for
 /// the copy in a draft); 404 when there is none.
 pub(crate) async fn find_policy(
@@ -105,35 +88,6 @@ pub(crate) async fn find_policy(
         .await?
         .pop()
         .ok_or_else(|| Error::not_found("Policy", id))
-}
-
-async fn load_policies(db: &impl Connection, cond: Expr) -> Result<Vec<PolicyRow>> {
-    let ps = policy::Entity::find()
-        .filter(cond)
-        .order_by_asc(policy::Column::Id)
-        .all(db)
-        .await?;
-    let mut lims: HashMap<i64, Vec<Lim>> = HashMap::new();
-    if !ps.is_empty() {
-        let rows = policy_limitation::Entity::find()
-            .filter(policy_limitation::Column::PolicyId.is_in(ps.iter().map(|p| p.id)))
-            .order_by_asc(policy_limitation::Column::Id)
-            .all(db)
-            .await?;
-        for l in rows {
-            lims.entry(l.policy_id).or_default().push(Lim {
-                identifier: l.identifier,
-                values: decode_values(&l.limitation_values)?,
-            });
-        }
-    }
-    Ok(ps
-        .into_iter()
-        .map(|p| PolicyRow {
-            lims: lims.remove(&p.id).unwrap_or_default(),
-            p,
-        })
-        .collect())
 }
 
 /// Inserts Policies into the Role `role_id` with ids from the sequence; returns their ids.

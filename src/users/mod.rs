@@ -19,7 +19,7 @@ use crate::api::hrefs;
 use crate::api::model::*;
 use crate::api::traits::UsersApi;
 use crate::auth::Caller;
-use crate::content::rows;
+use crate::content_rows as rows;
 use crate::error::{Error, Result};
 use crate::locations::tree::{self, href_path, subtree_end};
 use crate::permissions::administrators::keep_an_administrator;
