@@ -109,7 +109,11 @@ pub fn metrics(service: Arc<Services>) -> impl Endpoint<Output = Response> {
     poem::endpoint::make_sync(move |_| match crate::metrics::install() {
         Some(handle) => Response::builder()
             .content_type("text/plain; version=0.0.4")
-            .body(crate::metrics::render(handle, &service)),
+            .body(crate::metrics::render(
+                handle,
+                &service.db,
+                service.responses.as_ref(),
+            )),
         None => Response::builder()
             .status(StatusCode::NOT_FOUND)
             .body("metrics are off"),

@@ -4,8 +4,9 @@
 //! a caller with no Policy of that module and function is refused here, before the operation
 //! runs, and the operation checks the limitations on the object it acts on.
 
+use crate::credentials::Since;
 use crate::error::{Error, Result};
-use crate::permissions::{Grants, Target, denied};
+use crate::permissions::{Asker, Grants, Target, denied};
 use crate::shared::Shared;
 use base64::Engine;
 use cairn_runtime::http::{Access, Operation, Settings};
@@ -15,9 +16,7 @@ use cairn_store::read::model;
 use cairn_store::sql::stmt;
 use poem::http::HeaderMap;
 use sea_orm::{ActiveModelTrait, ActiveValue::Set};
-use sha2::{Digest, Sha256};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// The anonymous user's id (content 10 of the clean install).
 pub const ANONYMOUS_USER_ID: i64 = 10;
@@ -45,6 +44,17 @@ pub struct Caller {
     pub resource: String,
     /// For a cached GET: the repository's generation when the request began.
     pub(crate) generation: Option<u64>,
+}
+
+/// A check of the Policies (`crate::permissions`) asks the caller's, for the operation called.
+impl Asker for Caller {
+    fn grants(&self) -> &Grants {
+        &self.grants
+    }
+
+    fn policy(&self) -> Option<(&'static str, &'static str)> {
+        self.op.policies.first().copied()
+    }
 }
 
 impl Caller {
@@ -95,100 +105,6 @@ fn crc32(bytes: &[u8]) -> u32 {
         }
     }
     !crc
-}
-
-/// Remembers verified Basic credentials so that argon2 runs once per password, not once per
-/// request. An entry holds a digest of the password and the stored hash it was verified
-/// against: a changed password never matches an old entry.
-#[derive(Default)]
-pub struct CredentialCache {
-    verified: Mutex<HashMap<String, ([u8; 32], String)>>,
-}
-
-const CREDENTIAL_CACHE_SIZE: usize = 10_000;
-
-/// Rows found by a key (accounts by login, sessions by id), each with the moment it was found
-/// in: used again only while nothing can have changed it since.
-pub struct Kept<T> {
-    found: Mutex<HashMap<String, (Since, T)>>,
-}
-
-impl<T> Default for Kept<T> {
-    fn default() -> Self {
-        Kept {
-            found: Mutex::default(),
-        }
-    }
-}
-
-/// A moment with nothing committed since: the generation of a cached read, or (without one,
-/// on SQLite) the commit mark taken before the row was read.
-#[derive(Clone, PartialEq)]
-enum Since {
-    Generation(u64),
-    Mark(cairn_store::commits::Mark),
-}
-
-impl<T: Clone> Kept<T> {
-    /// The row kept for `key` since `since`, else the one `read` finds (kept when `since` is
-    /// known: it must be taken before the read, so that a commit after it changes it).
-    async fn get_or_read(
-        &self,
-        key: &str,
-        since: Option<Since>,
-        read: impl AsyncFnOnce() -> Result<Option<T>>,
-    ) -> Result<Option<T>> {
-        if let Some(row) = since.as_ref().and_then(|s| self.get(key, s)) {
-            return Ok(Some(row));
-        }
-        let found = read().await?;
-        if let (Some(s), Some(row)) = (since, &found) {
-            self.put(key, s, row.clone());
-        }
-        Ok(found)
-    }
-
-    fn get(&self, key: &str, since: &Since) -> Option<T> {
-        let map = self.found.lock().unwrap_or_else(|e| e.into_inner());
-        map.get(key)
-            .filter(|(s, _)| s == since)
-            .map(|(_, row)| row.clone())
-    }
-
-    fn put(&self, key: &str, since: Since, row: T) {
-        let mut map = self.found.lock().unwrap_or_else(|e| e.into_inner());
-        if map.len() >= CREDENTIAL_CACHE_SIZE {
-            map.retain(|_, (s, _)| *s == since);
-        }
-        map.insert(key.to_string(), (since, row));
-    }
-}
-
-impl CredentialCache {
-    fn digest(login: &str, password: &str) -> [u8; 32] {
-        let mut h = Sha256::new();
-        h.update(login.as_bytes());
-        h.update([0]);
-        h.update(password.as_bytes());
-        h.finalize().into()
-    }
-
-    fn knows(&self, login: &str, password: &str, stored_hash: &str) -> bool {
-        let map = self.verified.lock().unwrap_or_else(|e| e.into_inner());
-        map.get(login)
-            .is_some_and(|(d, h)| *d == Self::digest(login, password) && h == stored_hash)
-    }
-
-    fn remember(&self, login: &str, password: &str, stored_hash: &str) {
-        let mut map = self.verified.lock().unwrap_or_else(|e| e.into_inner());
-        if map.len() >= CREDENTIAL_CACHE_SIZE {
-            map.clear();
-        }
-        map.insert(
-            login.to_string(),
-            (Self::digest(login, password), stored_hash.to_string()),
-        );
-    }
 }
 
 fn invalid_login() -> Error {
@@ -434,7 +350,7 @@ impl Shared {
     /// A migrated account's first login (its hash is the old site's, `cairn migrate`): stores
     /// cairn's own hash of the password in its place.
     async fn rehash(&self, mut user: user::Model, password: &str) -> Result<user::Model> {
-        let hash = crate::users::account::hash_password(password.to_string()).await?;
+        let hash = crate::accounts::hash_password(password.to_string()).await?;
         let (id, old) = (user.id, user.password_hash.clone());
         let change = Change::by_server("rehashPassword", "/user/users");
         self.db

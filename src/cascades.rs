@@ -1,37 +1,105 @@
-//! What a change to the tree of Locations means for its neighbours (URL aliases, bookmarks,
-//! user accounts), in the change's own transaction. The tree code (Locations, the Trash,
-//! publishing) calls only these, named after what happened; each says which neighbours
-//! follow, so the tree code imports none of them.
+//! What a change to the tree of Locations means for its neighbours, in the change's own
+//! transaction: URL aliases follow every change; bookmarks go with their Locations; the
+//! accounts of deleted users go. The tree code calls these through
+//! [`TreeChanges`](crate::tree_changes::TreeChanges), registered by the app, and imports none
+//! of the neighbours.
 
-use crate::error::Result;
+use crate::language_list::Languages;
+use crate::tree_changes::{Done, TreeChanges};
+use cairn_runtime::LangMap;
 use cairn_store::Tx;
+use cairn_store::entity::location;
 use sea_orm::Value;
 
-/// The changes only URL aliases follow: a Location got its first published version
-/// (`location_published`); its content item was published again, or it was revealed, so how it
-/// is reached changed (`location_republished`); a subtree moved or was restored elsewhere
-/// (`subtree_moved`); two Locations exchanged their content items (`locations_swapped`); Trash
-/// items were deleted for good (`trash_purged`).
-pub(crate) use crate::url_aliases::{
-    location_published, location_republished, locations_swapped, subtree_moved, trash_purged,
-};
+/// The neighbours of the tree: URL aliases, bookmarks and user accounts.
+pub struct Cascades;
 
-/// The Locations of the path range `[start, end)` are about to be deleted: their URL aliases
-/// and bookmarks go with them.
-pub(crate) async fn locations_removed(tx: &Tx, start: &str, end: &str) -> Result<()> {
-    crate::url_aliases::locations_removed(tx, start, end).await?;
-    crate::bookmarks::locations_removed(tx, start, end).await
-}
+impl TreeChanges for Cascades {
+    fn location_published<'a>(
+        &'a self,
+        tx: &'a Tx,
+        known: &'a Languages,
+        l: &'a location::Model,
+        names: &'a LangMap,
+        always_available: bool,
+        placed: bool,
+    ) -> Done<'a> {
+        Box::pin(crate::url_aliases::location_published(
+            tx,
+            known,
+            l,
+            names,
+            always_available,
+            placed,
+        ))
+    }
 
-/// The Locations of `[start, end)` are about to go to the Trash as the item `root`: their URL
-/// aliases are kept for a restore, their bookmarks go.
-pub(crate) async fn locations_trashed(tx: &Tx, start: &str, end: &str, root: i64) -> Result<()> {
-    crate::url_aliases::locations_trashed(tx, start, end, root).await?;
-    crate::bookmarks::locations_removed(tx, start, end).await
-}
+    fn location_republished<'a>(
+        &'a self,
+        tx: &'a Tx,
+        known: &'a Languages,
+        location_id: i64,
+    ) -> Done<'a> {
+        Box::pin(crate::url_aliases::location_republished(
+            tx,
+            known,
+            location_id,
+        ))
+    }
 
-/// The content items `ids_sql` selects are about to be deleted: the accounts of those that
-/// are users go.
-pub(crate) async fn content_removed(tx: &Tx, ids_sql: &str, values: Vec<Value>) -> Result<()> {
-    crate::users::account::forget(tx, ids_sql, values).await
+    fn subtree_moved<'a>(
+        &'a self,
+        tx: &'a Tx,
+        known: &'a Languages,
+        moved: &'a location::Model,
+        old_parent_id: i64,
+    ) -> Done<'a> {
+        Box::pin(crate::url_aliases::subtree_moved(
+            tx,
+            known,
+            moved,
+            old_parent_id,
+        ))
+    }
+
+    fn locations_swapped<'a>(
+        &'a self,
+        tx: &'a Tx,
+        known: &'a Languages,
+        a: i64,
+        b: i64,
+    ) -> Done<'a> {
+        Box::pin(crate::url_aliases::locations_swapped(tx, known, a, b))
+    }
+
+    /// Their URL aliases and bookmarks go with them.
+    fn locations_removed<'a>(&'a self, tx: &'a Tx, start: &'a str, end: &'a str) -> Done<'a> {
+        Box::pin(async move {
+            crate::url_aliases::locations_removed(tx, start, end).await?;
+            crate::bookmarks::locations_removed(tx, start, end).await
+        })
+    }
+
+    /// Their URL aliases are kept for a restore; their bookmarks go.
+    fn locations_trashed<'a>(
+        &'a self,
+        tx: &'a Tx,
+        start: &'a str,
+        end: &'a str,
+        root: i64,
+    ) -> Done<'a> {
+        Box::pin(async move {
+            crate::url_aliases::locations_trashed(tx, start, end, root).await?;
+            crate::bookmarks::locations_removed(tx, start, end).await
+        })
+    }
+
+    fn trash_purged<'a>(&'a self, tx: &'a Tx, range: Option<(&'a str, &'a str)>) -> Done<'a> {
+        Box::pin(crate::url_aliases::trash_purged(tx, range))
+    }
+
+    /// The accounts of those that are users go.
+    fn content_removed<'a>(&'a self, tx: &'a Tx, ids_sql: &'a str, values: Vec<Value>) -> Done<'a> {
+        Box::pin(crate::accounts::forget(tx, ids_sql, values))
+    }
 }

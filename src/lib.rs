@@ -4,6 +4,7 @@
 //! implement it (one service type per resource family, in its module, over the `shared`
 //! state, mounted by `services`), authentication, errors and the app.
 
+mod accounts;
 pub mod admin;
 pub mod api;
 pub mod app;
@@ -12,11 +13,16 @@ mod cache;
 mod cascades;
 mod changes;
 pub mod config;
+mod credentials;
 pub mod error;
+pub mod feed;
 pub mod field_types;
 mod front;
 mod full_text;
+mod generations;
+mod grants;
 pub mod jwt;
+mod language_list;
 pub mod metrics;
 pub mod migrate;
 pub mod mount;
@@ -44,6 +50,7 @@ mod sessions;
 mod stored;
 pub mod throttle;
 mod trash;
+mod tree_changes;
 mod url_aliases;
 mod users;
 mod views;
@@ -114,6 +121,7 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<S
         },
         field_types::Registry::new(&args.api.field_type_prefix),
         Arc::new(files),
+        Arc::new(cascades::Cascades),
     );
     let settings = dialects
         .into_iter()

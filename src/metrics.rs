@@ -125,11 +125,15 @@ pub fn cache_lookup(cache: &'static str, hit: bool) {
 
 /// The Prometheus text of every metric, with the gauges of the pool and of the response
 /// cache taken now.
-pub fn render(handle: &PrometheusHandle, service: &crate::shared::Shared) -> String {
-    let (open, idle) = service.db.pool_use();
+pub fn render(
+    handle: &PrometheusHandle,
+    db: &cairn_store::Db,
+    responses: Option<&cairn_runtime::ResponseCache>,
+) -> String {
+    let (open, idle) = db.pool_use();
     metrics::gauge!("cairn_db_pool_connections").set(f64::from(open));
     metrics::gauge!("cairn_db_pool_idle_connections").set(idle as f64);
-    if let Some(responses) = &service.responses {
+    if let Some(responses) = responses {
         metrics::gauge!("cairn_response_cache_bytes").set(responses.usage().1 as f64);
     }
     handle.run_upkeep();

@@ -1,9 +1,9 @@
 //! What every family's service shares: the database, the settings, the field types, the
 //! file storage and the caches, with the helpers the families call on each other's data.
 
-use crate::auth::CredentialCache;
+use crate::credentials::CredentialCache;
 use crate::field_types::{FieldIds, FieldType, Registry, ValueContext};
-use crate::permissions::PermissionCache;
+use crate::grants::PermissionCache;
 use cairn_store::Db;
 use std::sync::Arc;
 
@@ -46,9 +46,9 @@ pub struct Shared {
     pub files: Arc<crate::storage::Storage>,
     pub(crate) credentials: CredentialCache,
     /// Accounts found by login, kept within a generation (cached reads) or a commit mark.
-    pub(crate) accounts: crate::auth::Kept<cairn_store::entity::user::Model>,
+    pub(crate) accounts: crate::credentials::Kept<cairn_store::entity::user::Model>,
     /// Sessions found by id, kept within a commit mark.
-    pub(crate) sessions: crate::auth::Kept<cairn_store::entity::user_session::Model>,
+    pub(crate) sessions: crate::credentials::Kept<cairn_store::entity::user_session::Model>,
     /// Issues and verifies JSON Web Tokens.
     pub(crate) tokens: crate::jwt::Tokens,
     /// Failed logins, which slow down the next attempts.
@@ -56,25 +56,26 @@ pub struct Shared {
     /// The Policies of recent callers.
     pub(crate) permissions: PermissionCache,
     /// The languages.
-    pub(crate) languages: crate::languages::Languages,
+    pub(crate) languages: crate::language_list::Languages,
     /// Defined content types with their Field definitions, by id.
     pub(crate) types: crate::cache::Cache<i64, crate::content_rows::TypeInfo>,
-    /// Where deep pages of children start (`locations::pages`).
-    pub(crate) page_starts: crate::locations::PageStarts,
     /// Rendered answers of GETs (`responses.rs`); none when turned off.
     pub(crate) responses: Option<cairn_runtime::ResponseCache>,
     /// Shared reads of the repository's generation (`responses.rs`).
-    pub(crate) generations: crate::responses::Generations,
+    pub(crate) generations: crate::generations::Generations,
     /// Wakes the change feed's streams.
-    pub feed: crate::events::Feed,
+    pub feed: crate::feed::Feed,
+    /// What the tree's neighbours do when it changes (registered by the app).
+    pub(crate) tree_changes: Arc<dyn crate::tree_changes::TreeChanges>,
 }
 
 impl Shared {
-    pub fn new(
+    pub(crate) fn new(
         db: Db,
         settings: ServiceSettings,
         field_types: Registry,
         files: Arc<crate::storage::Storage>,
+        tree_changes: Arc<dyn crate::tree_changes::TreeChanges>,
     ) -> Shared {
         let throttle = settings.login_throttle;
         let cache_bytes = settings.cache_bytes;
@@ -90,12 +91,12 @@ impl Shared {
             tokens,
             throttle: crate::throttle::LoginThrottle::new(throttle),
             permissions: PermissionCache::new("permissions", 10_000),
-            languages: crate::languages::Languages::default(),
+            languages: crate::language_list::Languages::default(),
             types: crate::cache::Cache::new("content_types", 1_000),
-            page_starts: Default::default(),
             responses: (cache_bytes > 0).then(|| cairn_runtime::ResponseCache::new(cache_bytes)),
-            generations: crate::responses::Generations::new(),
-            feed: crate::events::Feed::default(),
+            generations: crate::generations::Generations::new(),
+            feed: crate::feed::Feed::default(),
+            tree_changes,
         }
     }
 }
@@ -105,11 +106,11 @@ impl Shared {
     pub(crate) async fn grants_of(
         &self,
         user_id: i64,
-    ) -> crate::error::Result<Arc<crate::permissions::Grants>> {
+    ) -> crate::error::Result<Arc<crate::grants::Grants>> {
         let db = self.db.conn();
         self.permissions
             .get(user_id, async || {
-                crate::permissions::Grants::load(db, user_id).await
+                crate::grants::Grants::load(db, user_id).await
             })
             .await
     }

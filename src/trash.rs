@@ -15,6 +15,7 @@ use crate::permissions::filter::Sql;
 use crate::permissions::{
     ContentFacts, LocationFacts, READ, Scope, Subject, Target, VersionTarget,
 };
+use crate::tree_changes::TreeChanges;
 use cairn_store::Tx;
 
 use crate::preconditions;
@@ -33,14 +34,14 @@ async fn find(db: &impl Connection, id: i64) -> Result<trash::Model> {
 }
 
 /// Contents left with neither a Location nor a trashed one are deleted for good.
-async fn delete_orphaned_content(tx: &Tx) -> Result<()> {
+async fn delete_orphaned_content(tx: &Tx, follow: &dyn TreeChanges) -> Result<()> {
     exec(
         tx,
         "DELETE FROM content_relations WHERE destination_content_id IN (SELECT id FROM contents WHERE status = ? AND id NOT IN (SELECT content_id FROM locations) AND id NOT IN (SELECT content_id FROM trash))",
         vec![content::TRASHED.into()],
     )
     .await?;
-    crate::cascades::content_removed(
+    follow.content_removed(
         tx,
         "SELECT id FROM contents WHERE status = ? AND id NOT IN (SELECT content_id FROM locations) AND id NOT IN (SELECT content_id FROM trash)",
         vec![content::TRASHED.into()],
@@ -93,7 +94,7 @@ impl Shared {
                     values,
                 )
                 .await?;
-                crate::cascades::locations_trashed(tx, &start, &end, l.id).await?;
+                self.tree_changes.locations_trashed(tx, &start, &end, l.id).await?;
                 exec(tx, "DELETE FROM locations WHERE path_string >= ? AND path_string < ?", range()).await?;
                 exec(
                     tx,
@@ -270,9 +271,9 @@ impl<
         self.db
             .write(cx.change(), async |tx| {
                 tree::hold(tx).await?;
-                crate::cascades::trash_purged(tx, None).await?;
+                self.tree_changes.trash_purged(tx, None).await?;
                 exec(tx, "DELETE FROM trash", vec![]).await?;
-                delete_orphaned_content(tx).await
+                delete_orphaned_content(tx, &*self.tree_changes).await
             })
             .await?;
         Ok(EmptyTrashResponse::NoContent)
@@ -348,7 +349,7 @@ impl<
                 let root = tree::find(tx, item.id).await?;
                 tree::touch_placed(tx, &root).await?;
                 tree::recompute_visibility(tx, &root).await?;
-                crate::cascades::subtree_moved(tx, &self.languages, &root, item.parent_id).await?;
+                self.tree_changes.subtree_moved(tx, &self.languages, &root, item.parent_id).await?;
                 Ok::<_, Error>(root)
             })
             .await?;
@@ -375,14 +376,16 @@ impl<
                     ]
                 };
                 let end = subtree_end(&item.path_string);
-                crate::cascades::trash_purged(tx, Some((&item.path_string, &end))).await?;
+                self.tree_changes
+                    .trash_purged(tx, Some((&item.path_string, &end)))
+                    .await?;
                 exec(
                     tx,
                     "DELETE FROM trash WHERE path_string >= ? AND path_string < ?",
                     range(),
                 )
                 .await?;
-                delete_orphaned_content(tx).await
+                delete_orphaned_content(tx, &*self.tree_changes).await
             })
             .await?;
         Ok(DeleteTrashItemResponse::NoContent)

@@ -21,7 +21,7 @@ pub async fn set_password(db: &Db, login: &str, password: &str) -> anyhow::Resul
     if password.chars().count() < 8 {
         anyhow::bail!("the password needs at least 8 characters");
     }
-    let hash = crate::users::account::hash_password(password.to_string())
+    let hash = crate::accounts::hash_password(password.to_string())
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let change = cairn_store::events::Change::by_server("setPassword", "/user/users");
@@ -53,7 +53,7 @@ pub async fn add_language(db: &Db, code: &str, name: &str) -> anyhow::Result<()>
     if name.trim().is_empty() {
         anyhow::bail!("the language needs a name");
     }
-    let known = crate::languages::all(db.conn()).await?;
+    let known = crate::language_list::all(db.conn()).await?;
     if known.iter().any(|l| l.language_code == code) {
         anyhow::bail!("the language {code} exists already");
     }
@@ -64,7 +64,7 @@ pub async fn add_language(db: &Db, code: &str, name: &str) -> anyhow::Result<()>
 
 /// The languages: (code, name, enabled), by id.
 pub async fn languages(db: &Db) -> anyhow::Result<Vec<(String, String, bool)>> {
-    Ok(crate::languages::all(db.conn())
+    Ok(crate::language_list::all(db.conn())
         .await?
         .into_iter()
         .map(|l| (l.language_code, l.name, l.enabled))
@@ -107,7 +107,7 @@ pub async fn grant_admin(db: &Db, login: &str) -> anyhow::Result<String> {
         let mut done = Vec::new();
         let role = match role::Entity::find()
             .filter(role::Column::Identifier.eq(ADMINISTRATOR_ROLE))
-            .filter(role::Column::Status.eq(crate::permissions::policies::PUBLISHED))
+            .filter(role::Column::Status.eq(crate::grants::policies::PUBLISHED))
             .one(tx)
             .await?
         {
@@ -117,13 +117,13 @@ pub async fn grant_admin(db: &Db, login: &str) -> anyhow::Result<String> {
                 crate::roles::store::insert_role(
                     tx,
                     ADMINISTRATOR_ROLE.into(),
-                    crate::permissions::policies::PUBLISHED,
+                    crate::grants::policies::PUBLISHED,
                     None,
                 )
                 .await?
             }
         };
-        let policies = crate::permissions::policies::policies_of(tx, &[role.id]).await?;
+        let policies = crate::grants::policies::policies_of(tx, &[role.id]).await?;
         if !policies
             .iter()
             .any(|p| p.p.module == "*" && p.p.function == "*" && p.lims.is_empty())

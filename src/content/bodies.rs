@@ -4,8 +4,8 @@
 
 use super::ContentService;
 use super::render;
-use crate::content_rows::{self as rows, TypeInfo};
 use crate::api::model::*;
+use crate::content_rows::{self as rows, TypeInfo};
 use crate::error::{Error, Result};
 use crate::locations::tree;
 use crate::shared::Shared;

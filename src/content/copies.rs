@@ -2,10 +2,10 @@
 //! new Location under the destination.
 
 use super::ContentService;
-use crate::content_rows as rows;
 use super::versions::{copy_relations, version_like};
 use crate::api::hrefs;
 use crate::auth::Caller;
+use crate::content_rows as rows;
 use crate::error::{Error, Result};
 use crate::locations::tree;
 use crate::shared::Shared;
@@ -123,7 +123,9 @@ impl ContentService {
                 let mut ca = copy.into_active_model();
                 ca.main_location_id = Set(Some(l.id));
                 let id = cairn_store::write::update(tx, ca).await?.id;
-                crate::cascades::location_republished(tx, &self.languages, l.id).await?;
+                self.tree_changes
+                    .location_republished(tx, &self.languages, l.id)
+                    .await?;
                 Ok(id)
             })
             .await

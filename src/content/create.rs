@@ -4,9 +4,9 @@
 //! caller's (a batch of an import).
 
 use super::fields::{Failures, FieldSet};
-use crate::content_rows::TypeInfo;
 use crate::api::model::ContentCreate;
 use crate::auth::Caller;
+use crate::content_rows::TypeInfo;
 use crate::error::{Error, Result};
 use crate::locations::tree;
 use crate::permissions::subject::location_facts_of;

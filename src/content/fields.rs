@@ -2,8 +2,8 @@
 //! values filled in, every value validated (all failures reported together), names built
 //! from the name schema, rows and field relations saved.
 
-use crate::content_rows::TypeInfo;
 use crate::api::model::FieldInput;
+use crate::content_rows::TypeInfo;
 use crate::error::{Error, Result};
 use crate::field_types::{Definition, SortKey};
 use crate::shared::Shared;
@@ -308,7 +308,7 @@ impl Shared {
                     .get("RequireUniqueEmail")
                     .and_then(HashValue::as_bool)
                     .unwrap_or(true);
-                crate::users::account::store(tx, c.id, &mut e.value, unique_email).await?;
+                crate::accounts::store(tx, c.id, &mut e.value, unique_email).await?;
             }
         }
         if !fresh {

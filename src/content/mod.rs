@@ -24,6 +24,7 @@ use crate::api::hrefs;
 use crate::api::model::*;
 use crate::api::traits::ContentApi;
 use crate::auth::Caller;
+use crate::content_rows::{self as rows, TypeInfo};
 use crate::error::{Error, Result};
 use crate::locations::tree;
 use crate::permissions::administrators::keep_an_administrator;
@@ -40,7 +41,6 @@ use cairn_store::entity::{
 };
 use fields::Failures;
 pub(crate) use fields::{FieldSet, check_language_code};
-use crate::content_rows::{self as rows, TypeInfo};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter, QuerySelect,
@@ -160,7 +160,7 @@ impl<
                 self.authorize_content(tx, cx, &c, &gone).await?;
                 let locations = tree::of_content(tx, &c).await?;
                 self.authorize_removal(tx, cx, &locations).await?;
-                tree::delete_subtrees(tx, &locations, &[c.id]).await?;
+                tree::delete_subtrees(tx, &*self.tree_changes, &locations, &[c.id]).await?;
                 keep_an_administrator(tx).await
             })
             .await?;

@@ -112,15 +112,9 @@ impl Shared {
             ),
         );
         for l in locations {
-            crate::cascades::location_published(
-                tx,
-                &self.languages,
-                &l,
-                &names,
-                c.always_available,
-                first,
-            )
-            .await?;
+            self.tree_changes
+                .location_published(tx, &self.languages, &l, &names, c.always_available, first)
+                .await?;
         }
         // Only a publication that archived a version can take the archive past its limit.
         if archived > 0 {

@@ -1,8 +1,8 @@
 //! Content items, versions, fields and relations as the API represents them.
 
-use crate::content_rows::{self as rows, TypeInfo};
 use crate::api::hrefs;
 use crate::api::model::*;
+use crate::content_rows::{self as rows, TypeInfo};
 use crate::field_types::FieldIds;
 use crate::shared::Shared;
 use crate::stored;

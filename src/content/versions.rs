@@ -3,10 +3,10 @@
 
 use super::ContentService;
 use super::fields::{Failures, FieldSet};
-use crate::content_rows as rows;
 use crate::api::hrefs;
 use crate::api::model::*;
 use crate::auth::Caller;
+use crate::content_rows as rows;
 use crate::error::{Error, Result};
 use crate::field_types::FieldIds;
 use crate::permissions::{ContentFacts, Subject, Target, VersionTarget};

@@ -84,8 +84,11 @@ fn children_of(parent: &location::Model, visible: &Filter) -> pages::Children {
 }
 
 crate::services::family_service!(
-    /// Implements the API of Locations and the tree.
-    LocationsService
+    /// Implements the API of Locations and the tree, keeping where deep pages of children
+    /// start (`pages`).
+    LocationsService {
+        page_starts: PageStarts = PageStarts::default(),
+    }
 );
 
 impl<
@@ -243,7 +246,7 @@ impl<
                 }
                 self.authorize_location_removal(tx, cx, &l).await?;
                 tree::touch_placed(tx, &l).await?;
-                tree::delete_subtrees(tx, &[l], &[]).await?;
+                tree::delete_subtrees(tx, &*self.tree_changes, &[l], &[]).await?;
                 keep_an_administrator(tx).await
             })
             .await?;
@@ -435,7 +438,9 @@ impl Shared {
             ca.main_location_id = Set(Some(l.id));
             cairn_store::write::update(tx, ca).await?;
         }
-        crate::cascades::location_republished(tx, &self.languages, l.id).await?;
+        self.tree_changes
+            .location_republished(tx, &self.languages, l.id)
+            .await?;
         Ok(l)
     }
 }

@@ -6,9 +6,10 @@ use crate::api::hrefs;
 use crate::api::model::MoveSubtreeResponse;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
-use crate::languages::Languages;
+use crate::language_list::Languages;
 use crate::permissions::administrators::keep_an_administrator;
 use crate::permissions::subject::location_facts_of;
+use crate::tree_changes::TreeChanges;
 use cairn_store::Tx;
 
 use crate::permissions::{ContentFacts, READ, Subject, Target, VersionTarget};
@@ -152,7 +153,8 @@ impl LocationsService {
                 self.authorize_at(tx, cx, READ, &l, vec![]).await?;
                 self.authorize_subtree_placement(tx, cx, &l, &parent)
                     .await?;
-                let moved = move_under(tx, &self.languages, &l, &parent).await?;
+                let moved =
+                    move_under(tx, &self.languages, &*self.tree_changes, &l, &parent).await?;
                 keep_an_administrator(tx).await?;
                 Ok(moved)
             })
@@ -236,7 +238,9 @@ impl LocationsService {
                     let mut ca = copy.into_active_model();
                     ca.main_location_id = Set(Some(l.id));
                     cairn_store::write::update(tx, ca).await?;
-                    crate::cascades::location_republished(tx, &self.languages, l.id).await?;
+                    self.tree_changes
+                        .location_republished(tx, &self.languages, l.id)
+                        .await?;
                     if n.id == root.id {
                         new_root = Some(l.clone());
                     }
@@ -292,7 +296,7 @@ impl LocationsService {
                     vec![a.id.into(), b.id.into(), a.id.into(), a.id.into(), b.id.into(), a.content_id.into(), b.content_id.into()],
                 ))
                 .await?;
-                crate::cascades::locations_swapped(tx, &self.languages, a.id, b.id).await?;
+                self.tree_changes.locations_swapped(tx, &self.languages, a.id, b.id).await?;
                 for l in [&a, &b] {
                     tree::recompute_visibility(tx, &tree::find(tx, l.id).await?).await?;
                 }
@@ -308,6 +312,7 @@ impl LocationsService {
 pub async fn move_under(
     tx: &Tx,
     known: &Languages,
+    follow: &dyn TreeChanges,
     l: &location::Model,
     parent: &location::Model,
 ) -> Result<location::Model> {
@@ -333,6 +338,6 @@ pub async fn move_under(
     la.parent_id = Set(parent.id);
     let moved = cairn_store::write::update(tx, la).await?;
     tree::recompute_visibility(tx, &moved).await?;
-    crate::cascades::subtree_moved(tx, known, &moved, l.parent_id).await?;
+    follow.subtree_moved(tx, known, &moved, l.parent_id).await?;
     tree::find(tx, l.id).await
 }

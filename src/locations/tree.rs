@@ -5,6 +5,7 @@
 
 use crate::api::hrefs;
 use crate::error::{Error, Result};
+use crate::tree_changes::TreeChanges;
 use cairn_store::entity::{content, location};
 use cairn_store::read::Kept;
 use cairn_store::sql::{exec, stmt};
@@ -200,11 +201,17 @@ async fn scratch(tx: &Tx, name: &str) -> Result<()> {
 }
 
 /// Deletes the subtrees under `roots`, and the content items (with `also`) left without a
-/// Location; relations to deleted content go too.
-pub async fn delete_subtrees(tx: &Tx, roots: &[location::Model], also: &[i64]) -> Result<()> {
+/// Location; relations to deleted content go too, and `follow` hears of both.
+pub async fn delete_subtrees(
+    tx: &Tx,
+    follow: &dyn TreeChanges,
+    roots: &[location::Model],
+    also: &[i64],
+) -> Result<()> {
     scratch(tx, "doomed_content").await?;
     for r in roots {
-        crate::cascades::locations_removed(tx, &r.path_string, &subtree_end(&r.path_string))
+        follow
+            .locations_removed(tx, &r.path_string, &subtree_end(&r.path_string))
             .await?;
         exec(
             tx,
@@ -249,7 +256,9 @@ pub async fn delete_subtrees(tx: &Tx, roots: &[location::Model], also: &[i64]) -
         vec![],
     )
     .await?;
-    crate::cascades::content_removed(tx, "SELECT id FROM doomed_content", vec![]).await?;
+    follow
+        .content_removed(tx, "SELECT id FROM doomed_content", vec![])
+        .await?;
     exec(
         tx,
         "DELETE FROM contents WHERE id IN (SELECT id FROM doomed_content)",

@@ -1,11 +1,11 @@
 //! The checks the operations ask for: on one object (evaluated in memory, loading only the
 //! facts a limitation needs) and on the rows of a list (a SQL condition).
 
+use super::Asker;
 use super::denied;
 use super::evaluate::{Subject, Vote, can};
 use super::filter::{Filter, Scope, filter};
 use super::subject::{ContentFacts, LocationFacts, Target, fill};
-use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::shared::Shared;
 use cairn_store::Connection;
@@ -18,13 +18,13 @@ impl Shared {
     pub(crate) async fn allows(
         &self,
         db: &impl Connection,
-        cx: &Caller,
+        cx: &impl Asker,
         (module, function): (&str, &str),
         mut subject: Subject,
         targets: &[Target],
     ) -> Result<bool> {
         loop {
-            match can(&cx.grants, module, function, &subject, targets) {
+            match can(cx.grants(), module, function, &subject, targets) {
                 Vote::Granted => return Ok(true),
                 Vote::Denied => return Ok(false),
                 Vote::Need(missing) => match &mut subject {
@@ -43,7 +43,7 @@ impl Shared {
     pub(crate) async fn authorize(
         &self,
         db: &impl Connection,
-        cx: &Caller,
+        cx: &impl Asker,
         policy: (&str, &str),
         subject: Subject,
         targets: &[Target],
@@ -58,11 +58,11 @@ impl Shared {
     /// The rows of a list on which the caller may use `module`/`function`.
     pub(crate) fn visible(
         &self,
-        cx: &Caller,
+        cx: &impl Asker,
         (module, function): (&str, &str),
         scope: Scope<'_>,
     ) -> Filter {
-        filter(&cx.grants, module, function, scope)
+        filter(cx.grants(), module, function, scope)
     }
 }
 
@@ -71,16 +71,11 @@ impl Shared {
     pub(crate) async fn authorize_content(
         &self,
         db: &impl Connection,
-        cx: &Caller,
+        cx: &impl Asker,
         c: &content::Model,
         targets: &[Target],
     ) -> Result<()> {
-        let policy = cx
-            .op
-            .policies
-            .first()
-            .copied()
-            .unwrap_or(("content", "read"));
+        let policy = cx.policy().unwrap_or(("content", "read"));
         self.authorize(
             db,
             cx,
@@ -96,17 +91,12 @@ impl Shared {
     pub(crate) async fn authorize_version(
         &self,
         db: &impl Connection,
-        cx: &Caller,
+        cx: &impl Asker,
         c: &content::Model,
         v: &content_version::Model,
         targets: &[Target],
     ) -> Result<()> {
-        let policy = cx
-            .op
-            .policies
-            .first()
-            .copied()
-            .unwrap_or(("content", "read"));
+        let policy = cx.policy().unwrap_or(("content", "read"));
         let facts = Subject::Content(ContentFacts::of_version(c, v));
         self.authorize(db, cx, policy, facts, targets).await
     }
@@ -117,7 +107,7 @@ impl Shared {
     pub(crate) async fn authorize_removal(
         &self,
         db: &impl Connection,
-        cx: &Caller,
+        cx: &impl Asker,
         roots: &[location::Model],
     ) -> Result<()> {
         if roots.is_empty() {
@@ -141,7 +131,7 @@ impl Shared {
         if removed.is_empty() {
             return Ok(());
         }
-        if removed.contains(&cx.user_id) {
+        if removed.contains(&cx.grants().user_id) {
             return Err(Error::Forbidden(
                 "A user cannot delete its own account".into(),
             ));
@@ -154,7 +144,7 @@ impl Shared {
     pub(crate) async fn authorize_whole(
         &self,
         db: &impl Connection,
-        cx: &Caller,
+        cx: &impl Asker,
         policy: (&str, &str),
         roots: &[location::Model],
     ) -> Result<()> {
@@ -218,12 +208,12 @@ impl Shared {
     pub(crate) async fn authorize_at(
         &self,
         db: &impl Connection,
-        cx: &Caller,
+        cx: &impl Asker,
         policy: (&str, &str),
         l: &location::Model,
         targets: Vec<Target>,
     ) -> Result<()> {
-        if cx.grants.may_all(policy.0, policy.1) {
+        if cx.grants().may_all(policy.0, policy.1) {
             return Ok(());
         }
         let c = match l.content_id {
@@ -238,13 +228,13 @@ impl Shared {
     pub(crate) async fn authorize_loaded(
         &self,
         db: &impl Connection,
-        cx: &Caller,
+        cx: &impl Asker,
         policy: (&str, &str),
         l: &location::Model,
         c: Option<&content::Model>,
         mut targets: Vec<Target>,
     ) -> Result<()> {
-        if cx.grants.may_all(policy.0, policy.1) {
+        if cx.grants().may_all(policy.0, policy.1) {
             return Ok(());
         }
         let facts = match c {

@@ -2,9 +2,9 @@
 //! limitation denies the object is skipped; a Policy passes when every one of its
 //! limitations grants; one passing Policy is enough.
 
-use super::grants::{Access, Grants};
 use super::subject::{ContentFacts, LocationFacts, Member, Missing, Target, VersionTarget};
-use super::policies::Lim;
+use crate::grants::policies::Lim;
+use crate::grants::{Access, Grants};
 
 /// What a check is about.
 #[derive(Debug, Clone)]

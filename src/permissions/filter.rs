@@ -3,8 +3,8 @@
 //! the list is of Locations), so pages and counts only ever see readable rows.
 
 use super::evaluate::ids;
-use super::grants::{Access, Grants};
-use super::policies::Lim;
+use crate::grants::policies::Lim;
+use crate::grants::{Access, Grants};
 use sea_orm::sea_query::{Expr, SimpleExpr};
 use sea_orm::{DbBackend, Value};
 

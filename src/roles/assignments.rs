@@ -7,11 +7,11 @@ use crate::api::hrefs;
 use crate::api::model::{Limitation, RoleAssignInput, RoleAssignment, RoleAssignmentList};
 use crate::auth::Caller;
 use crate::error::{Error, Result};
-use crate::locations::tree::find_by_path;
-use crate::permissions::administrators::keep_an_administrator;
-use crate::permissions::policies::{
+use crate::grants::policies::{
     Lim, ancestors, assignments_under, decode_values, encode_values, places_of,
 };
+use crate::locations::tree::find_by_path;
+use crate::permissions::administrators::keep_an_administrator;
 use crate::permissions::{Member, Subject, Target};
 use crate::preconditions;
 use cairn_runtime::IfMatch;

@@ -6,7 +6,7 @@
 use crate::api::model::{Limitation, LimitationValue, LimitationValues, PolicyLimitations};
 use crate::api::routes::POLICY_MAP;
 use crate::error::{Error, Result};
-use crate::permissions::policies::Lim;
+use crate::grants::policies::Lim;
 use cairn_store::Connection;
 use cairn_store::entity::{content_type, language, location, object_state, role, section};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QuerySelect};
@@ -252,4 +252,3 @@ pub(crate) fn to_policy_model(ls: &[Lim]) -> Option<PolicyLimitations> {
         limitation: ls.iter().map(to_model).collect(),
     })
 }
-

@@ -12,6 +12,7 @@ use crate::api::model::*;
 use crate::api::traits::RolesApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
+use crate::grants::policies::{DRAFT, PUBLISHED, PolicyRow, policies_of};
 use crate::permissions::administrators::keep_an_administrator;
 use crate::preconditions;
 use assignments::Holder;
@@ -19,7 +20,6 @@ use cairn_runtime::ETag;
 use cairn_store::entity::{policy, role};
 use limitations::{check_applicable, check_function, check_values, of_policy, to_policy_model};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
-use crate::permissions::policies::{DRAFT, PUBLISHED, PolicyRow, policies_of};
 
 fn role_model(r: &role::Model) -> Role {
     Role {

@@ -2,8 +2,8 @@
 //! a draft created and published in the same transaction.
 
 use super::store;
-use crate::permissions::policies::PolicyRow;
 use crate::error::Result;
+use crate::grants::policies::PolicyRow;
 use cairn_store::Tx;
 use cairn_store::entity::{policy, role};
 

@@ -2,10 +2,10 @@
 //! `original_id` the copied one); publishing replaces the Role's Policies by the draft's, as
 //! the reference does (a Policy's id changes each time its Role is changed through a draft).
 
-use crate::permissions::policies::{
+use crate::error::{Error, Result};
+use crate::grants::policies::{
     DRAFT, Lim, PUBLISHED, PolicyRow, encode_values, load_policies, policies_of,
 };
-use crate::error::{Error, Result};
 use cairn_store::Connection;
 use cairn_store::Tx;
 use cairn_store::entity::{policy, policy_limitation, role, role_assignment};

@@ -14,7 +14,7 @@
 
 use super::slug;
 use crate::error::Result;
-use crate::languages::Languages;
+use crate::language_list::Languages;
 use crate::stored;
 use cairn_runtime::LangMap;
 use cairn_store::Connection;

@@ -6,7 +6,7 @@ use super::elements::{
     system_rows,
 };
 use crate::error::{Error, Result};
-use crate::languages::Languages;
+use crate::language_list::Languages;
 use cairn_runtime::LangMap;
 use cairn_store::Tx;
 use cairn_store::entity::location;

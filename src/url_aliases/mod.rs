@@ -22,7 +22,7 @@ use crate::api::model::*;
 use crate::api::traits::UrlAliasesApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
-use crate::languages::Languages;
+use crate::language_list::Languages;
 use crate::locations::tree;
 use crate::preconditions;
 use cairn_runtime::ETag;

@@ -3,7 +3,7 @@
 //! install, and every hook, with Locations and content written directly.
 
 use super::elements::{self, location_of_alias};
-use crate::languages::Languages;
+use crate::language_list::Languages;
 use crate::locations::tree;
 use cairn_runtime::LangMap;
 use cairn_store::Db;

@@ -136,7 +136,7 @@ pub(super) async fn delete(
                 }
             }
             service.authorize_removal(tx, cx, &locations).await?;
-            tree::delete_subtrees(tx, &locations, &[c.id]).await
+            tree::delete_subtrees(tx, &*service.tree_changes, &locations, &[c.id]).await
         })
         .await?;
     Ok(DeleteUserGroupResponse::NoContent)
@@ -172,8 +172,14 @@ pub(super) async fn move_group(
             service
                 .authorize_subtree_placement(tx, cx, &l, &parent)
                 .await?;
-            let moved =
-                crate::locations::ops::move_under(tx, &service.languages, &l, &parent).await?;
+            let moved = crate::locations::ops::move_under(
+                tx,
+                &service.languages,
+                &*service.tree_changes,
+                &l,
+                &parent,
+            )
+            .await?;
             keep_an_administrator(tx).await?;
             Ok(moved)
         })

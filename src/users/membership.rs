@@ -95,7 +95,8 @@ pub(super) async fn unassign(
                 )));
             }
             service.authorize_location_removal(tx, cx, here).await?;
-            tree::delete_subtrees(tx, std::slice::from_ref(here), &[]).await?;
+            tree::delete_subtrees(tx, &*service.tree_changes, std::slice::from_ref(here), &[])
+                .await?;
             keep_an_administrator(tx).await?;
             rows::content(tx, c.id).await
         })

@@ -5,7 +5,6 @@
 //! belongs to the groups its Locations lie directly under. Creating or updating either is one
 //! transaction that writes and publishes a version.
 
-pub(crate) mod account;
 mod groups;
 mod lists;
 mod members;
@@ -271,7 +270,7 @@ impl<
                 self.authorize_content(tx, cx, &c, &gone).await?;
                 let locations = tree::of_content(tx, &c).await?;
                 self.authorize_removal(tx, cx, &locations).await?;
-                tree::delete_subtrees(tx, &locations, &[c.id]).await?;
+                tree::delete_subtrees(tx, &*self.tree_changes, &locations, &[c.id]).await?;
                 keep_an_administrator(tx).await
             })
             .await?;

@@ -1,13 +1,15 @@
 //! One user's Policies, grouped by Role assignment as the reference's `hasAccess` returns
 //! them, and the cache that keeps them per user until a Role, Policy, assignment or group
-//! membership changes.
+//! membership changes. `policies` reads them as stored.
+
+pub(crate) mod policies;
 
 use crate::error::Result;
-use super::policies::{
-    Lim, PUBLISHED, ancestors, assignments_under, decode_values, places_of, policies_of,
-};
 use cairn_store::Connection;
 use cairn_store::entity::{object_state, role};
+use policies::{
+    Lim, PUBLISHED, ancestors, assignments_under, decode_values, places_of, policies_of,
+};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use std::collections::{BTreeMap, HashMap};
 
