@@ -9,12 +9,12 @@ use crate::api::model::*;
 use crate::api::traits::TrashApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
-use crate::locations::tree::{self, href_path, subtree_end};
 use crate::permissions::administrators::keep_an_administrator;
 use crate::permissions::filter::Sql;
 use crate::permissions::{
     ContentFacts, LocationFacts, READ, Scope, Subject, Target, VersionTarget,
 };
+use crate::tree::{self, href_path, subtree_end};
 use crate::tree_changes::TreeChanges;
 use cairn_store::Tx;
 

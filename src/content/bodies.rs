@@ -7,8 +7,8 @@ use super::render;
 use crate::api::model::*;
 use crate::content_rows::{self as rows, TypeInfo};
 use crate::error::{Error, Result};
-use crate::locations::tree;
 use crate::shared::Shared;
+use crate::tree;
 use cairn_store::Connection;
 use cairn_store::entity::{content, content_version, location};
 

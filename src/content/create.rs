@@ -8,11 +8,11 @@ use crate::api::model::ContentCreate;
 use crate::auth::Caller;
 use crate::content_rows::TypeInfo;
 use crate::error::{Error, Result};
-use crate::locations::tree;
 use crate::permissions::subject::location_facts_of;
 use crate::permissions::{ContentFacts, Subject, Target, VersionTarget};
 use crate::shared::Shared;
 use crate::stored;
+use crate::tree;
 use cairn_runtime::{LangMap, Timestamp};
 use cairn_store::Connection;
 use cairn_store::Tx;
@@ -103,7 +103,7 @@ impl Shared {
             )));
         }
         let lc = &b.location_create;
-        crate::content_types::check_sort(lc.sort_field.as_deref(), lc.sort_order.as_deref())?;
+        crate::locations::check_sort(lc.sort_field.as_deref(), lc.sort_order.as_deref())?;
         let facts = ContentFacts {
             content_type_id: ty.ty.id,
             section_id: section,

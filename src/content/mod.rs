@@ -26,7 +26,6 @@ use crate::api::traits::ContentApi;
 use crate::auth::Caller;
 use crate::content_rows::{self as rows, TypeInfo};
 use crate::error::{Error, Result};
-use crate::locations::tree;
 use crate::permissions::administrators::keep_an_administrator;
 use crate::permissions::{
     ContentFacts, Filter, READ, Scope, Subject, Target, VersionTarget, denied,
@@ -34,6 +33,7 @@ use crate::permissions::{
 use crate::preconditions;
 use crate::shared::Shared;
 use crate::stored;
+use crate::tree;
 use cairn_runtime::{ETag, Timestamp};
 use cairn_store::Connection;
 use cairn_store::entity::{

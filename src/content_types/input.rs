@@ -7,28 +7,6 @@ use crate::stored;
 use cairn_runtime::{HashValue, LangMap};
 use cairn_store::entity::field_definition;
 
-pub fn check_sort(field: Option<&str>, order: Option<&str>) -> Result<()> {
-    use crate::locations::SORT_FIELDS;
-    if let Some(f) = field
-        && !SORT_FIELDS.iter().any(|(name, ..)| *name == f)
-    {
-        let names: Vec<&str> = SORT_FIELDS.iter().map(|(name, ..)| *name).collect();
-        return Err(Error::BadRequest(format!(
-            "defaultSortField '{f}' is not one of {}",
-            names.join(", ")
-        )));
-    }
-    if let Some(o) = order
-        && o != "ASC"
-        && o != "DESC"
-    {
-        return Err(Error::BadRequest(format!(
-            "defaultSortOrder '{o}' is not ASC or DESC"
-        )));
-    }
-    Ok(())
-}
-
 /// Content type and Field definition identifiers: any text that is not empty, as the
 /// reference's ContentTypeService takes them (`tags-test` included), up to 255 characters.
 pub fn check_identifier(what: &str, identifier: &str) -> Result<()> {

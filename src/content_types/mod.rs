@@ -18,6 +18,7 @@ use crate::api::model::*;
 use crate::api::traits::ContentTypesApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
+use crate::locations::check_sort;
 use crate::preconditions;
 use crate::shared::Shared;
 use crate::stored;
@@ -28,7 +29,6 @@ use cairn_store::entity::{
 };
 use cairn_store::ids::next_id;
 use input::check_identifier;
-pub(crate) use input::check_sort;
 use render::{group, group_refs};
 use rows::TypeRows;
 use sea_orm::{

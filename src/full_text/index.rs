@@ -2,9 +2,9 @@
 //! publishes, copies or changes it, and caught up at start-up.
 
 use super::words;
-use crate::content::FieldSet;
 use crate::content_rows::TypeInfo;
 use crate::error::Result;
+use crate::field_set::FieldSet;
 use crate::field_types::Definition;
 use crate::shared::Shared;
 use crate::stored;

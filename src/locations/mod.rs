@@ -5,7 +5,6 @@
 pub(crate) mod ops;
 mod pages;
 mod render;
-pub(crate) mod tree;
 
 use crate::api::hrefs;
 use crate::api::model::*;
@@ -17,6 +16,7 @@ use crate::permissions::filter::Sql;
 use crate::permissions::{Filter, READ, Scope, Target};
 use crate::preconditions;
 use crate::shared::Shared;
+use crate::tree::{self, href_path, location_href};
 use cairn_runtime::ETag;
 use cairn_store::Tx;
 use cairn_store::entity::{content, location};
@@ -27,7 +27,6 @@ use sea_orm::{
     ActiveValue::Set, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter, QuerySelect,
 };
 use std::collections::HashMap;
-use tree::{href_path, location_href};
 
 const CONTENT: &str = "LEFT JOIN contents c ON c.id = l.content_id";
 const TYPE: &str = "LEFT JOIN contents c ON c.id = l.content_id LEFT JOIN content_types t ON t.id = c.content_type_id AND t.status = 0";
@@ -49,6 +48,29 @@ pub const SORT_FIELDS: &[(&str, &str, &str, bool)] = &[
     ("NODE_ID", "", "l.id", true),
     ("CONTENTOBJECT_ID", "", "l.content_id", false),
 ];
+
+/// 400 unless `field` is one of [`SORT_FIELDS`] and `order` is `ASC` or `DESC` (the sort of a
+/// Location's children, or a content type's default for them).
+pub fn check_sort(field: Option<&str>, order: Option<&str>) -> Result<()> {
+    if let Some(f) = field
+        && !SORT_FIELDS.iter().any(|(name, ..)| *name == f)
+    {
+        let names: Vec<&str> = SORT_FIELDS.iter().map(|(name, ..)| *name).collect();
+        return Err(Error::BadRequest(format!(
+            "defaultSortField '{f}' is not one of {}",
+            names.join(", ")
+        )));
+    }
+    if let Some(o) = order
+        && o != "ASC"
+        && o != "DESC"
+    {
+        return Err(Error::BadRequest(format!(
+            "defaultSortOrder '{o}' is not ASC or DESC"
+        )));
+    }
+    Ok(())
+}
 
 /// The children of `parent` that `visible` lets a caller see, in the parent's sort order
 /// (PATH when unknown).
@@ -159,7 +181,7 @@ impl<
         req: UpdateLocationRequest,
     ) -> Result<UpdateLocationResponse> {
         let b = req.body;
-        crate::content_types::check_sort(b.sort_field.as_deref(), b.sort_order.as_deref())?;
+        check_sort(b.sort_field.as_deref(), b.sort_order.as_deref())?;
         let l = self
             .db
             .write(cx.change(), async |tx| {
@@ -364,7 +386,7 @@ impl<
         req: CreateLocationRequest,
     ) -> Result<CreateLocationResponse> {
         let b = req.body;
-        crate::content_types::check_sort(b.sort_field.as_deref(), b.sort_order.as_deref())?;
+        check_sort(b.sort_field.as_deref(), b.sort_order.as_deref())?;
         let l = self
             .db
             .write(cx.change(), async |tx| {

@@ -1,7 +1,6 @@
 //! Moving, copying and swapping subtrees.
 
 use super::LocationsService;
-use super::tree::{self, location_href, subtree_end};
 use crate::api::hrefs;
 use crate::api::model::MoveSubtreeResponse;
 use crate::auth::Caller;
@@ -9,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::language_list::Languages;
 use crate::permissions::administrators::keep_an_administrator;
 use crate::permissions::subject::location_facts_of;
+use crate::tree::{self, location_href, subtree_end};
 use crate::tree_changes::TreeChanges;
 use cairn_store::Tx;
 

@@ -10,10 +10,10 @@ use crate::error::{Error, Result};
 use crate::grants::policies::{
     Lim, ancestors, assignments_under, decode_values, encode_values, places_of,
 };
-use crate::locations::tree::find_by_path;
 use crate::permissions::administrators::keep_an_administrator;
 use crate::permissions::{Member, Subject, Target};
 use crate::preconditions;
+use crate::tree::find_by_path;
 use cairn_runtime::IfMatch;
 use cairn_runtime::media::Wire;
 use cairn_store::Connection;
@@ -198,7 +198,7 @@ async fn of_assignment(db: &impl Connection, wire: &Wire, l: Limitation) -> Resu
                 let p = hrefs::read::load_location(path).ok_or_else(|| bad(href))?;
                 let l: location::Model = find_by_path(db, p).await.map_err(|_| bad(href))?;
                 // The value is the subtree's path: it must be the Location's real one.
-                if crate::locations::tree::href_path(&l.path_string) != p.trim_matches('/') {
+                if crate::tree::href_path(&l.path_string) != p.trim_matches('/') {
                     return Err(bad(href));
                 }
                 l.path_string

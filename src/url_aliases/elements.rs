@@ -56,7 +56,7 @@ pub async fn new_id(tx: &Tx) -> Result<i64> {
 }
 
 /// The alias tree's lock on PostgreSQL (SQLite's writers are serialised already).
-pub(crate) const TREE_LOCK: &str = "url_aliases";
+pub(crate) const TREE_LOCK: &str = crate::tree::ALIAS_TREE_LOCK;
 
 /// Holds off every other writer of the alias tree until the transaction ends: for the writes
 /// that check and rewrite several elements at once (custom aliases and their deletion, a

@@ -11,7 +11,7 @@ pub(crate) mod slug;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use elements::{TREE_LOCK as ALIAS_TREE_LOCK, location_of_alias};
+pub(crate) use elements::location_of_alias;
 pub(crate) use hooks::{
     location_published, location_republished, locations_removed, locations_swapped,
     locations_trashed, subtree_moved, trash_purged,
@@ -23,8 +23,8 @@ use crate::api::traits::UrlAliasesApi;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
 use crate::language_list::Languages;
-use crate::locations::tree;
 use crate::preconditions;
+use crate::tree;
 use cairn_runtime::ETag;
 use cairn_store::Connection;
 use cairn_store::Tx;

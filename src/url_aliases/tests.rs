@@ -4,7 +4,7 @@
 
 use super::elements::{self, location_of_alias};
 use crate::language_list::Languages;
-use crate::locations::tree;
+use crate::tree;
 use cairn_runtime::LangMap;
 use cairn_store::Db;
 use cairn_store::entity::{content, content_version, location, url_alias};

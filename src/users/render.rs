@@ -4,8 +4,8 @@
 use crate::api::hrefs;
 use crate::api::model::*;
 use crate::error::{Error, Result};
-use crate::locations::tree::{href_path, parent_path};
 use crate::shared::Shared;
+use crate::tree::{href_path, parent_path};
 use cairn_runtime::Timestamp;
 use cairn_store::Connection;
 use cairn_store::entity::{content, location, user};

@@ -469,7 +469,7 @@ fn term_sql(of: &Term, m: &Matches) -> (String, String, String, Vec<Value>) {
             " AND a.path_string >= ? AND a.path_string < ?".into(),
             vec![
                 path.clone().into(),
-                crate::locations::tree::subtree_end(path).into(),
+                crate::tree::subtree_end(path).into(),
             ],
         ),
         Term::Checkbox(f) => {

@@ -366,7 +366,7 @@ impl Context {
                 for p in paths {
                     let p = format!("/{}/", p.trim_matches('/'));
                     values.push(Value::from(p.clone()));
-                    values.push(Value::from(crate::locations::tree::subtree_end(&p)));
+                    values.push(Value::from(crate::tree::subtree_end(&p)));
                     conds.push("({l}.path_string >= ? AND {l}.path_string < ?)");
                 }
                 self.location(&format!("({})", conds.join(" OR ")), values)

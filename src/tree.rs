@@ -39,6 +39,10 @@ pub async fn find(db: &impl Connection, id: i64) -> Result<location::Model> {
 /// The tree's lock on PostgreSQL (SQLite's writers are serialised already).
 const TREE_LOCK: &str = "locations";
 
+/// The lock key of the URL alias tree (`url_aliases` holds it alone; [`share`] takes it with
+/// the tree's).
+pub(crate) const ALIAS_TREE_LOCK: &str = "url_aliases";
+
 /// Holds the tree alone until the transaction ends, for a write that rewrites paths or
 /// visibility over a subtree, or removes or restores one (move, swap, hide, trash, restore,
 /// delete): every writer that places a Location waits for it and then reads the paths it
@@ -54,7 +58,7 @@ pub async fn hold(tx: &Tx) -> Result<()> {
 /// that a [`hold`]er could change; with the alias tree's hold, shared too, which the new
 /// Locations' aliases need next (one statement; the tree's first, as a holder takes them).
 pub async fn share(tx: &Tx) -> Result<()> {
-    let keys = [TREE_LOCK, crate::url_aliases::ALIAS_TREE_LOCK];
+    let keys = [TREE_LOCK, ALIAS_TREE_LOCK];
     Ok(tx.lock_shared_all(&keys).await?)
 }
 
