@@ -4,6 +4,7 @@
 //! `/metrics` outside the prefix.
 
 use crate::api::routes::{render_error, routes};
+use crate::field_types::files::Uploads;
 use crate::mount::Services;
 use cairn_runtime::http::{Called, Settings, method_override};
 use cairn_runtime::media::Wire;
@@ -64,14 +65,13 @@ pub fn app(
         let id = next_id.fetch_add(1, Ordering::Relaxed);
         async move {
             let wire = dialect_of(&wires, req.uri().path());
-            let served = Box::pin(serve(ep, req, wire, &service.db, id));
-            let resp = crate::field_types::files::removing_on_failure(
-                service.db.conn(),
-                service.files.as_ref(),
-                served,
-                |resp| !resp.status().is_success() && !resp.status().is_redirection(),
-            )
-            .await;
+            let uploads = Arc::new(Uploads::default());
+            let mut req = req;
+            req.extensions_mut().insert(uploads.clone());
+            let resp = Box::pin(serve(ep, req, wire, &service.db, id)).await;
+            if !resp.status().is_success() && !resp.status().is_redirection() {
+                (uploads.remove_unreferenced(service.db.conn(), service.files.as_ref())).await;
+            }
             Ok(resp)
         }
     })

@@ -44,6 +44,8 @@ pub struct Caller {
     pub resource: String,
     /// For a cached GET: the repository's generation when the request began.
     pub(crate) generation: Option<u64>,
+    /// The files the request stores for the first time (removed again if it fails).
+    pub(crate) uploads: Arc<crate::field_types::files::Uploads>,
 }
 
 /// A check of the Policies (`crate::permissions`) asks the caller's, for the operation called.
@@ -191,6 +193,7 @@ impl Shared {
             dialect,
             resource: String::new(),
             generation: None,
+            uploads: Arc::default(),
         };
         if !caller.is_anonymous() && !self.may_log_in(&caller.grants, &caller.siteaccess) {
             return Err(Error::Unauthorized(
@@ -233,6 +236,7 @@ impl Shared {
             dialect,
             resource: String::new(),
             generation: None,
+            uploads: Arc::default(),
         })
     }
 

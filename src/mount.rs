@@ -4,6 +4,7 @@
 use crate::api::traits::{Api, ApiBase};
 use crate::auth::Caller;
 use crate::error::Error;
+use crate::field_types::files::Uploads;
 use crate::shared::Shared;
 use cairn_runtime::Rendered;
 use cairn_runtime::http::{Operation, Rq};
@@ -165,6 +166,10 @@ impl ApiBase for Services {
         .await?;
         cx.generation = generation;
         cx.resource = cx.api_path(request.http.uri().path()).to_string();
+        // The app's record of the files this request stores (`app::serve` removes them if it fails).
+        if let Some(uploads) = request.http.extensions().get::<Arc<Uploads>>() {
+            cx.uploads = uploads.clone();
+        }
         Ok(cx)
     }
 

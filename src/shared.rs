@@ -2,6 +2,7 @@
 //! file storage and the caches, with the helpers the families call on each other's data.
 
 use crate::credentials::CredentialCache;
+use crate::field_types::files::Uploads;
 use crate::field_types::{FieldIds, FieldType, Registry, ValueContext};
 use crate::grants::PermissionCache;
 use cairn_store::Db;
@@ -138,6 +139,15 @@ impl Shared {
             files: self.files.as_ref(),
             field,
             asset: None,
+            uploads: None,
+        }
+    }
+
+    /// What field types need to read input, noting the files they store in `uploads`.
+    pub fn input_context<'a>(&'a self, uploads: &'a Uploads) -> ValueContext<'a> {
+        ValueContext {
+            uploads: Some(uploads),
+            ..self.value_context(None)
         }
     }
 }

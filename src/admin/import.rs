@@ -7,7 +7,6 @@
 use crate::api::model::ContentCreate;
 use crate::api::routes::OPERATIONS;
 use crate::content::Then;
-use crate::field_types::files;
 use crate::shared::Shared;
 use cairn_runtime::HttpError;
 use cairn_runtime::http::{Settings, decode_json};
@@ -79,8 +78,13 @@ pub async fn import(
             Ok::<_, anyhow::Error>(())
         });
         // A batch rolled back removes the files it stored that no committed version uses.
-        let (db, store) = (service.db.conn(), service.files.as_ref());
-        files::removing_on_failure(db, store, Box::pin(write), Result::is_err).await?;
+        let written = Box::pin(write).await;
+        if written.is_err() {
+            let (db, store) = (service.db.conn(), service.files.as_ref());
+            cx.uploads.remove_unreferenced(db, store).await;
+        }
+        cx.uploads.forget();
+        written?;
         done += n;
         progress(done);
     }

@@ -130,9 +130,9 @@ impl Shared {
             &ty,
             &mut set,
             &b.fields.field,
-            &b.main_language_code,
-            &b.main_language_code,
+            (&b.main_language_code, &b.main_language_code),
             &mut failures,
+            &cx.uploads,
         )?;
         let mut languages = set.languages();
         if !languages.contains(&b.main_language_code) {

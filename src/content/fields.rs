@@ -6,6 +6,7 @@ use crate::api::model::FieldInput;
 use crate::content_rows::TypeInfo;
 use crate::error::{Error, Result};
 pub use crate::field_set::FieldSet;
+use crate::field_types::files::Uploads;
 use crate::field_types::{Definition, SortKey};
 use crate::shared::Shared;
 use crate::stored;
@@ -50,17 +51,18 @@ impl Failures {
 impl Shared {
     /// Reads `inputs` into `set` through the field types; malformed values are failures, an
     /// unknown Field definition or a value for a non-translatable field in another language
-    /// than `main_language` is a 400 at once.
+    /// than `main_language` is a 400 at once; a value without a language is in
+    /// `default_language`. Files the inputs store are noted in `uploads`.
     pub(crate) fn apply_inputs(
         &self,
         ty: &TypeInfo,
         set: &mut FieldSet,
         inputs: &[FieldInput],
-        default_language: &str,
-        main_language: &str,
+        (default_language, main_language): (&str, &str),
         failures: &mut Failures,
+        uploads: &Uploads,
     ) -> Result<()> {
-        let cx = self.value_context(None);
+        let cx = self.input_context(uploads);
         for input in inputs {
             let def = ty
                 .field_by_identifier(&input.field_definition_identifier)

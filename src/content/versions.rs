@@ -9,6 +9,7 @@ use crate::auth::Caller;
 use crate::content_rows as rows;
 use crate::error::{Error, Result};
 use crate::field_types::FieldIds;
+use crate::field_types::files::Uploads;
 use crate::permissions::{ContentFacts, Subject, Target, VersionTarget};
 use crate::preconditions;
 use crate::shared::Shared;
@@ -63,9 +64,9 @@ impl Shared {
         tx: &Tx,
         c: &content::Model,
         v: content_version::Model,
-        inputs: &[FieldInput],
-        initial: String,
+        (inputs, initial): (&[FieldInput], String),
         modification: Option<Timestamp>,
+        uploads: &Uploads,
     ) -> Result<content_version::Model> {
         let ty = self.defined_type(tx, c.content_type_id).await?;
         let existing = rows::fields(tx, c.id, v.version_no).await?;
@@ -76,9 +77,9 @@ impl Shared {
             &ty,
             &mut set,
             inputs,
-            &initial,
-            &c.main_language_code,
+            (&initial, &c.main_language_code),
             &mut failures,
+            uploads,
         )?;
         let mut languages = rows::languages(&v.language_codes);
         for l in set.languages() {
@@ -189,7 +190,14 @@ impl ContentService {
                     .unwrap_or(v.initial_language_code.clone());
                 let inputs = b.fields.as_ref().map(|f| f.field.as_slice()).unwrap_or(&[]);
                 let v = self
-                    .edit_draft(tx, &c, v, inputs, initial, b.modification_date)
+                    .edit_draft(
+                        tx,
+                        &c,
+                        v,
+                        (inputs, initial),
+                        b.modification_date,
+                        &cx.uploads,
+                    )
                     .await?;
                 Ok((c, v))
             })

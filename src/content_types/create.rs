@@ -34,7 +34,7 @@ pub(super) async fn create(
             let mut fields = Vec::new();
             for (i, f) in b.field_definitions.iter().enumerate() {
                 let fid = next_id(tx, "field_definitions").await?;
-                fields.push(service.new_field(fid, id, DRAFT, f, i as i64 + 1)?);
+                fields.push(service.new_field(fid, id, DRAFT, f, i as i64 + 1, &cx.uploads)?);
             }
             check_fields(service, &fields, Error::BadRequest)?;
             let draft = TypeRows {

@@ -71,7 +71,7 @@ pub(super) async fn add(
             let draft = rows::find(tx, req.content_type_id, DRAFT).await?;
             let position = draft.fields.iter().map(|f| f.position).max().unwrap_or(0) + 1;
             let id = next_id(tx, "field_definitions").await?;
-            let f = service.new_field(id, req.content_type_id, DRAFT, &req.body, position)?;
+            let f = service.new_field(id, req.content_type_id, DRAFT, &req.body, position, &cx.uploads)?;
             let mut all = draft.fields.clone();
             all.push(f.clone());
             check_fields(service, &all, Error::Forbidden)?;
@@ -119,7 +119,7 @@ pub(super) async fn update(
                 .ok_or_else(|| Error::not_found("FieldDefinition", req.field_definition_id))?;
             preconditions::if_match(&req.if_match, async || Ok(service.field_definition(&f)))
                 .await?;
-            service.update_field(&mut f, &req.body)?;
+            service.update_field(&mut f, &req.body, &cx.uploads)?;
             let all: Vec<field_definition::Model> = draft
                 .fields
                 .iter()

@@ -3,6 +3,7 @@
 use super::ContentTypesService;
 use crate::api::model::*;
 use crate::error::{Error, Result};
+use crate::field_types::files::Uploads;
 use crate::stored;
 use cairn_runtime::{HashValue, LangMap};
 use cairn_store::entity::field_definition;
@@ -33,7 +34,7 @@ pub struct Checked {
 
 impl ContentTypesService {
     /// Checks a Field definition's type, settings, validators and default value; a 400 names
-    /// the field and the problem.
+    /// the field and the problem. Files a default value stores are noted in `uploads`.
     pub(super) fn check_field(
         &self,
         identifier: &str,
@@ -41,6 +42,7 @@ impl ContentTypesService {
         settings: Option<&HashValue>,
         validators: Option<&HashValue>,
         default: Option<&HashValue>,
+        uploads: &Uploads,
     ) -> Result<Checked> {
         let bad = |m: String| Error::BadRequest(format!("Field definition '{identifier}': {m}"));
         let ft = self.field_type(field_type).ok_or_else(|| {
@@ -61,7 +63,7 @@ impl ContentTypesService {
         let default = match default {
             None | Some(HashValue::Null) => HashValue::Null,
             Some(input) => {
-                let cx = self.value_context(None);
+                let cx = self.input_context(uploads);
                 let v = ft.from_hash(input, &cx).map_err(|e| match e.kind {
                     crate::field_types::STORE_FAILED => Error::StorageFailed(e.message),
                     _ => bad(format!("defaultValue: {}", e.message)),
@@ -103,6 +105,7 @@ impl ContentTypesService {
         status: i64,
         input: &FieldDefinitionCreate,
         default_position: i64,
+        uploads: &Uploads,
     ) -> Result<field_definition::Model> {
         check_identifier("Field definition", &input.identifier)?;
         let field_type = self.bare_field_type(&input.field_type, &input.identifier)?;
@@ -112,6 +115,7 @@ impl ContentTypesService {
             input.field_settings.as_ref(),
             input.validator_configuration.as_ref(),
             input.default_value.as_ref(),
+            uploads,
         )?;
         Ok(field_definition::Model {
             id,
@@ -141,6 +145,7 @@ impl ContentTypesService {
         &self,
         f: &mut field_definition::Model,
         input: &FieldDefinitionUpdate,
+        uploads: &Uploads,
     ) -> Result<()> {
         if let Some(identifier) = &input.identifier {
             check_identifier("Field definition", identifier)?;
@@ -209,6 +214,7 @@ impl ContentTypesService {
                 Some(&settings),
                 Some(&validators),
                 Some(&default),
+                uploads,
             )?;
             f.field_settings = checked.settings;
             f.validator_configuration = checked.validators;

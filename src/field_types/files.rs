@@ -1,37 +1,38 @@
-//! The files a request stored, removed again when it fails (the backends and the names of
-//! stored files: `crate::storage`).
+//! The files a request stored for the first time, noted as the field types store them and
+//! removed again when it fails (the backends and the names of stored files: `crate::storage`).
 
 use crate::storage::FileStore;
+use std::sync::Mutex;
 
-tokio::task_local! {
-    /// The files a request stored for the first time (see [`tracking`]).
-    static CREATED: std::cell::RefCell<Vec<String>>;
-}
+/// The files a request (or an import batch) stored for the first time. The field types note
+/// them as they store them (`ValueContext::uploads`); when the request fails, those that no
+/// stored field value references are removed (what its rolled-back transaction would have).
+#[derive(Debug, Default)]
+pub struct Uploads(Mutex<Vec<String>>);
 
-/// Runs `f` (a request, an import batch) noting the files it stores for the first time; when
-/// `failed` says of its outcome that it failed, removes those that no stored field value
-/// references (what its rolled-back transaction would have).
-pub async fn removing_on_failure<F: std::future::Future>(
-    db: &impl cairn_store::Connection,
-    store: &dyn FileStore,
-    f: F,
-    failed: impl FnOnce(&F::Output) -> bool,
-) -> F::Output {
-    let (out, created) = tracking(f).await;
-    if !created.is_empty() && failed(&out) {
-        remove_unreferenced(db, store, &created).await;
+impl Uploads {
+    /// Notes a file stored for the first time.
+    pub fn note(&self, path: &str) {
+        let mut paths = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        paths.push(path.to_string());
     }
-    out
-}
 
-/// Runs `f` noting the files it stores for the first time.
-async fn tracking<F: std::future::Future>(f: F) -> (F::Output, Vec<String>) {
-    CREATED
-        .scope(std::cell::RefCell::new(Vec::new()), async {
-            let out = f.await;
-            (out, CREATED.with(|c| c.take()))
-        })
-        .await
+    /// Removes the files noted so far that no stored field value references, and forgets them.
+    pub async fn remove_unreferenced(
+        &self,
+        db: &impl cairn_store::Connection,
+        store: &dyn FileStore,
+    ) {
+        let paths = std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()));
+        if !paths.is_empty() {
+            remove_unreferenced(db, store, &paths).await;
+        }
+    }
+
+    /// Forgets the files noted so far (their request succeeded).
+    pub fn forget(&self) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
 }
 
 /// Removes the files of `paths` that no stored field value references.
@@ -62,9 +63,4 @@ async fn remove_unreferenced(
             }
         }
     }
-}
-
-/// Notes a file stored for the first time by the current request.
-pub fn note_created(path: &str) {
-    let _ = CREATED.try_with(|c| c.borrow_mut().push(path.to_string()));
 }

@@ -88,6 +88,9 @@ pub struct ValueContext<'a> {
     /// The image field of the content item an `ezimageasset` value names, when it loads
     /// (its output variations name that image).
     pub asset: Option<FieldIds>,
+    /// Where files stored for the first time are noted, when a request reads input (removed
+    /// again if it fails).
+    pub uploads: Option<&'a files::Uploads>,
 }
 
 /// The ids of a stored field.

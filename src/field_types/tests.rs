@@ -21,6 +21,7 @@ pub(crate) fn cx() -> ValueContext<'static> {
             version_no: 5,
         }),
         asset: None,
+        uploads: None,
     }
 }
 

@@ -3,7 +3,7 @@
 //! must name a file the store already holds: a value sent back unchanged), and the checks of
 //! the stored value's file (name, size) every binary type makes.
 
-use super::{Definition, STORE_FAILED, ValueContext, ValueError, field, files, opt_text, sniff};
+use super::{Definition, STORE_FAILED, ValueContext, ValueError, field, opt_text, sniff};
 use crate::storage::PutError;
 use cairn_runtime::HashValue;
 
@@ -69,8 +69,10 @@ pub(crate) fn read(
                         ValueError::new(STORE_FAILED, format!("The file could not be stored: {e}"))
                     }
                 })?;
-            if stored.created {
-                files::note_created(&stored.path);
+            if stored.created
+                && let Some(uploads) = cx.uploads
+            {
+                uploads.note(&stored.path);
             }
             stored
         }

@@ -423,6 +423,7 @@ async fn fields(cx: &mut Cx<'_>, ids: &str, carried: &HashSet<(i64, i64)>) -> Re
                     files: cx.files,
                     field: None,
                     asset: None,
+                    uploads: None,
                 };
                 match ft.from_hash(&hash, &vcx) {
                     Ok(v) => v,

@@ -123,6 +123,7 @@ pub async fn definitions(cx: &mut Cx<'_>) -> Result<()> {
             files: cx.files,
             field: None,
             asset: None,
+            uploads: None,
         };
         let default = ft.from_hash(&default, &vcx).unwrap_or(HashValue::Null);
         let (id, version) = (r.int("id"), r.int("version"));

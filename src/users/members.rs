@@ -146,7 +146,9 @@ impl UsersService {
         }
         let v = self.draft_from(tx, cx, &c, c.current_version).await?;
         let initial = v.initial_language_code.clone();
-        let v = self.edit_draft(tx, &c, v, &fields, initial, None).await?;
+        let v = self
+            .edit_draft(tx, &c, v, (&fields, initial), None, &cx.uploads)
+            .await?;
         self.publish_version(tx, &c, v).await.map(drop)
     }
 
