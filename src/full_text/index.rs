@@ -22,10 +22,34 @@ const MAX_DOCUMENT: usize = 256 * 1024;
 /// a few statements and a write: on PostgreSQL, their round trips are most of its time).
 const BATCH: usize = 1000;
 
+/// A document being made: the words of its fields' search texts, in order, until the
+/// longest document kept is reached (the words past it are not indexed).
+#[derive(Debug, Default)]
+pub(crate) struct Document {
+    pub text: String,
+    full: bool,
+}
+
+impl Document {
+    /// Appends the words of `text`.
+    pub fn push(&mut self, text: &str) {
+        for w in words(text) {
+            if self.full || self.text.len() + w.len() + 1 > MAX_DOCUMENT {
+                self.full = true;
+                return;
+            }
+            if !self.text.is_empty() {
+                self.text.push(' ');
+            }
+            self.text.push_str(&w);
+        }
+    }
+}
+
 impl Shared {
     /// The document of a version: the search text of its searchable fields, in every language.
     pub(crate) fn document(&self, ty: &TypeInfo, set: &FieldSet) -> String {
-        let mut doc = String::new();
+        let mut doc = Document::default();
         for e in &set.entries {
             let Some(def) = ty.field(e.definition_id).filter(|d| d.is_searchable) else {
                 continue;
@@ -43,17 +67,9 @@ impl Shared {
                 },
                 &e.language,
             );
-            for w in words(&text) {
-                if doc.len() + w.len() + 1 > MAX_DOCUMENT {
-                    return doc;
-                }
-                if !doc.is_empty() {
-                    doc.push(' ');
-                }
-                doc.push_str(&w);
-            }
+            doc.push(&text);
         }
-        doc
+        doc.text
     }
 
     /// Writes the document of content `id` as `tx` ends, replacing the one it had (`replace`;

@@ -15,7 +15,7 @@ mod counts;
 mod index;
 
 pub(crate) use counts::counts;
-pub(crate) use index::copy;
+pub(crate) use index::{Document, copy};
 use sea_orm::{DbBackend, Value};
 
 /// The words of `text`: runs of letters and digits, lowercased, accents removed (`Zürich`

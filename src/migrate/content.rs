@@ -1,16 +1,19 @@
 //! Content items (`ezcontentobject`) with every version (`ezcontentobject_version`), the
 //! names of each version (`ezcontentobject_name`), their fields (`ezcontentobject_attribute`
 //! and the external tables of `values`), relations (`ezcontentobject_link`), Object states
-//! and user accounts: a batch of content items at a time, everything of one batch read with
-//! one statement per table.
+//! and user accounts, and the full-text documents of the published versions: a batch of
+//! content items at a time, everything of one batch read with one statement per table, the
+//! next batch read while one is written (`ahead`).
 
-use super::source::{BATCH, Row};
+use super::ahead::{Ahead, Reader};
+use super::source::{BATCH, Row, Source};
 use super::target::Insert;
 use super::values::{Extras, convert};
 use super::{Cx, states, users};
+use crate::full_text::Document;
 use anyhow::Result;
 use serde_json::{Map, Value};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 const CONTENT: &[&str] = &[
     "id",
@@ -51,35 +54,107 @@ const FIELD: &[&str] = &[
     "data_text",
 ];
 
-pub async fn contents(cx: &mut Cx<'_>) -> Result<()> {
-    let mut after = i64::MIN;
-    let mut extra_relations = Vec::new();
-    let mut max_relation = 0;
-    let hidden = cx
-        .src
-        .columns("ezcontentobject")
-        .await?
-        .iter()
-        .any(|c| c == "is_hidden");
-    loop {
+/// Everything of one batch of content items, read from the source.
+pub struct Batch {
+    rows: Vec<Row>,
+    versions: Vec<Row>,
+    names: Vec<Row>,
+    fields: Vec<Row>,
+    extras: Extras,
+    relations: Vec<Row>,
+    states: Vec<Row>,
+}
+
+/// Reads the content items a batch at a time (by id), everything of theirs with one
+/// statement per table.
+#[derive(Default)]
+struct Items {
+    after: Option<i64>,
+    /// Whether `ezcontentobject` has `is_hidden` (4.x): looked up once.
+    hidden: Option<bool>,
+    done: bool,
+}
+
+impl Reader for Items {
+    type Batch = Batch;
+
+    async fn next(&mut self, src: &Source) -> Result<Option<Batch>> {
+        if self.done {
+            return Ok(None);
+        }
+        let hidden = match self.hidden {
+            Some(h) => h,
+            None => {
+                let columns = src.columns("ezcontentobject").await?;
+                *self.hidden.insert(columns.iter().any(|c| c == "is_hidden"))
+            }
+        };
         let mut columns = CONTENT.to_vec();
         if hidden {
             columns.push("is_hidden");
         }
-        let rows = cx
-            .src
-            .batch_after("ezcontentobject", &columns, "id", after, "")
-            .await?;
+        let after = self.after.unwrap_or(i64::MIN);
+        let rows = (src.batch_after("ezcontentobject", &columns, "id", after, "")).await?;
         let Some(last) = rows.last() else {
-            break;
+            return Ok(None);
         };
-        after = last.int("id");
-        let ids: Vec<i64> = rows.iter().map(|r| r.int("id")).collect();
-        let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
-        batch(cx, &rows, &list, &mut extra_relations, &mut max_relation).await?;
-        if rows.len() < BATCH {
-            break;
-        }
+        self.after = Some(last.int("id"));
+        self.done = rows.len() < BATCH;
+        let ids = (rows.iter().map(|r| r.int("id").to_string()))
+            .collect::<Vec<_>>()
+            .join(",");
+        let of_items = format!("contentobject_id IN ({ids})");
+        let versions = (src.select("ezcontentobject_version", VERSION, &of_items, "id")).await?;
+        let names = src
+            .select(
+                "ezcontentobject_name",
+                &[
+                    "contentobject_id",
+                    "content_version",
+                    "content_translation",
+                    "name",
+                ],
+                &of_items,
+                "",
+            )
+            .await?;
+        let fields =
+            (src.select("ezcontentobject_attribute", FIELD, &of_items, "id, version")).await?;
+        let extras = extras(src, &ids, &fields).await?;
+        let relations = src
+            .select(
+                "ezcontentobject_link",
+                &[
+                    "id",
+                    "from_contentobject_id",
+                    "from_contentobject_version",
+                    "to_contentobject_id",
+                    "relation_type",
+                    "contentclassattribute_id",
+                ],
+                &format!("from_contentobject_id IN ({ids})"),
+                "id",
+            )
+            .await?;
+        let states = states::read_links(src, &ids).await?;
+        Ok(Some(Batch {
+            rows,
+            versions,
+            names,
+            fields,
+            extras,
+            relations,
+            states,
+        }))
+    }
+}
+
+pub async fn contents(cx: &mut Cx<'_>) -> Result<()> {
+    let mut extra_relations = Vec::new();
+    let mut max_relation = 0;
+    let mut items = Ahead::start(cx.src.clone(), Items::default());
+    while let Some(b) = items.next().await? {
+        batch(cx, b, &mut extra_relations, &mut max_relation).await?;
     }
     // Relations of several types at once in the source: one row per type here, the first
     // with the source's id, the others after the highest.
@@ -105,13 +180,15 @@ const RELATION_COLUMNS: &[&str] = &[
 
 async fn batch(
     cx: &mut Cx<'_>,
-    rows: &[Row],
-    ids: &str,
+    b: Batch,
     extra_relations: &mut Vec<Insert>,
     max_relation: &mut i64,
 ) -> Result<()> {
+    let rows = &b.rows;
     cx.report.read("content items", rows.len());
     let mut out = Vec::new();
+    // The published items' current versions, whose documents the full-text index gets.
+    let mut published = HashMap::new();
     for r in rows {
         let status = r.int("status");
         if !(0..=2).contains(&status) {
@@ -123,6 +200,9 @@ async fn batch(
             continue;
         }
         cx.contents.insert(r.int("id"));
+        if status == 1 {
+            published.insert(r.int("id"), r.int("current_version"));
+        }
         out.push(Insert {
             from: r.describe("ezcontentobject"),
             values: vec![
@@ -162,38 +242,17 @@ async fn batch(
         "name",
     ];
     cx.out.insert("contents", &columns, out).await?;
-    let carried = versions(cx, ids).await?;
-    users::users(cx, ids).await?;
-    fields(cx, ids, &carried).await?;
-    relations(cx, ids, &carried, extra_relations, max_relation).await?;
-    states::links(cx, ids).await
+    let carried = versions(cx, &b.versions, &b.names).await?;
+    users::users(cx, &b.extras.users).await?;
+    fields(cx, &b.fields, &b.extras, &carried, &published).await?;
+    relations(cx, &b.relations, &carried, extra_relations, max_relation).await?;
+    states::links(cx, &b.states).await
 }
 
-/// The versions of the batch; the (content, version) pairs written.
-async fn versions(cx: &mut Cx<'_>, ids: &str) -> Result<HashSet<(i64, i64)>> {
-    let rows = (cx.src)
-        .select(
-            "ezcontentobject_version",
-            VERSION,
-            &format!("contentobject_id IN ({ids})"),
-            "id",
-        )
-        .await?;
-    let names = (cx.src)
-        .select(
-            "ezcontentobject_name",
-            &[
-                "contentobject_id",
-                "content_version",
-                "content_translation",
-                "name",
-            ],
-            &format!("contentobject_id IN ({ids})"),
-            "",
-        )
-        .await?;
+/// The versions of the batch (`rows`, their `names`); the (content, version) pairs written.
+async fn versions(cx: &mut Cx<'_>, rows: &[Row], names: &[Row]) -> Result<HashSet<(i64, i64)>> {
     let mut by_version: HashMap<(i64, i64), Map<String, Value>> = HashMap::new();
-    for n in &names {
+    for n in names {
         (by_version
             .entry((n.int("contentobject_id"), n.int("content_version")))
             .or_default())
@@ -203,7 +262,7 @@ async fn versions(cx: &mut Cx<'_>, ids: &str) -> Result<HashSet<(i64, i64)>> {
     cx.progress.advance(rows.len());
     let mut out = Vec::new();
     let mut carried = HashSet::new();
-    for r in &rows {
+    for r in rows {
         let (content, no, status) = (r.int("contentobject_id"), r.int("version"), r.int("status"));
         let status = match status {
             0 | 5 => 0,
@@ -269,11 +328,11 @@ async fn versions(cx: &mut Cx<'_>, ids: &str) -> Result<HashSet<(i64, i64)>> {
 }
 
 /// The external tables of the batch's fields.
-async fn extras(cx: &Cx<'_>, ids: &str, fields: &[Row]) -> Result<Extras> {
+async fn extras(src: &Source, ids: &str, fields: &[Row]) -> Result<Extras> {
     let mut ex = Extras::default();
     let of = |t: &str| -> Vec<i64> {
         let mut v: Vec<i64> = (fields.iter())
-            .filter(|f| f.text("data_type_string") == t)
+            .filter(|f| f.str("data_type_string") == t)
             .map(|f| f.int("id"))
             .collect();
         v.sort();
@@ -282,13 +341,12 @@ async fn extras(cx: &Cx<'_>, ids: &str, fields: &[Row]) -> Result<Extras> {
     };
     let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
     let url_ids: HashSet<i64> = (fields.iter())
-        .filter(|f| f.text("data_type_string") == "ezurl")
+        .filter(|f| f.str("data_type_string") == "ezurl")
         .filter_map(|f| f.opt_int("data_int"))
         .collect();
     if !url_ids.is_empty() {
         let l = list(&url_ids.into_iter().collect::<Vec<_>>());
-        for u in cx
-            .src
+        for u in src
             .select("ezurl", &["id", "url"], &format!("id IN ({l})"), "")
             .await?
         {
@@ -296,16 +354,15 @@ async fn extras(cx: &Cx<'_>, ids: &str, fields: &[Row]) -> Result<Extras> {
         }
     }
     let kw = of("ezkeyword");
-    if !kw.is_empty() && cx.src.has("ezkeyword") {
+    if !kw.is_empty() && src.has("ezkeyword") {
         let sql = format!(
             "SELECT l.objectattribute_id, l.version, k.keyword FROM {} l JOIN {} k ON k.id = l.keyword_id \
              WHERE l.objectattribute_id IN ({}) ORDER BY l.id",
-            cx.src.name("ezkeyword_attribute_link"),
-            cx.src.name("ezkeyword"),
+            src.name("ezkeyword_attribute_link"),
+            src.name("ezkeyword"),
             list(&kw)
         );
-        for k in cx
-            .src
+        for k in src
             .fetch(&sql, &["objectattribute_id", "version", "keyword"])
             .await?
         {
@@ -322,7 +379,7 @@ async fn extras(cx: &Cx<'_>, ids: &str, fields: &[Row]) -> Result<Extras> {
     };
     let maps = of("ezgmaplocation");
     if !maps.is_empty() {
-        let rows = (cx.src)
+        let rows = src
             .select(
                 "ezgmaplocation",
                 &[
@@ -340,7 +397,7 @@ async fn extras(cx: &Cx<'_>, ids: &str, fields: &[Row]) -> Result<Extras> {
     }
     let bins = of("ezbinaryfile");
     if !bins.is_empty() {
-        let rows = (cx.src)
+        let rows = src
             .select(
                 "ezbinaryfile",
                 &[
@@ -359,7 +416,7 @@ async fn extras(cx: &Cx<'_>, ids: &str, fields: &[Row]) -> Result<Extras> {
     }
     let media = of("ezmedia");
     if !media.is_empty() {
-        let rows = (cx.src)
+        let rows = src
             .select(
                 "ezmedia",
                 &[
@@ -380,43 +437,50 @@ async fn extras(cx: &Cx<'_>, ids: &str, fields: &[Row]) -> Result<Extras> {
             .await?;
         ex.media = keyed(rows, "contentobject_attribute_id", "version");
     }
-    ex.users = users::accounts(cx, ids).await?;
+    ex.users = users::accounts(src, ids).await?;
     Ok(ex)
 }
 
-async fn fields(cx: &mut Cx<'_>, ids: &str, carried: &HashSet<(i64, i64)>) -> Result<()> {
-    let rows = (cx.src)
-        .select(
-            "ezcontentobject_attribute",
-            FIELD,
-            &format!("contentobject_id IN ({ids})"),
-            "id, version",
-        )
-        .await?;
+/// The fields of the batch (`rows`; `extras`, what the external tables hold for them). The
+/// published items' current versions (`published`: content id → version) get their
+/// full-text documents as the index's catch-up would make them: the words of their searchable
+/// fields, in the fields' order.
+async fn fields(
+    cx: &mut Cx<'_>,
+    rows: &[Row],
+    extras: &Extras,
+    carried: &HashSet<(i64, i64)>,
+    published: &HashMap<i64, i64>,
+) -> Result<()> {
     cx.report.read("fields", rows.len());
     cx.progress.advance(rows.len());
-    let extras = extras(cx, ids, &rows).await?;
+    let mut documents: BTreeMap<i64, Document> = (published.keys())
+        .map(|id| (*id, Document::default()))
+        .collect();
     let mut out = Vec::with_capacity(rows.len());
-    for r in &rows {
-        let from = r.describe("ezcontentobject_attribute");
-        if !carried.contains(&(r.int("contentobject_id"), r.int("version"))) {
+    for r in rows {
+        let (content, version) = (r.int("contentobject_id"), r.int("version"));
+        if !carried.contains(&(content, version)) {
+            let from = r.describe("ezcontentobject_attribute");
             cx.report.skip("fields", "its version is not carried", from);
             continue;
         }
         let def = cx.defs.get(&r.int("contentclassattribute_id")).cloned();
-        let Some((def, bare)) = def.and_then(|d| d.field_type.clone().map(|t| (d, t))) else {
+        let types = cx.types;
+        let Some((def, ft)) = def.and_then(|d| {
+            let ft = types.named(d.field_type.as_deref()?)?;
+            Some((d, ft))
+        }) else {
             let why = match cx.defs.get(&r.int("contentclassattribute_id")) {
                 Some(d) => format!("field type {} is not one cairn has", d.legacy),
                 None => "its Field definition does not exist".to_string(),
             };
+            let from = r.describe("ezcontentobject_attribute");
             cx.report.skip("fields", why, from);
             continue;
         };
-        let types = cx.types;
-        let Some(ft) = types.named(&bare) else {
-            continue;
-        };
-        let value = match convert(cx, &bare, r, &extras).await {
+        let bare = def.field_type.as_deref().unwrap_or_default();
+        let value = match convert(cx, bare, r, extras).await {
             Ok(Err(stored)) => stored,
             Ok(Ok(hash)) => {
                 let vcx = crate::field_types::ValueContext {
@@ -432,14 +496,16 @@ async fn fields(cx: &mut Cx<'_>, ids: &str, carried: &HashSet<(i64, i64)>) -> Re
                             "a {} value cairn does not read ({}): stored empty",
                             def.legacy, e.message
                         );
-                        cx.report.skip("field values", why, from.clone());
+                        let from = r.describe("ezcontentobject_attribute");
+                        cx.report.skip("field values", why, from);
                         ft.empty_value()
                     }
                 }
             }
             Err(why) => {
+                let from = r.describe("ezcontentobject_attribute");
                 cx.report
-                    .skip("field values", format!("{why}: stored empty"), from.clone());
+                    .skip("field values", format!("{why}: stored empty"), from);
                 ft.empty_value()
             }
         };
@@ -448,14 +514,25 @@ async fn fields(cx: &mut Cx<'_>, ids: &str, carried: &HashSet<(i64, i64)>) -> Re
             crate::field_types::SortKey::Int(i) => (String::new(), i),
             crate::field_types::SortKey::None => (String::new(), 0),
         };
+        let language = r.text("language_code");
+        if let Some((settings, validators)) = &def.search
+            && published.get(&content) == Some(&version)
+            && let Some(doc) = documents.get_mut(&content)
+        {
+            let def = crate::field_types::Definition {
+                settings,
+                validators,
+            };
+            doc.push(&ft.search_text(&value, &def, &language));
+        }
         out.push(Insert {
-            from,
+            from: r.describe("ezcontentobject_attribute"),
             values: vec![
                 r.int("id").into(),
-                r.int("version").into(),
-                r.int("contentobject_id").into(),
+                version.into(),
+                content.into(),
                 r.int("contentclassattribute_id").into(),
-                r.text("language_code").into(),
+                language.into(),
                 crate::stored::hash_json(&value).into(),
                 sort_string.into(),
                 sort_int.into(),
@@ -473,34 +550,21 @@ async fn fields(cx: &mut Cx<'_>, ids: &str, carried: &HashSet<(i64, i64)>) -> Re
         "sort_key_string",
         "sort_key_int",
     ];
-    cx.out.insert("content_fields", &columns, out).await
+    cx.out.insert("content_fields", &columns, out).await?;
+    let documents = documents.into_iter().map(|(id, d)| (id, d.text)).collect();
+    cx.out.documents(documents).await
 }
 
 async fn relations(
     cx: &mut Cx<'_>,
-    ids: &str,
+    rows: &[Row],
     carried: &HashSet<(i64, i64)>,
     extra: &mut Vec<Insert>,
     max_relation: &mut i64,
 ) -> Result<()> {
-    let rows = (cx.src)
-        .select(
-            "ezcontentobject_link",
-            &[
-                "id",
-                "from_contentobject_id",
-                "from_contentobject_version",
-                "to_contentobject_id",
-                "relation_type",
-                "contentclassattribute_id",
-            ],
-            &format!("from_contentobject_id IN ({ids})"),
-            "id",
-        )
-        .await?;
     cx.report.read("relations", rows.len());
     let mut out = Vec::new();
-    for r in &rows {
+    for r in rows {
         let from = r.describe("ezcontentobject_link");
         let (source, version) = (
             r.int("from_contentobject_id"),

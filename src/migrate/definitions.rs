@@ -13,6 +13,7 @@ use cairn_runtime::xml::XmlElement;
 use cairn_runtime::{Float, HashValue};
 use serde_json::Value;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 const COLUMNS: &[&str] = &[
     "id",
@@ -92,10 +93,11 @@ pub async fn definitions(cx: &mut Cx<'_>) -> Result<()> {
             );
             cx.defs.insert(
                 r.int("id"),
-                Def {
+                Arc::new(Def {
                     field_type: None,
                     legacy,
-                },
+                    search: None,
+                }),
             );
             continue;
         };
@@ -133,12 +135,21 @@ pub async fn definitions(cx: &mut Cx<'_>) -> Result<()> {
             names.extend(n.clone());
             descriptions.extend(d.clone());
         }
+        // The defined version's (0) searchability, as the full-text index reads it; a draft
+        // version (1) keeps it.
+        let search = if version == 0 {
+            r.flag("is_searchable")
+                .then(|| (settings.clone(), validators.clone()))
+        } else {
+            cx.defs.get(&id).and_then(|d| d.search.clone())
+        };
         cx.defs.insert(
             id,
-            Def {
+            Arc::new(Def {
                 field_type: Some(bare.clone()),
                 legacy: legacy.clone(),
-            },
+                search,
+            }),
         );
         out.push(Insert {
             from,

@@ -4,7 +4,8 @@
 //! item's main Location, each Location's Section, each trashed item's subtree root.
 
 use super::Cx;
-use super::source::{BATCH, Row};
+use super::ahead::{Ahead, ByKey};
+use super::source::Row;
 use super::target::Insert;
 use super::types::{sort_field, sort_order};
 use anyhow::Result;
@@ -55,16 +56,9 @@ const COLUMNS: &[&str] = &[
 ];
 
 pub async fn locations(cx: &mut Cx<'_>) -> Result<()> {
-    let mut after = i64::MIN;
-    loop {
-        let rows = cx
-            .src
-            .batch_after("ezcontentobject_tree", NODE, "node_id", after, "")
-            .await?;
-        let Some(last) = rows.last() else {
-            break;
-        };
-        after = last.int("node_id");
+    let nodes = ByKey::new("ezcontentobject_tree", NODE, "node_id");
+    let mut nodes = Ahead::start(cx.src.clone(), nodes);
+    while let Some(rows) = nodes.next().await? {
         cx.report.read("Locations", rows.len());
         cx.progress.advance(rows.len());
         let mut out = Vec::new();
@@ -104,9 +98,6 @@ pub async fn locations(cx: &mut Cx<'_>) -> Result<()> {
             );
             cx.out.exec(&sql, vec![]).await?;
         }
-        if rows.len() < BATCH {
-            break;
-        }
     }
     Ok(())
 }
@@ -115,16 +106,9 @@ pub async fn trash(cx: &mut Cx<'_>) -> Result<()> {
     let mut columns = NODE.to_vec();
     columns.pop();
     columns.push("trashed");
-    let mut after = i64::MIN;
-    loop {
-        let rows = cx
-            .src
-            .batch_after("ezcontentobject_trash", &columns, "node_id", after, "")
-            .await?;
-        let Some(last) = rows.last() else {
-            break;
-        };
-        after = last.int("node_id");
+    let trashed = ByKey::new("ezcontentobject_trash", &columns, "node_id");
+    let mut trashed = Ahead::start(cx.src.clone(), trashed);
+    while let Some(rows) = trashed.next().await? {
         cx.report.read("Trash items", rows.len());
         let mut out = Vec::new();
         for r in &rows {
@@ -148,9 +132,6 @@ pub async fn trash(cx: &mut Cx<'_>) -> Result<()> {
         let mut columns = COLUMNS.to_vec();
         columns.extend(["trashed", "root_id"]);
         cx.out.insert("trash", &columns, out).await?;
-        if rows.len() < BATCH {
-            break;
-        }
     }
     Ok(())
 }

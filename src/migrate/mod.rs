@@ -11,6 +11,7 @@
 //! table at once. Each kind lives in a file of its own; `source` reads, `target` writes,
 //! `report` counts.
 
+mod ahead;
 mod bookmarks;
 mod content;
 mod definitions;
@@ -34,10 +35,12 @@ pub use source::{RENAMED, RENAMED_COLUMNS, legacy_name};
 use crate::field_types::Registry;
 use crate::storage::FileStore;
 use anyhow::{Result, anyhow};
+use cairn_runtime::HashValue;
 use cairn_store::Db;
 use source::Source;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
+use std::sync::Arc;
 use target::Target;
 
 /// How a migration runs.
@@ -152,11 +155,14 @@ pub(crate) struct Def {
     pub field_type: Option<String>,
     /// The legacy identifier (`ezstring`).
     pub legacy: String,
+    /// The settings and validators of a searchable Field definition (its fields' words go
+    /// to the full-text index); `None` when not searchable.
+    pub search: Option<(HashValue, HashValue)>,
 }
 
 /// What every kind's migration works with.
 pub(crate) struct Cx<'a> {
-    pub src: &'a Source,
+    pub src: Arc<Source>,
     pub out: Target<'a>,
     pub report: Report,
     pub progress: Progress,
@@ -168,7 +174,7 @@ pub(crate) struct Cx<'a> {
     /// Object state id → its group.
     pub state_groups: HashMap<i64, i64>,
     /// Field definition id → what its fields need.
-    pub defs: HashMap<i64, Def>,
+    pub defs: HashMap<i64, Arc<Def>>,
     /// The content items written.
     pub contents: HashSet<i64>,
 }
@@ -210,14 +216,14 @@ impl std::error::Error for DryRun {}
 /// transaction; the report of what was carried. An error names the source table, row and why,
 /// and leaves `db` as it was.
 pub async fn migrate(db: &Db, files: &dyn FileStore, options: &Options) -> Result<Report> {
-    let src = Source::connect(&options.from).await?;
+    let src = Arc::new(Source::connect(&options.from).await?);
     let total = total_rows(&src).await?;
     let types = Registry::new("ez");
     let change = cairn_store::events::Change::by_server("migrate", "/");
     let out = db
         .write(change, async |tx| {
             let mut cx = Cx {
-                src: &src,
+                src: src.clone(),
                 out: Target {
                     tx,
                     backend: db.backend(),

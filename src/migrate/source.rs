@@ -60,6 +60,14 @@ impl Row {
         }
     }
 
+    /// A text column as it is ("" when null or not text).
+    pub fn str(&self, column: &str) -> &str {
+        match self.get(column) {
+            Val::Text(t) => t,
+            _ => "",
+        }
+    }
+
     /// A text column ("" when null).
     pub fn text(&self, column: &str) -> String {
         self.opt_text(column).unwrap_or_default()
@@ -78,18 +86,69 @@ impl Row {
         self.int(column) != 0
     }
 
-    /// `table` and the key columns' values, for messages naming a row.
-    pub fn describe(&self, table: &str) -> String {
-        let shown: Vec<String> = (self.columns.iter().zip(&self.values))
-            .take(3)
-            .map(|(c, v)| match v {
-                Val::Int(i) => format!("{c}={i}"),
-                Val::Text(t) => format!("{c}='{}'", t.chars().take(40).collect::<String>()),
-                Val::Float(f) => format!("{c}={f}"),
-                Val::Null => format!("{c}=NULL"),
-            })
-            .collect();
-        format!("{table} ({})", shown.join(", "))
+    /// `table` and the key columns' values, for messages naming a row (made into text
+    /// only when a message needs it).
+    pub fn describe(&self, table: &'static str) -> Described {
+        let key = |i: usize| {
+            let c = self.columns.get(i).copied().unwrap_or_default();
+            match self.values.get(i) {
+                Some(Val::Text(t)) => (c, Val::Text(t.chars().take(40).collect())),
+                Some(v) => (c, v.clone()),
+                None => (c, Val::Null),
+            }
+        };
+        Described {
+            table,
+            shown: self.values.len().min(3),
+            key: [key(0), key(1), key(2)],
+        }
+    }
+}
+
+/// A source row named in a message: `table (column=value, …)`, its first three columns.
+#[derive(Debug, Clone)]
+pub struct Described {
+    table: &'static str,
+    shown: usize,
+    key: [(&'static str, Val); 3],
+}
+
+impl std::fmt::Display for Described {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (", self.table)?;
+        for (i, (c, v)) in self.key.iter().take(self.shown).enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            match v {
+                Val::Int(i) => write!(f, "{c}={i}")?,
+                Val::Text(t) => write!(f, "{c}='{t}'")?,
+                Val::Float(x) => write!(f, "{c}={x}")?,
+                Val::Null => write!(f, "{c}=NULL")?,
+            }
+        }
+        f.write_str(")")
+    }
+}
+
+impl Described {
+    /// The full-text document of content item `id` (written from its fields' rows).
+    pub fn document(id: i64) -> Described {
+        Described {
+            table: "ezcontentobject_attribute",
+            shown: 1,
+            key: [
+                ("contentobject_id", Val::Int(id)),
+                ("", Val::Null),
+                ("", Val::Null),
+            ],
+        }
+    }
+}
+
+impl From<Described> for String {
+    fn from(d: Described) -> String {
+        d.to_string()
     }
 }
 

@@ -3,6 +3,7 @@
 //! each batch of content items ([`links`]).
 
 use super::Cx;
+use super::source::{Row, Source};
 use super::target::Insert;
 use anyhow::Result;
 use serde_json::Value;
@@ -11,7 +12,7 @@ use std::collections::HashMap;
 /// (names, descriptions) by owner id, from translation rows.
 fn translations(
     cx: &Cx<'_>,
-    rows: &[super::source::Row],
+    rows: &[Row],
     owner: &str,
     language: &str,
 ) -> HashMap<i64, super::Texts> {
@@ -143,20 +144,23 @@ pub async fn groups_and_states(cx: &mut Cx<'_>) -> Result<()> {
     cx.out.insert("object_states", &columns, out).await
 }
 
-/// The states of the content items `ids` (written already).
-pub async fn links(cx: &mut Cx<'_>, ids: &str) -> Result<()> {
-    let rows = (cx.src)
-        .select(
-            "ezcobj_state_link",
-            &["contentobject_id", "contentobject_state_id"],
-            &format!("contentobject_id IN ({ids})"),
-            "contentobject_id, contentobject_state_id",
-        )
-        .await?;
+/// The state rows of the content items `ids` (a batch's, read ahead of [`links`]).
+pub async fn read_links(src: &Source, ids: &str) -> Result<Vec<Row>> {
+    src.select(
+        "ezcobj_state_link",
+        &["contentobject_id", "contentobject_state_id"],
+        &format!("contentobject_id IN ({ids})"),
+        "contentobject_id, contentobject_state_id",
+    )
+    .await
+}
+
+/// The states of a batch of content items (written already): its rows of `ezcobj_state_link`.
+pub async fn links(cx: &mut Cx<'_>, rows: &[Row]) -> Result<()> {
     cx.report.read("content Object states", rows.len());
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for r in &rows {
+    for r in rows {
         let (content, state) = (r.int("contentobject_id"), r.int("contentobject_state_id"));
         let Some(&group) = cx.state_groups.get(&state) else {
             cx.report.skip(

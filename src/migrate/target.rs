@@ -4,10 +4,12 @@
 //! batch is tried row by row to name the row and why), and the ids that continue after the
 //! highest migrated one.
 
+use super::source::Described;
 use anyhow::{Result, anyhow};
 use cairn_store::Tx;
 use cairn_store::sql::stmt;
 use sea_orm::{ConnectionTrait, DbBackend, Value};
+use std::collections::BTreeMap;
 
 /// cairn's tables a migration fills, children before their parents (the order they are
 /// cleared in; they are filled the other way round).
@@ -104,7 +106,7 @@ pub struct Unindexed(Vec<String>);
 
 /// One row to insert, with the source row it comes from (for errors).
 pub struct Insert {
-    pub from: String,
+    pub from: Described,
     pub values: Vec<Value>,
 }
 
@@ -193,6 +195,37 @@ impl Target<'_> {
             return Err(anyhow!(
                 "a batch of {table} failed ({failed}), but none of its rows alone"
             ));
+        }
+        Ok(())
+    }
+
+    /// Writes the full-text documents of content items (id → its words), as the index's
+    /// catch-up does (`full_text::index`): FTS5 rows keyed by content id on SQLite, `simple`
+    /// configuration `tsvector`s on PostgreSQL, thousands per statement.
+    pub async fn documents(&self, docs: BTreeMap<i64, String>) -> Result<()> {
+        let docs: Vec<(i64, String)> = docs.into_iter().collect();
+        if self.backend != DbBackend::Postgres {
+            let rows = (docs.into_iter())
+                .map(|(id, doc)| Insert {
+                    from: Described::document(id),
+                    values: vec![id.into(), doc.into()],
+                })
+                .collect();
+            return self.insert("content_text", &["rowid", "body"], rows).await;
+        }
+        for chunk in docs.chunks(5000) {
+            let json = serde_json::Value::Array(
+                (chunk.iter())
+                    .map(|(id, doc)| serde_json::json!({"id": id, "doc": doc}))
+                    .collect(),
+            );
+            self.exec(
+                "INSERT INTO content_text (content_id, body) \
+                 SELECT id, to_tsvector('simple', doc) \
+                 FROM json_to_recordset(CAST(? AS json)) AS d(id bigint, doc text)",
+                vec![json.to_string().into()],
+            )
+            .await?;
         }
         Ok(())
     }
@@ -289,12 +322,25 @@ impl Target<'_> {
         Ok(Unindexed(creates))
     }
 
-    /// Makes again what [`Target::unindex`] dropped.
+    /// Makes again what [`Target::unindex`] dropped. On SQLite the sorts of the index
+    /// builds spill to temporary files meanwhile, not to memory (`temp_store = MEMORY` keeps
+    /// them all in memory otherwise: memory would grow with the repository).
     pub async fn reindex(&self, dropped: Unindexed) -> Result<()> {
-        for sql in &dropped.0 {
-            self.exec(sql, vec![]).await?;
+        let sqlite = self.backend == DbBackend::Sqlite;
+        if sqlite {
+            self.exec("PRAGMA temp_store = FILE", vec![]).await?;
         }
-        Ok(())
+        let mut made = Ok(());
+        for sql in &dropped.0 {
+            made = self.exec(sql, vec![]).await.map(|_| ());
+            if made.is_err() {
+                break;
+            }
+        }
+        if sqlite {
+            self.exec("PRAGMA temp_store = MEMORY", vec![]).await?;
+        }
+        made
     }
 
     /// The first three text columns of every row of `sql`.

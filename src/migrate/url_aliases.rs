@@ -4,48 +4,68 @@
 //! (always available) becomes a column of its own.
 
 use super::Cx;
+use super::ahead::{Ahead, Reader};
+use super::source::{BATCH, Row, Source};
 use super::target::Insert;
 use anyhow::Result;
 use sea_orm::ConnectionTrait;
 
-pub async fn aliases(cx: &mut Cx<'_>) -> Result<()> {
-    const COLUMNS: &[&str] = &[
-        "parent",
-        "text_md5",
-        "id",
-        "link",
-        "text",
-        "action",
-        "lang_mask",
-        "is_original",
-        "is_alias",
-        "alias_redirects",
-    ];
-    // Keyed by (parent, text_md5): read a key range at a time, a parent with many children
-    // (a folder of many items) over several batches.
-    let mut after: Option<(i64, String)> = None;
-    loop {
-        let filter = match &after {
+const COLUMNS: &[&str] = &[
+    "parent",
+    "text_md5",
+    "id",
+    "link",
+    "text",
+    "action",
+    "lang_mask",
+    "is_original",
+    "is_alias",
+    "alias_redirects",
+];
+
+/// Reads `ezurlalias_ml` a key range at a time, keyed by (parent, text_md5): a parent with
+/// many children (a folder of many items) over several batches.
+#[derive(Default)]
+struct Aliases {
+    after: Option<(i64, String)>,
+    done: bool,
+}
+
+impl Reader for Aliases {
+    type Batch = Vec<Row>;
+
+    async fn next(&mut self, src: &Source) -> Result<Option<Vec<Row>>> {
+        if self.done {
+            return Ok(None);
+        }
+        let filter = match &self.after {
             None => String::new(),
             Some((parent, md5)) => format!(
                 "parent > {parent} OR (parent = {parent} AND text_md5 > '{}')",
                 md5.replace('\'', "''")
             ),
         };
-        let rows = (cx.src)
+        let rows = src
             .select_limited(
                 "ezurlalias_ml",
                 COLUMNS,
                 &filter,
                 "parent, text_md5",
-                Some(super::source::BATCH),
+                Some(BATCH),
             )
             .await?;
         let Some(last) = rows.last() else {
-            break;
+            return Ok(None);
         };
-        let full = rows.len() == super::source::BATCH;
-        after = Some((last.int("parent"), last.text("text_md5")));
+        self.done = rows.len() < BATCH;
+        self.after = Some((last.int("parent"), last.text("text_md5")));
+        Ok(Some(rows))
+    }
+}
+
+pub async fn aliases(cx: &mut Cx<'_>) -> Result<()> {
+    let mut aliases = Ahead::start(cx.src.clone(), Aliases::default());
+    while let Some(rows) = aliases.next().await? {
         cx.report.read("URL aliases", rows.len());
         cx.progress.advance(rows.len());
         let out: Vec<Insert> = rows
@@ -85,9 +105,6 @@ pub async fn aliases(cx: &mut Cx<'_>) -> Result<()> {
             "alias_redirects",
         ];
         cx.out.insert("url_aliases", &columns, out).await?;
-        if !full {
-            break;
-        }
     }
     dangling(cx).await
 }

@@ -5,18 +5,17 @@
 //! the report names the login.
 
 use super::Cx;
-use super::source::Row;
+use super::source::{Row, Source};
 use super::target::Insert;
 use anyhow::Result;
 use std::collections::HashMap;
 
 /// The accounts of the content items `ids`, by content id.
-pub async fn accounts(cx: &Cx<'_>, ids: &str) -> Result<HashMap<i64, Row>> {
-    if !cx.src.has("ezuser") {
+pub async fn accounts(src: &Source, ids: &str) -> Result<HashMap<i64, Row>> {
+    if !src.has("ezuser") {
         return Ok(HashMap::new());
     }
-    let updated = if cx
-        .src
+    let updated = if src
         .columns("ezuser")
         .await?
         .iter()
@@ -26,11 +25,11 @@ pub async fn accounts(cx: &Cx<'_>, ids: &str) -> Result<HashMap<i64, Row>> {
     } else {
         "NULL"
     };
-    let (settings, enabled, max) = if cx.src.has("ezuser_setting") {
+    let (settings, enabled, max) = if src.has("ezuser_setting") {
         (
             format!(
                 "LEFT JOIN {} s ON s.user_id = u.contentobject_id",
-                cx.src.name("ezuser_setting")
+                src.name("ezuser_setting")
             ),
             "s.is_enabled",
             "s.max_login",
@@ -41,7 +40,7 @@ pub async fn accounts(cx: &Cx<'_>, ids: &str) -> Result<HashMap<i64, Row>> {
     let sql = format!(
         "SELECT u.contentobject_id, u.login, u.email, u.password_hash, u.password_hash_type, {updated}, \
          {enabled}, {max} FROM {} u {settings} WHERE u.contentobject_id IN ({ids}) ORDER BY u.contentobject_id",
-        cx.src.name("ezuser"),
+        src.name("ezuser"),
     );
     let columns = [
         "contentobject_id",
@@ -53,7 +52,7 @@ pub async fn accounts(cx: &Cx<'_>, ids: &str) -> Result<HashMap<i64, Row>> {
         "is_enabled",
         "max_login",
     ];
-    let rows = cx.src.fetch(&sql, &columns).await?;
+    let rows = src.fetch(&sql, &columns).await?;
     Ok(rows
         .into_iter()
         .map(|r| (r.int("contentobject_id"), r))
@@ -76,8 +75,8 @@ pub fn password_hash(login: &str, hash: &str, kind: i64) -> Result<String, Strin
     }
 }
 
-pub async fn users(cx: &mut Cx<'_>, ids: &str) -> Result<()> {
-    let accounts = accounts(cx, ids).await?;
+/// The accounts of a batch of content items (written already), by content id.
+pub async fn users(cx: &mut Cx<'_>, accounts: &HashMap<i64, Row>) -> Result<()> {
     let mut rows: Vec<&Row> = accounts.values().collect();
     rows.sort_by_key(|r| r.int("contentobject_id"));
     cx.report.read("users", rows.len());
