@@ -16,6 +16,7 @@ pub mod error;
 pub mod field_types;
 mod front;
 mod full_text;
+pub mod images;
 pub mod jwt;
 pub mod metrics;
 pub mod migrate;
@@ -89,6 +90,14 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<S
     };
     let files = args.storage.open(&storage_uri)?;
     files.check().await?;
+    let variations = match &args.image_variations {
+        Some(path) => images::Variations::from_file(path)?,
+        None => images::Variations::defaults(),
+    };
+    let workers = match args.image_workers {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
     let service = Shared::new(
         db,
         ServiceSettings {
@@ -113,6 +122,7 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<S
         },
         field_types::Registry::new(&args.api.field_type_prefix),
         Arc::new(files),
+        images::Images::new(variations, workers, args.image_queue as usize),
     );
     let settings = dialects
         .into_iter()

@@ -44,6 +44,8 @@ pub struct Shared {
     pub field_types: Registry,
     /// Where uploaded files are kept.
     pub files: Arc<crate::storage::Storage>,
+    /// Image variations, rendered and kept.
+    pub images: crate::images::Images,
     pub(crate) credentials: CredentialCache,
     /// Accounts found by login, kept within a generation (cached reads) or a commit mark.
     pub(crate) accounts: crate::auth::Kept<cairn_store::entity::user::Model>,
@@ -75,6 +77,7 @@ impl Shared {
         settings: ServiceSettings,
         field_types: Registry,
         files: Arc<crate::storage::Storage>,
+        images: crate::images::Images,
     ) -> Shared {
         let throttle = settings.login_throttle;
         let cache_bytes = settings.cache_bytes;
@@ -84,6 +87,7 @@ impl Shared {
             settings,
             field_types,
             files,
+            images,
             credentials: CredentialCache::default(),
             accounts: Default::default(),
             sessions: Default::default(),
@@ -135,6 +139,7 @@ impl Shared {
     pub fn value_context(&self, field: Option<FieldIds>) -> ValueContext<'_> {
         ValueContext {
             files: self.files.as_ref(),
+            variations: self.images.variations().names(),
             field,
             asset: None,
         }

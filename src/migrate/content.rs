@@ -421,6 +421,7 @@ async fn fields(cx: &mut Cx<'_>, ids: &str, carried: &HashSet<(i64, i64)>) -> Re
             Ok(Ok(hash)) => {
                 let vcx = crate::field_types::ValueContext {
                     files: cx.files,
+                    variations: &[],
                     field: None,
                     asset: None,
                 };
