@@ -366,11 +366,34 @@ async fn bombs_and_broken_images_are_refused_at_upload() {
     assert!(kept.is_empty(), "{kept:?}");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn renders_past_the_queue_are_answered_503_with_retry_after() {
-    let app = TestApp::with_args(&["--image-workers", "1", "--image-queue", "1"]).await;
-    let value = image_value(&app, "big.jpg", &jpeg(3000, 2000, None)).await;
-    let ask = |alias: &'static str| {
+    // Eight variations of a 12-megapixel photo asked for at once, one render at a time and
+    // none waiting: some are refused.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("variations.yaml");
+    let names: Vec<String> = (1..=8).map(|i| format!("v{i}")).collect();
+    let yaml: String = (names.iter().enumerate())
+        .map(|(i, n)| {
+            format!(
+                "{n}: {{filters: {{geometry/scaledownonly: [{0}, {0}]}}}}\n",
+                100 + i
+            )
+        })
+        .collect();
+    std::fs::write(&file, yaml).unwrap();
+    let path = file.to_str().unwrap();
+    let app = TestApp::with_args(&[
+        "--image-variations",
+        path,
+        "--image-workers",
+        "1",
+        "--image-queue",
+        "1",
+    ])
+    .await;
+    let value = image_value(&app, "big.jpg", &jpeg(4000, 3000, None)).await;
+    let ask = |alias: &String| {
         let href = value["variations"][alias]["href"]
             .as_str()
             .unwrap()
@@ -383,8 +406,7 @@ async fn renders_past_the_queue_are_answered_503_with_retry_after() {
                 .await
         }
     };
-    let all =
-        futures_util::future::join_all(["reference", "small", "medium", "large"].map(ask)).await;
+    let all = futures_util::future::join_all(names.iter().map(ask)).await;
     let busy: Vec<&Resp> = all.iter().filter(|r| r.status == 503).collect();
     assert!(!busy.is_empty(), "no render was refused");
     assert!(all.iter().any(|r| r.status == 200));
@@ -392,8 +414,8 @@ async fn renders_past_the_queue_are_answered_503_with_retry_after() {
         r.assert_error(503);
         assert_eq!(r.header("retry-after").as_deref(), Some("1"));
     }
-    // Once the queue is free, they render.
-    for alias in ["reference", "small", "medium", "large"] {
+    // One at a time, they render.
+    for alias in &names {
         variation(&app, &value, alias).await;
     }
 }
