@@ -76,6 +76,11 @@ impl Images {
         &self.variations
     }
 
+    /// Renders waiting or running now.
+    pub fn queued(&self) -> usize {
+        self.queued.load(Ordering::Acquire)
+    }
+
     /// How many variations this instance has rendered.
     pub fn renders(&self) -> u64 {
         self.renders.load(Ordering::Relaxed)

@@ -366,56 +366,45 @@ async fn bombs_and_broken_images_are_refused_at_upload() {
     assert!(kept.is_empty(), "{kept:?}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[tokio::test]
 async fn renders_past_the_queue_are_answered_503_with_retry_after() {
-    // Eight variations of a 12-megapixel photo asked for at once, one render at a time and
-    // none waiting: some are refused.
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("variations.yaml");
-    let names: Vec<String> = (1..=8).map(|i| format!("v{i}")).collect();
-    let yaml: String = (names.iter().enumerate())
-        .map(|(i, n)| {
-            format!(
-                "{n}: {{filters: {{geometry/scaledownonly: [{0}, {0}]}}}}\n",
-                100 + i
-            )
-        })
-        .collect();
-    std::fs::write(&file, yaml).unwrap();
-    let path = file.to_str().unwrap();
-    let app = TestApp::with_args(&[
-        "--image-variations",
-        path,
-        "--image-workers",
-        "1",
-        "--image-queue",
-        "1",
-    ])
-    .await;
-    let value = image_value(&app, "big.jpg", &jpeg(4000, 3000, None)).await;
-    let ask = |alias: &String| {
+    let url = format!("file://{}", dir.path().display());
+    let app = TestApp::with_args(&["--storage-url", &url, "--image-queue", "1"]).await;
+    let bytes = jpeg(400, 300, None);
+    let value = image_value(&app, "photo.jpg", &bytes).await;
+    // A backend that does not answer: the original becomes a pipe no one writes to yet, so
+    // the first render holds the only place of the queue while it reads.
+    let original = dir.path().join(value["id"].as_str().unwrap());
+    std::fs::remove_file(&original).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(&original).status();
+    assert!(made.unwrap().success());
+    let ask = |alias: &str| {
         let href = value["variations"][alias]["href"]
             .as_str()
             .unwrap()
             .to_string();
-        let app = &app;
-        async move {
-            (app.abs("GET", &href).admin())
-                .accept("ContentImageVariation+json")
-                .send()
-                .await
-        }
+        (app.abs("GET", &href).admin()).accept("ContentImageVariation+json")
     };
-    let all = futures_util::future::join_all(names.iter().map(ask)).await;
-    let busy: Vec<&Resp> = all.iter().filter(|r| r.status == 503).collect();
-    assert!(!busy.is_empty(), "no render was refused");
-    assert!(all.iter().any(|r| r.status == 200));
-    for r in busy {
+    let (first, ()) = tokio::join!(ask("small").send(), async {
+        while app.service.images.queued() == 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        let r = ask("medium").send().await;
         r.assert_error(503);
         assert_eq!(r.header("retry-after").as_deref(), Some("1"));
-    }
-    // One at a time, they render.
-    for alias in &names {
-        variation(&app, &value, alias).await;
-    }
+        // The backend answers again (a failure: a pipe cannot be read as a file).
+        let pipe = original.clone();
+        tokio::task::spawn_blocking(move || drop(std::fs::File::create(pipe).unwrap()))
+            .await
+            .unwrap();
+    });
+    let e = first.assert_error(503);
+    assert!(!e.contains("Too many"), "{e}");
+    std::fs::remove_file(&original).unwrap();
+    std::fs::write(&original, &bytes).unwrap();
+    // The queue is free again: both render.
+    assert_eq!(app.service.images.queued(), 0);
+    assert_eq!(variation(&app, &value, "small").await["width"], 100);
+    assert_eq!(variation(&app, &value, "medium").await["width"], 200);
 }
