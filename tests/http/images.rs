@@ -408,3 +408,32 @@ async fn renders_past_the_queue_are_answered_503_with_retry_after() {
     assert_eq!(variation(&app, &value, "small").await["width"], 100);
     assert_eq!(variation(&app, &value, "medium").await["width"], 200);
 }
+
+#[tokio::test]
+async fn the_collector_keeps_variations_while_their_original_is_referenced() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", dir.path().display());
+    let app = TestApp::with_args(&["--storage-url", &url]).await;
+    let r = post_image(&app, "photo.png", &png(300, 200)).await;
+    r.assert(201);
+    let id = r.json()["Content"]["_id"].as_i64().unwrap();
+    let value = field_of(&r.json()["Content"], "image")["fieldValue"].clone();
+    variation(&app, &value, "small").await;
+    variation(&app, &value, "tiny").await;
+    let (db, files) = (app.service.db.conn(), &app.service.files);
+    let now = std::time::Duration::ZERO;
+    let kept = cairn::storage::collect(db, files, now, false)
+        .await
+        .unwrap();
+    assert_eq!((kept.referenced, kept.removed.len()), (3, 0));
+    // Once the content item is gone, its original and variations go.
+    (app.req("DELETE", &format!("/content/objects/{id}")).admin())
+        .send()
+        .await
+        .assert(204);
+    let gone = cairn::storage::collect(db, files, now, false)
+        .await
+        .unwrap();
+    assert_eq!((gone.referenced, gone.removed.len()), (0, 3));
+    assert!(crate::storage::objects(&app).await.is_empty());
+}
