@@ -418,6 +418,19 @@ pub struct ServeArgs {
     pub archived_versions: u8,
     #[command(flatten)]
     pub storage: StorageArgs,
+    /// A YAML file of image variations in the reference's shape (`name: {reference, filters,
+    /// format, quality}`), added to (or replacing) the reference's defaults; see
+    /// docs/configuration.md.
+    #[arg(long, env = "CAIRN_IMAGE_VARIATIONS")]
+    pub image_variations: Option<std::path::PathBuf>,
+    /// Image variations rendered at once (threads); 0: one per core.
+    #[arg(long, env = "CAIRN_IMAGE_WORKERS", default_value_t = 0)]
+    pub image_workers: usize,
+    /// Image variations waiting or being rendered at most; past it a request for a new one
+    /// is answered 503 with `Retry-After`.
+    #[arg(long, env = "CAIRN_IMAGE_QUEUE", default_value_t = 32,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub image_queue: u32,
     /// Largest request body accepted, in MiB (content with base64 files can be large).
     #[arg(long, env = "CAIRN_MAX_BODY_MIB", default_value_t = 64)]
     pub max_body_mib: usize,

@@ -59,6 +59,9 @@ pub enum Error {
     /// 412: the resource changed since the caller loaded it (`If-Match`).
     #[error("{0}")]
     Stale(String),
+    /// 503 with `Retry-After`: too much work is waiting (image variations to render).
+    #[error("{0}")]
+    Busy(String),
     /// 503: the file storage failed to keep or give a file.
     #[error("{0}")]
     StorageFailed(String),
@@ -115,6 +118,7 @@ impl From<Error> for HttpError {
             Error::Stale(_) => HttpError::precondition_failed(description),
             Error::Pruned(_) => HttpError::new(StatusCode::GONE, description),
             Error::NotImplemented(_) => HttpError::not_implemented(description),
+            Error::Busy(_) => unavailable(description, 1),
             Error::StorageFailed(_) => {
                 tracing::error!(error = %description, "the file storage failed");
                 unavailable(description, STORAGE_RETRY)

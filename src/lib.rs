@@ -22,6 +22,7 @@ mod front;
 mod full_text;
 mod generations;
 mod grants;
+pub mod images;
 pub mod jwt;
 mod language_list;
 pub mod metrics;
@@ -99,6 +100,14 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<S
     };
     let files = args.storage.open(&storage_uri)?;
     files.check().await?;
+    let variations = match &args.image_variations {
+        Some(path) => images::Variations::from_file(path)?,
+        None => images::Variations::defaults(),
+    };
+    let workers = match args.image_workers {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
     let service = Shared::new(
         db,
         ServiceSettings {
@@ -124,6 +133,7 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<S
         field_types::Registry::new(&args.api.field_type_prefix),
         Arc::new(files),
         Arc::new(cascades::Cascades),
+        images::Images::new(variations, workers, args.image_queue as usize),
     );
     let settings = dialects
         .into_iter()

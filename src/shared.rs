@@ -45,6 +45,8 @@ pub struct Shared {
     pub field_types: Registry,
     /// Where uploaded files are kept.
     pub files: Arc<crate::storage::Storage>,
+    /// Image variations, rendered and kept.
+    pub images: crate::images::Images,
     pub(crate) credentials: CredentialCache,
     /// Accounts found by login, kept within a generation (cached reads) or a commit mark.
     pub(crate) accounts: crate::credentials::Kept<cairn_store::entity::user::Model>,
@@ -77,6 +79,7 @@ impl Shared {
         field_types: Registry,
         files: Arc<crate::storage::Storage>,
         tree_changes: Arc<dyn crate::tree_changes::TreeChanges>,
+        images: crate::images::Images,
     ) -> Shared {
         let throttle = settings.login_throttle;
         let cache_bytes = settings.cache_bytes;
@@ -86,6 +89,7 @@ impl Shared {
             settings,
             field_types,
             files,
+            images,
             credentials: CredentialCache::default(),
             accounts: Default::default(),
             sessions: Default::default(),
@@ -137,6 +141,7 @@ impl Shared {
     pub fn value_context(&self, field: Option<FieldIds>) -> ValueContext<'_> {
         ValueContext {
             files: self.files.as_ref(),
+            variations: self.images.variations().names(),
             field,
             asset: None,
             uploads: None,

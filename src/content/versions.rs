@@ -8,11 +8,12 @@ use crate::api::model::*;
 use crate::auth::Caller;
 use crate::content_rows as rows;
 use crate::error::{Error, Result};
-use crate::field_types::FieldIds;
 use crate::field_types::files::Uploads;
+use crate::images::VariationError;
 use crate::permissions::{ContentFacts, Subject, Target, VersionTarget};
 use crate::preconditions;
 use crate::shared::Shared;
+use crate::storage::FileStore;
 use crate::stored;
 use cairn_runtime::Timestamp;
 use cairn_store::Tx;
@@ -376,8 +377,9 @@ impl ContentService {
             .await
     }
 
-    /// An image field's variation: `imageId` is `<contentId>-<fieldId>[-<versionNo>]`. Every
-    /// variation is served as the original file (no resizing).
+    /// An image field's variation: `imageId` is `<contentId>-<fieldId>[-<versionNo>]`;
+    /// `original` is the stored file, any other variation is rendered from it on first
+    /// request and kept (`crate::images`).
     pub(super) async fn image_variation(
         &self,
         cx: &Caller,
@@ -393,6 +395,10 @@ impl ContentService {
             [c, f] | [c, f, _] => (*c, *f),
             _ => return Err(missing()),
         };
+        let variation = match alias {
+            "original" => None,
+            name => Some(self.images.variations().get(name).ok_or_else(missing)?),
+        };
         let db = self.db.conn();
         let (c, v) =
             (self.visible_content_version(db, cx, content_id, parts.get(2).copied())).await?;
@@ -404,33 +410,48 @@ impl ContentService {
             .ok_or_else(missing)?;
         let ty = self.defined_type(db, c.content_type_id).await?;
         let def = ty.field(f.field_definition_id).ok_or_else(missing)?;
-        if def.field_type != "image" || !crate::field_types::image_aliases().contains(&alias) {
+        if def.field_type != "image" {
             return Err(missing());
         }
         let value = stored::hash(&f.value);
-        if value.is_null() {
+        let Some(path) = value.get("id").and_then(|p| p.as_str()) else {
             return Err(missing());
-        }
-        let ft = self.field_type(&def.field_type).ok_or_else(missing)?;
-        let out = ft.to_hash(
-            &value,
-            &self.value_context(Some(FieldIds {
-                content_id,
-                field_id,
-                version_no: no,
-            })),
-        );
+        };
+        let href = hrefs::get_image_variation(image_id, alias);
+        let mime = value
+            .get("mime")
+            .and_then(|m| m.as_str())
+            .unwrap_or_default();
+        let Some(variation) = variation else {
+            return Ok(ContentImageVariation {
+                href,
+                uri: self.files.uri(path),
+                content_type: Some(mime.to_string()),
+                width: value.get("width").and_then(|w| w.as_i64()),
+                height: value.get("height").and_then(|h| h.as_i64()),
+                file_size: value.get("fileSize").and_then(|s| s.as_i64()),
+            });
+        };
+        let kept = self
+            .images
+            .variation(&self.files, path, mime, variation)
+            .await
+            .map_err(|e| match e {
+                VariationError::Busy => Error::Busy(format!(
+                    "Too many image variations are being rendered: try '{alias}' again shortly"
+                )),
+                VariationError::Refused(why) => {
+                    Error::BadState(format!("The variation '{alias}' cannot be rendered: {why}"))
+                }
+                VariationError::Storage(e) => Error::StorageFailed(e),
+            })?;
         Ok(ContentImageVariation {
-            href: hrefs::get_image_variation(image_id, alias),
-            uri: out
-                .get("uri")
-                .and_then(|u| u.as_str())
-                .unwrap_or_default()
-                .to_string(),
-            content_type: out.get("mime").and_then(|m| m.as_str()).map(str::to_string),
-            width: out.get("width").and_then(|w| w.as_i64()),
-            height: out.get("height").and_then(|h| h.as_i64()),
-            file_size: out.get("fileSize").and_then(|s| s.as_i64()),
+            href,
+            uri: self.files.uri(&kept.path),
+            content_type: Some(kept.mime.to_string()),
+            width: Some(i64::from(kept.width)),
+            height: Some(i64::from(kept.height)),
+            file_size: Some(kept.size as i64),
         })
     }
 }

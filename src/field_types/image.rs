@@ -9,19 +9,16 @@ use crate::api::hrefs;
 
 pub(crate) struct ImageType;
 
-/// The image aliases core defines, in the (alphabetical) order REST lists them.
-pub(crate) const VARIATIONS: &[&str] =
-    &["large", "medium", "original", "reference", "small", "tiny"];
-
 /// The id of a stored image: `<contentId>-<fieldId>-<versionNo>`.
 pub(crate) fn image_id(f: FieldIds) -> String {
     format!("{}-{}-{}", f.content_id, f.field_id, f.version_no)
 }
 
-/// `{alias: {href}}` for every variation of the image `image_id`.
-pub(crate) fn variations(image_id: &str) -> HashValue {
+/// `{alias: {href}}` for every variation of the image `image_id` (`names`: the variations
+/// offered, alphabetically).
+pub(crate) fn variations(image_id: &str, names: &[String]) -> HashValue {
     HashValue::Map(
-        VARIATIONS
+        names
             .iter()
             .map(|alias| {
                 let href = hrefs::get_image_variation(image_id, alias);
@@ -48,6 +45,39 @@ fn dim(n: Option<u32>) -> HashValue {
     n.map_or(HashValue::Null, |n| HashValue::Int(n as i64))
 }
 
+/// The width and height of the image `file`, decoded whole within the renderer's limits: a
+/// decompression bomb or a broken image is refused here, at upload, and never rendered.
+/// Images checked before (by their content-addressed path) are not decoded again.
+fn checked(file: &upload::Upload, cx: &ValueContext<'_>) -> Result<(u32, u32), ValueError> {
+    static CHECKED: std::sync::LazyLock<quick_cache::sync::Cache<String, (u32, u32)>> =
+        std::sync::LazyLock::new(|| quick_cache::sync::Cache::new(10_000));
+    if let Some(dims) = CHECKED.get(&file.path) {
+        return Ok(dims);
+    }
+    let bytes = match cx.files.read(&file.path) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Err(ValueError::new("id", "The stored image is missing.")),
+        Err(e) => {
+            return Err(ValueError::new(
+                STORE_FAILED,
+                format!("The stored file '{}' could not be read: {e}", file.path),
+            ));
+        }
+    };
+    let decoded = match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
+        Ok(tokio::runtime::RuntimeFlavor::MultiThread) => {
+            tokio::task::block_in_place(|| crate::images::decode(&bytes))
+        }
+        _ => crate::images::decode(&bytes),
+    };
+    let image = decoded
+        .map_err(|e| ValueError::new("id", e.to_string()))?
+        .image;
+    let dims = (image.width(), image.height());
+    CHECKED.insert(file.path.clone(), dims);
+    Ok(dims)
+}
+
 impl FieldType for ImageType {
     fn schema(&self) -> Schema {
         Schema::named("image")
@@ -58,9 +88,12 @@ impl FieldType for ImageType {
     /// `{"fileName", "data" (base64)[, "alternativeText"]}`, or `{"inputUri"|"id": path}`
     /// naming a stored file; `variations` and other output keys are ignored.
     fn from_hash(&self, input: &HashValue, cx: &ValueContext<'_>) -> Result<HashValue, ValueError> {
-        let Some(file) = upload::read(input, cx, "id")? else {
+        let Some(mut file) = upload::read(input, cx, "id")? else {
             return Ok(HashValue::Null);
         };
+        if file.dims.is_some() {
+            file.dims = Some(checked(&file, cx)?);
+        }
         let alt = opt_text(field(input, "alternativeText"));
         let additional = match field(input, "additionalData") {
             v @ (HashValue::Map(_) | HashValue::List(_)) => v.clone(),
@@ -89,7 +122,7 @@ impl FieldType for ImageType {
         };
         let image_id = cx.field.map(image_id);
         let variations = match &image_id {
-            Some(image_id) => variations(image_id),
+            Some(image_id) => variations(image_id, cx.variations),
             None => HashValue::Map(Vec::new()),
         };
         let get = |k: &str| field(value, k).clone();

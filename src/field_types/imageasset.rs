@@ -55,7 +55,8 @@ impl FieldType for ImageAssetType {
             ),
         ];
         if let Some(image) = cx.asset.filter(|_| target(value).is_some()) {
-            let variations = super::image::variations(&super::image::image_id(image));
+            let variations =
+                super::image::variations(&super::image::image_id(image), cx.variations);
             out.push(("variations".to_string(), variations));
         }
         HashValue::Map(out)

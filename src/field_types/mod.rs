@@ -82,6 +82,9 @@ pub struct Definition<'a> {
 pub struct ValueContext<'a> {
     /// Where uploaded files (base64 `data` of ezimage, ezbinaryfile, ezmedia) are kept.
     pub files: &'a dyn FileStore,
+    /// The image variations offered, `original` included, alphabetically (the `variations`
+    /// hrefs of image values).
+    pub variations: &'a [String],
     /// The stored field a value belongs to, when there is one (output of binary types needs
     /// it: `imageId` is `<contentId>-<fieldId>-<versionNo>`).
     pub field: Option<FieldIds>,
@@ -229,11 +232,6 @@ pub trait FieldType: Send + Sync {
     fn asset(&self, _value: &HashValue) -> Option<i64> {
         None
     }
-}
-
-/// The image variation aliases every image value offers.
-pub fn image_aliases() -> &'static [&'static str] {
-    image::VARIATIONS
 }
 
 /// Every field type, looked up by its full identifier.

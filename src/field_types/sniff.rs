@@ -190,13 +190,14 @@ fn webp(d: &[u8]) -> Option<(u32, u32)> {
 
 #[cfg(test)]
 pub(crate) mod samples {
-    /// A 3×2 PNG header (enough for the size reader).
+    /// A 3×2 PNG image.
     pub fn png_3x2() -> Vec<u8> {
-        let mut d = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
-        d.extend_from_slice(&3u32.to_be_bytes());
-        d.extend_from_slice(&2u32.to_be_bytes());
-        d.extend_from_slice(b"\x08\x06\0\0\0");
-        d
+        let img = image::RgbaImage::from_pixel(3, 2, image::Rgba([10, 20, 30, 255]));
+        let mut out = Vec::new();
+        image::DynamicImage::ImageRgba8(img)
+            .write_with_encoder(image::codecs::png::PngEncoder::new(&mut out))
+            .expect("a PNG");
+        out
     }
 }
 

@@ -13,8 +13,11 @@ use std::sync::LazyLock;
 /// 67, version 5.
 pub(crate) fn cx() -> ValueContext<'static> {
     static FILES: LazyLock<Storage> = LazyLock::new(|| Storage::memory("/var/storage"));
+    static NAMES: LazyLock<Vec<String>> =
+        LazyLock::new(|| crate::images::Variations::defaults().names().to_vec());
     ValueContext {
         files: &*FILES,
+        variations: &NAMES,
         field: Some(FieldIds {
             content_id: 67,
             field_id: 1045,

@@ -485,6 +485,7 @@ async fn fields(
             Ok(Ok(hash)) => {
                 let vcx = crate::field_types::ValueContext {
                     files: cx.files,
+                    variations: &[],
                     field: None,
                     asset: None,
                     uploads: None,

@@ -123,6 +123,7 @@ pub async fn definitions(cx: &mut Cx<'_>) -> Result<()> {
         });
         let vcx = crate::field_types::ValueContext {
             files: cx.files,
+            variations: &[],
             field: None,
             asset: None,
             uploads: None,

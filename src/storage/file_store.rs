@@ -33,6 +33,9 @@ pub trait FileStore: Send + Sync {
     fn remove(&self, path: &str);
     /// The URI a client downloads a stored path from (`/var/storage/<path>`).
     fn uri(&self, path: &str) -> String;
+    /// The whole file at `path`, `None` when the store does not hold it (image types decode
+    /// it to check it).
+    fn read(&self, path: &str) -> Result<Option<Vec<u8>>, String>;
     /// The size and first bytes of a stored path, `None` when the store does not hold it;
     /// an error when the store does not answer. Binary types use it to accept
     /// `{"inputUri": …}` / `{"id": …}` inputs that name an already stored file.

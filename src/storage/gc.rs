@@ -2,7 +2,8 @@
 //! translations, or of a request cut off between storing a file and committing), listed and
 //! removed. A referenced file is never removed; nor is one stored within the grace period,
 //! which may belong to a write not yet committed (storing a file again, as every upload of
-//! the same bytes does, starts its grace period again).
+//! the same bytes does, starts its grace period again). Files derived from a stored file (image
+//! variations) are kept while their original is referenced.
 
 use super::{Storage, on_io};
 use cairn_store::Connection;
@@ -35,6 +36,10 @@ pub async fn collect(
     // within its grace period.
     let objects = storage.objects().await?;
     let referenced = referenced(db).await?;
+    let referenced_hashes: HashSet<&str> = referenced
+        .iter()
+        .filter_map(|p| p.split('/').nth(2))
+        .collect();
     let cutoff = chrono::Utc::now() - chrono::Duration::from_std(grace)?;
     let mut out = Collected::default();
     for meta in objects {
@@ -43,7 +48,10 @@ pub async fn collect(
         if path.split('/').any(|s| s.starts_with('.')) || path.contains('#') {
             continue;
         }
-        if referenced.contains(&path) {
+        // A derived file (an image variation) is kept while its original is.
+        let original_kept = super::paths::derived_from(&path)
+            .is_some_and(|(hash, _)| referenced_hashes.contains(hash));
+        if referenced.contains(&path) || original_kept {
             out.referenced += 1;
         } else if meta.last_modified > cutoff {
             out.recent.push(path);

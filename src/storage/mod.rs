@@ -20,7 +20,7 @@ mod serve;
 
 pub use file_store::{FileStore, HEAD_BYTES, PutError, Stored};
 pub use gc::{Collected, collect};
-pub use paths::{content_path, sanitize_file_name};
+pub use paths::{content_path, derived_path, sanitize_file_name};
 pub use serve::endpoint;
 
 use futures_util::{StreamExt, TryStreamExt};
@@ -159,6 +159,56 @@ impl Storage {
         Ok(on_io(async move { store.list(None).try_collect().await }).await?)
     }
 
+    /// The bytes stored at `path`; `None` when there are none.
+    pub async fn read(&self, path: &str) -> Result<Option<bytes::Bytes>, String> {
+        let Some(key) = key(path) else {
+            return Ok(None);
+        };
+        let store = self.store.clone();
+        on_io(async move {
+            match store.get(&key).await {
+                Ok(got) => got.bytes().await.map(Some).map_err(|e| e.to_string()),
+                Err(object_store::Error::NotFound { .. }) => Ok(None),
+                Err(e) => Err(e.to_string()),
+            }
+        })
+        .await
+    }
+
+    /// The size and first 64 KiB of the file at `path`; `None` when there is none.
+    pub async fn peek(&self, path: &str) -> Result<Option<(u64, bytes::Bytes)>, String> {
+        let Some(key) = key(path) else {
+            return Ok(None);
+        };
+        let store = self.store.clone();
+        on_io(async move {
+            let meta = match store.head(&key).await {
+                Ok(meta) => meta,
+                Err(object_store::Error::NotFound { .. }) => return Ok(None),
+                Err(e) => return Err(e.to_string()),
+            };
+            if meta.size == 0 {
+                return Ok(Some((0, bytes::Bytes::new())));
+            }
+            let head = store
+                .get_range(&key, 0..meta.size.min(64 * 1024))
+                .await
+                .map_err(|e| e.to_string())?;
+            Ok(Some((meta.size, head)))
+        })
+        .await
+    }
+
+    /// Stores `data` at `path` (a derived file, such as an image variation), in one request.
+    pub async fn write(&self, path: &str, data: Vec<u8>) -> Result<(), String> {
+        let key = key(path).ok_or_else(|| format!("'{path}' is not a stored path"))?;
+        let store = self.store.clone();
+        on_io(async move { store.put(&key, PutPayload::from(data)).await })
+            .await
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
     /// Stores the spooled file `tmp` (`size` bytes) at `key`: in one request when small, in
     /// parts read from the file otherwise. Storing it again refreshes its modification time,
     /// which the collector's grace period counts from.
@@ -291,6 +341,21 @@ impl FileStore for Storage {
 
     fn uri(&self, path: &str) -> String {
         format!("{}/{}", self.uri_prefix, path.trim_start_matches('/'))
+    }
+
+    fn read(&self, path: &str) -> Result<Option<Vec<u8>>, String> {
+        let Some(key) = key(path) else {
+            return Ok(None);
+        };
+        let store = self.store.clone();
+        block(async move {
+            match store.get(&key).await {
+                Ok(got) => got.bytes().await.map(|b| Some(b.to_vec())),
+                Err(object_store::Error::NotFound { .. }) => Ok(None),
+                Err(e) => Err(e),
+            }
+        })
+        .map_err(|e| e.to_string())
     }
 
     fn stored(&self, path: &str) -> Result<Option<Stored>, String> {

@@ -17,6 +17,29 @@ pub(crate) fn hashed_path(hash: &str, file_name: &str) -> String {
     )
 }
 
+/// Where a file derived from the stored `original` (`ab/cd/<hash>/<name>`) is kept, such as an
+/// image variation: `_aliases/<kind>/<digest>/ab/cd/<hash>/<stem>.<extension>`, `digest`
+/// naming how it was derived.
+pub fn derived_path(original: &str, kind: &str, digest: &str, extension: &str) -> String {
+    let (dir, name) = original.rsplit_once('/').unwrap_or(("", original));
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    let dir = if dir.is_empty() {
+        String::new()
+    } else {
+        format!("{dir}/")
+    };
+    format!("_aliases/{kind}/{digest}/{dir}{stem}.{extension}")
+}
+
+/// The content hash of the original a derived path comes from, and the digest of how.
+pub(crate) fn derived_from(path: &str) -> Option<(&str, &str)> {
+    let parts: Vec<&str> = path.split('/').collect();
+    match parts.as_slice() {
+        ["_aliases", _, digest, _, _, hash, _] => Some((hash, digest)),
+        _ => None,
+    }
+}
+
 pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -55,6 +78,15 @@ mod tests {
         assert_eq!(sanitize_file_name("C:\\x\\été.png"), "_t_.png");
         assert_eq!(sanitize_file_name("..."), "file");
         assert_eq!(sanitize_file_name(""), "file");
+    }
+
+    #[test]
+    fn derived_paths_name_their_original() {
+        let hash = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
+        let p = derived_path(&format!("2c/f2/{hash}/a.png"), "small", "0123", "webp");
+        assert_eq!(p, format!("_aliases/small/0123/2c/f2/{hash}/a.webp"));
+        assert_eq!(derived_from(&p), Some((hash, "0123")));
+        assert_eq!(derived_from(&format!("2c/f2/{hash}/a.png")), None);
     }
 
     #[test]

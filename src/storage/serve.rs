@@ -112,10 +112,15 @@ async fn serve(store: Arc<dyn ObjectStore>, req: &Request) -> Response {
     resp.body(Body::from_bytes_stream(stream))
 }
 
-/// The strong ETag of a content-addressed key (`ab/cd/<sha256>/<name>`): its hash.
+/// The strong ETag of a content-addressed key (`ab/cd/<sha256>/<name>`): its hash; of a
+/// derived one (an image variation), its original's hash and the digest of its derivation.
 fn content_etag(key: &str) -> Option<String> {
+    let is_hash = |h: &str| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit());
+    if let Some((hash, digest)) = super::paths::derived_from(key) {
+        return is_hash(hash).then(|| format!("\"{hash}-{digest}\""));
+    }
     let hash = key.split('/').nth(2)?;
-    (hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit())).then(|| format!("\"{hash}\""))
+    is_hash(hash).then(|| format!("\"{hash}\""))
 }
 
 /// `If-None-Match` holds `etag` (weakly compared, as RFC 9110 has it for this header), or `*`.
@@ -245,6 +250,10 @@ mod tests {
             Some(format!("\"{hash}\""))
         );
         assert_eq!(content_etag("a/b/c/d"), None);
+        assert_eq!(
+            content_etag(&format!("_aliases/small/0a1b/2c/f2/{hash}/a.png")),
+            Some(format!("\"{hash}-0a1b\""))
+        );
         assert!(matches_etag(
             &format!("W/\"x\", \"{hash}\""),
             &format!("\"{hash}\"")
