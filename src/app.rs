@@ -60,17 +60,17 @@ pub fn app(
         app = app.at("/metrics", metrics(service.clone()));
     }
     let next_id = Arc::new(AtomicU64::new(1));
-    app.before(method_override).around(move |ep, req| {
+    app.before(method_override).around(move |ep, mut req| {
         let (wires, service) = (wires.clone(), service.clone());
         let id = next_id.fetch_add(1, Ordering::Relaxed);
         async move {
             let wire = dialect_of(&wires, req.uri().path());
             let uploads = Arc::new(Uploads::default());
-            let mut req = req;
             req.extensions_mut().insert(uploads.clone());
             let resp = Box::pin(serve(ep, req, wire, &service.db, id)).await;
             if !resp.status().is_success() && !resp.status().is_redirection() {
-                (uploads.remove_unreferenced(service.db.conn(), service.files.as_ref())).await;
+                let (db, files) = (service.db.conn(), service.files.as_ref());
+                uploads.remove_unreferenced(db, files).await;
             }
             Ok(resp)
         }

@@ -14,14 +14,13 @@ use crate::permissions::filter::Sql;
 use crate::permissions::{
     ContentFacts, LocationFacts, READ, Scope, Subject, Target, VersionTarget,
 };
-use crate::tree::{self, href_path, subtree_end};
-use crate::tree_changes::TreeChanges;
-use cairn_store::Tx;
-
 use crate::preconditions;
 use crate::shared::Shared;
+use crate::tree::{self, href_path, subtree_end};
+use crate::tree_changes::TreeChanges;
 use cairn_runtime::{ETag, Timestamp};
 use cairn_store::Connection;
+use cairn_store::Tx;
 use cairn_store::entity::{content, location, trash};
 use cairn_store::sql::exec;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Value};

@@ -8,12 +8,11 @@ use crate::error::{Error, Result};
 use crate::language_list::Languages;
 use crate::permissions::administrators::keep_an_administrator;
 use crate::permissions::subject::location_facts_of;
+use crate::permissions::{ContentFacts, READ, Subject, Target, VersionTarget};
+use crate::shared::Shared;
 use crate::tree::{self, location_href, subtree_end};
 use crate::tree_changes::TreeChanges;
 use cairn_store::Tx;
-
-use crate::permissions::{ContentFacts, READ, Subject, Target, VersionTarget};
-use crate::shared::Shared;
 use cairn_store::entity::{content, location};
 use cairn_store::events::Touched;
 use cairn_store::sql::stmt;

@@ -1,6 +1,6 @@
 //! Users and user groups (formats.md section 7). Both are published content items shown with
 //! their current version embedded. A user is a content item with an account (a `users` row,
-//! written from its `ezuser` field: see [`account`]); a group is a content item of the user
+//! written from its `ezuser` field: see [`crate::accounts`]); a group is a content item of the user
 //! group type, addressed by the path of one of its Locations. Membership is placement: a user
 //! belongs to the groups its Locations lie directly under. Creating or updating either is one
 //! transaction that writes and publishes a version.
@@ -8,9 +8,6 @@
 mod groups;
 mod lists;
 mod members;
-use cairn_store::Connection;
-use cairn_store::Tx;
-use members::{account_input, field_inputs};
 mod membership;
 mod render;
 
@@ -27,8 +24,11 @@ use crate::shared::Shared;
 use crate::tree::{self, href_path, subtree_end};
 use cairn_runtime::{ETag, HashValue};
 use cairn_runtime::{Limit, Offset};
+use cairn_store::Connection;
+use cairn_store::Tx;
 use cairn_store::entity::{content, content_type, location, user, user_session};
 use cairn_store::sql::stmt;
+use members::{account_input, field_inputs};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 
 /// The Location of the root user group (`users_group_root_subtree_path`).
