@@ -102,22 +102,91 @@ impl Drop for ScratchDb {
             return;
         };
         let (base, schema) = (base.clone(), schema.clone());
+        // The connections still open on it are ended now (a test's pool would otherwise
+        // hold the server's connections); the schema is dropped by the janitor, after the
+        // test: dropping it waits for those backends to end (about a second a test).
+        let ended = base.clone();
+        let terminate = format!(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '{schema}'"
+        );
         // Drop may run outside a runtime: a thread with its own.
         let _ = std::thread::spawn(move || {
             let rt = tokio::runtime::Runtime::new().expect("a runtime");
             rt.block_on(async {
-                if let Ok(db) = sea_orm::Database::connect(base.as_str()).await {
-                    let _ = db
-                        .execute_unprepared(&format!(
-                            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '{schema}'"
-                        ))
-                        .await;
-                    let _ = db
-                        .execute_unprepared(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
-                        .await;
+                if let Ok(db) = sea_orm::Database::connect(ended.as_str()).await {
+                    let _ = db.execute_unprepared(&terminate).await;
                 }
             });
         })
         .join();
+        janitor::drop_later(base, schema);
+    }
+}
+
+/// Drops the schemas of finished tests one after the other on a thread of its own, and at
+/// its start those that processes which have ended left behind (a process ends without
+/// waiting for its last drops).
+mod janitor {
+    use sea_orm::ConnectionTrait;
+    use std::sync::Mutex;
+    use std::sync::mpsc::{Sender, channel};
+
+    static QUEUE: Mutex<Option<Sender<(String, String)>>> = Mutex::new(None);
+
+    /// Queues `schema` of the server at `base` to be dropped.
+    pub(super) fn drop_later(base: String, schema: String) {
+        let mut queue = QUEUE.lock().unwrap_or_else(|e| e.into_inner());
+        let tx = queue.get_or_insert_with(|| {
+            let (tx, rx) = channel::<(String, String)>();
+            std::thread::spawn(move || {
+                let rt = tokio::runtime::Runtime::new().expect("a runtime");
+                let mut first = true;
+                while let Ok((base, schema)) = rx.recv() {
+                    rt.block_on(async {
+                        let Ok(db) = sea_orm::Database::connect(base.as_str()).await else {
+                            return;
+                        };
+                        if std::mem::take(&mut first) {
+                            for s in left_behind(&db).await {
+                                let _ = db.execute_unprepared(&drop_schema(&s)).await;
+                            }
+                        }
+                        let _ = db.execute_unprepared(&drop_schema(&schema)).await;
+                        let _ = db.close().await;
+                    });
+                }
+            });
+            tx
+        });
+        let _ = tx.send((base, schema));
+    }
+
+    fn drop_schema(schema: &str) -> String {
+        format!("DROP SCHEMA IF EXISTS {schema} CASCADE")
+    }
+
+    /// The test schemas of processes that no longer run (`cairn_test_<pid>_<n>`).
+    async fn left_behind(db: &sea_orm::DatabaseConnection) -> Vec<String> {
+        let Ok(rows) = db
+            .query_all_raw(sea_orm::Statement::from_string(
+                db.get_database_backend(),
+                "SELECT nspname::text FROM pg_namespace WHERE nspname LIKE 'cairn\\_test\\_%'",
+            ))
+            .await
+        else {
+            return Vec::new();
+        };
+        (rows.iter())
+            .filter_map(|r| r.try_get_by_index::<String>(0).ok())
+            .filter(|s| {
+                let pid = s.trim_start_matches("cairn_test_").split('_').next();
+                pid.is_some_and(|pid| {
+                    pid.parse::<u32>().is_ok_and(|pid| {
+                        pid != std::process::id()
+                            && !std::path::Path::new(&format!("/proc/{pid}")).exists()
+                    })
+                })
+            })
+            .collect()
     }
 }
