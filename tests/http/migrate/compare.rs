@@ -3,7 +3,7 @@
 //! aliases, users and groups, Roles, Policies and assignments; the admin's login, what the
 //! anonymous user may read, `cairn check`.
 
-use super::source::{Data, Server, SourceDb, fixture};
+use super::source::{Data, Server, SourceDb, fixture, reference_missing};
 use super::{Migrated, migrated};
 use crate::support::*;
 use serde_json::Value;
@@ -814,6 +814,10 @@ async fn the_fixture_from_postgres() {
 /// migration would silently ignore fails here.
 #[tokio::test]
 async fn every_table_of_the_fixture_is_carried_or_named() {
+    if let Some(why) = reference_missing() {
+        eprintln!("!! migration tests skipped: {why}");
+        return;
+    }
     for (table, rows) in fixture() {
         let legacy = cairn::migrate::legacy_name(&table);
         let known = legacy.is_some_and(|l| {
