@@ -10,6 +10,7 @@ use crate::permissions::{Asker, Grants, Target, denied};
 use crate::shared::Shared;
 use base64::Engine;
 use cairn_runtime::http::{Access, Operation, Settings};
+use cairn_store::Reader;
 use cairn_store::entity::{content, user, user_session};
 use cairn_store::events::Change;
 use cairn_store::read::model;
@@ -46,6 +47,8 @@ pub struct Caller {
     pub(crate) generation: Option<u64>,
     /// The files the request stores for the first time (removed again if it fails).
     pub(crate) uploads: Arc<crate::field_types::files::Uploads>,
+    /// The request's reads: its snapshot and its statement count (`cairn_store::Reader`).
+    reader: Arc<Reader>,
 }
 
 /// A check of the Policies (`crate::permissions`) asks the caller's, for the operation called.
@@ -66,6 +69,11 @@ impl Caller {
         self.dialect.wire.strip_prefix(href).unwrap_or(href)
     }
 
+    /// What the request reads on: its snapshot of the database, counting its statements.
+    pub fn reader(&self) -> &Reader {
+        &self.reader
+    }
+
     pub fn is_anonymous(&self) -> bool {
         self.user_id == ANONYMOUS_USER_ID
     }
@@ -77,6 +85,7 @@ impl Caller {
             resource: &self.resource,
             user_id: Some(self.user_id),
             narrow: self.op.narrow,
+            reader: Some(&self.reader),
         }
     }
 }
@@ -127,9 +136,9 @@ pub fn cookie<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
 }
 
 impl Shared {
-    /// Builds the caller of a request to `op`, or refuses it (401): bad credentials, no
-    /// `user/login` through this siteaccess, or no Policy of the module and function `op`
-    /// declares.
+    /// Builds the caller of a request to `op`, reading on `reader`, or refuses it (401): bad
+    /// credentials, no `user/login` through this siteaccess, or no Policy of the module and
+    /// function `op` declares.
     pub async fn authenticate(
         &self,
         headers: &HeaderMap,
@@ -137,6 +146,7 @@ impl Shared {
         op: &'static Operation,
         dialect: Arc<Settings>,
         generation: Option<u64>,
+        reader: Arc<Reader>,
     ) -> Result<Caller> {
         let siteaccess = siteaccess(headers);
         let mut known_login = None;
@@ -182,7 +192,7 @@ impl Shared {
             self.check_expected_user(user_id, known_login.as_deref(), expected)
                 .await?;
         }
-        let grants = self.grants_of(user_id).await?;
+        let grants = self.grants_of(&*reader, user_id).await?;
         let caller = Caller {
             user_id,
             session,
@@ -194,6 +204,7 @@ impl Shared {
             resource: String::new(),
             generation: None,
             uploads: Arc::default(),
+            reader,
         };
         if !caller.is_anonymous() && !self.may_log_in(&caller.grants, &caller.siteaccess) {
             return Err(Error::Unauthorized(
@@ -217,7 +228,8 @@ impl Shared {
     }
 
     /// The user `login` as a caller of `op` with its Policies, without a password: what a
-    /// command of the operator's (who holds the database) acts as.
+    /// command of the operator's (who holds the database) acts as. It reads the latest state
+    /// (no snapshot).
     pub async fn caller_named(
         &self,
         login: &str,
@@ -226,10 +238,11 @@ impl Shared {
     ) -> Result<Caller> {
         let user = (self.account(login).await?)
             .ok_or_else(|| Error::BadRequest(format!("There is no enabled user '{login}'")))?;
+        let reader = Arc::new(self.db.plain_reader());
         Ok(Caller {
             user_id: user.id,
             session: None,
-            grants: self.grants_of(user.id).await?,
+            grants: self.grants_of(&*reader, user.id).await?,
             op,
             siteaccess: siteaccess(&HeaderMap::new()),
             peer: None,
@@ -237,6 +250,7 @@ impl Shared {
             resource: String::new(),
             generation: None,
             uploads: Arc::default(),
+            reader,
         })
     }
 

@@ -28,7 +28,7 @@ impl SessionsService {
     /// request's siteaccess; else 401.
     async fn log_in(&self, cx: &Caller, login: &str, password: &str) -> Result<user::Model> {
         let user = self.verify_password(login, password, cx.peer, None).await?;
-        let grants = self.grants_of(user.id).await?;
+        let grants = self.grants_of(cx.reader(), user.id).await?;
         if !self.may_log_in(&grants, &cx.siteaccess) {
             return Err(Error::Unauthorized(
                 "The User does not have the 'login' 'user' permission for this siteaccess".into(),
@@ -191,7 +191,7 @@ impl<
         let clear = self.clear_cookie();
         let s = self.own_session(cx, &req.session_id, &clear)?;
         user_session::Entity::delete_by_id(s.id.clone())
-            .exec(self.db.conn())
+            .exec(cx.reader())
             .await?;
         Ok(DeleteSessionResponse::NoContent { set_cookie: clear })
     }
