@@ -27,7 +27,7 @@ impl SessionsService {
     /// The user `login` if `password` is its password and it may log in through the
     /// request's siteaccess; else 401.
     async fn log_in(&self, cx: &Caller, login: &str, password: &str) -> Result<user::Model> {
-        let user = self.verify_password(login, password, cx.peer, None).await?;
+        let user = (self.verify_password(cx.reader(), login, password, cx.peer, None)).await?;
         let grants = self.grants_of(cx.reader(), user.id).await?;
         if !self.may_log_in(&grants, &cx.siteaccess) {
             return Err(Error::Unauthorized(
