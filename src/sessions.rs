@@ -115,7 +115,7 @@ impl<
         let idle = self.settings.session_idle;
         let session = self
             .db
-            .write_untracked(async |tx| {
+            .write_untracked_for(cx.reader(), async |tx| {
                 // Sessions idle past the timeout are gone; clear them out while here.
                 user_session::Entity::delete_many()
                     .filter(user_session::Column::LastSeenAt.lt(now - idle))

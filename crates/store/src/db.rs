@@ -225,7 +225,7 @@ impl Db {
         F: AsyncFnOnce(&crate::Tx) -> Result<T, E>,
         E: From<DbErr>,
     {
-        self.transaction(Some(change), f).await
+        self.transaction(Some(change), change.reader, f).await
     }
 
     /// [`Db::write`] for state outside the repository (sessions): no event, so no cache
@@ -235,32 +235,50 @@ impl Db {
         F: AsyncFnOnce(&crate::Tx) -> Result<T, E>,
         E: From<DbErr>,
     {
-        self.transaction(None, f).await
+        self.transaction(None, None, f).await
     }
 
-    async fn transaction<T, E, F>(&self, change: Option<Change<'_>>, f: F) -> Result<T, E>
+    /// [`Db::write_untracked`] for a request: its `reader`'s snapshot ends around it, and its
+    /// statements count for it.
+    pub async fn write_untracked_for<T, E, F>(&self, reader: &crate::Reader, f: F) -> Result<T, E>
+    where
+        F: AsyncFnOnce(&crate::Tx) -> Result<T, E>,
+        E: From<DbErr>,
+    {
+        self.transaction(None, Some(reader), f).await
+    }
+
+    async fn transaction<T, E, F>(
+        &self,
+        change: Option<Change<'_>>,
+        reader: Option<&crate::Reader>,
+        f: F,
+    ) -> Result<T, E>
     where
         F: AsyncFnOnce(&crate::Tx) -> Result<T, E>,
         E: From<DbErr>,
     {
         // The request's reads after this write must see it; none is held while it waits.
-        let reader = change.and_then(|c| c.reader);
         if let Some(r) = reader {
             r.end_snapshot();
         }
-        let out = self.transaction_in_turn(change, f).await;
+        let out = self.transaction_in_turn(change, reader, f).await;
         if let Some(r) = reader {
             r.end_snapshot();
         }
         out
     }
 
-    async fn transaction_in_turn<T, E, F>(&self, change: Option<Change<'_>>, f: F) -> Result<T, E>
+    async fn transaction_in_turn<T, E, F>(
+        &self,
+        change: Option<Change<'_>>,
+        reader: Option<&crate::Reader>,
+        f: F,
+    ) -> Result<T, E>
     where
         F: AsyncFnOnce(&crate::Tx) -> Result<T, E>,
         E: From<DbErr>,
     {
-        let reader = change.and_then(|c| c.reader);
         let work = async |tx: &crate::Tx| {
             let out: Result<T, E> = async {
                 let v = f(tx).await?;
