@@ -2,7 +2,8 @@
 //! reference's clean-install data, and connecting to SQLite or PostgreSQL.
 //!
 //! Queries take `&impl Connection` (a request's [`Reader`], sea-orm's connection, or the
-//! [`Tx`] of a write), so the same code runs on the pool or inside a write transaction. Nothing here knows HTTP.
+//! [`Tx`] of a write), so the same code runs on the pool or inside a write transaction.
+//! Nothing here knows HTTP.
 
 pub mod commits;
 pub mod db;
