@@ -153,10 +153,14 @@ async fn serve<E: Endpoint>(
         let accept = accept.as_ref().and_then(|a| a.to_str().ok());
         Negotiation::from_accept(accept, &wire.vendor).format
     };
-    let (outcome, statements) = cairn_store::count_statements(
-        db.reading(AssertUnwindSafe(Box::pin(ep.call(req))).catch_unwind()),
-    )
-    .await;
+    // Its reads in one snapshot, its statements counted: the caller reads on it (`mount.rs`).
+    let reader = Arc::new(db.reader());
+    let mut req = req;
+    req.extensions_mut().insert(reader.clone());
+    let outcome = AssertUnwindSafe(Box::pin(ep.call(req)))
+        .catch_unwind()
+        .await;
+    let statements = reader.finish();
     let mut resp = match outcome {
         Ok(Ok(r)) => r.into_response(),
         Ok(Err(e)) if e.status() == poem::http::StatusCode::NOT_FOUND => {

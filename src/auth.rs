@@ -10,6 +10,7 @@ use crate::permissions::{Asker, Grants, Target, denied};
 use crate::shared::Shared;
 use base64::Engine;
 use cairn_runtime::http::{Access, Operation, Settings};
+use cairn_store::Reader;
 use cairn_store::entity::{content, user, user_session};
 use cairn_store::events::Change;
 use cairn_store::read::model;
@@ -46,6 +47,8 @@ pub struct Caller {
     pub(crate) generation: Option<u64>,
     /// The files the request stores for the first time (removed again if it fails).
     pub(crate) uploads: Arc<crate::field_types::files::Uploads>,
+    /// The request's reads: its snapshot and its statement count (`cairn_store::Reader`).
+    reader: Arc<Reader>,
 }
 
 /// A check of the Policies (`crate::permissions`) asks the caller's, for the operation called.
@@ -66,6 +69,11 @@ impl Caller {
         self.dialect.wire.strip_prefix(href).unwrap_or(href)
     }
 
+    /// What the request reads on: its snapshot of the database, counting its statements.
+    pub fn reader(&self) -> &Reader {
+        &self.reader
+    }
+
     pub fn is_anonymous(&self) -> bool {
         self.user_id == ANONYMOUS_USER_ID
     }
@@ -77,6 +85,7 @@ impl Caller {
             resource: &self.resource,
             user_id: Some(self.user_id),
             narrow: self.op.narrow,
+            reader: Some(&self.reader),
         }
     }
 }
@@ -127,9 +136,9 @@ pub fn cookie<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
 }
 
 impl Shared {
-    /// Builds the caller of a request to `op`, or refuses it (401): bad credentials, no
-    /// `user/login` through this siteaccess, or no Policy of the module and function `op`
-    /// declares.
+    /// Builds the caller of a request to `op`, reading on `reader`, or refuses it (401): bad
+    /// credentials, no `user/login` through this siteaccess, or no Policy of the module and
+    /// function `op` declares.
     pub async fn authenticate(
         &self,
         headers: &HeaderMap,
@@ -137,22 +146,23 @@ impl Shared {
         op: &'static Operation,
         dialect: Arc<Settings>,
         generation: Option<u64>,
+        reader: Arc<Reader>,
     ) -> Result<Caller> {
         let siteaccess = siteaccess(headers);
         let mut known_login = None;
         let (user_id, session) = if let Some((login, password)) = basic_credentials(headers)? {
             let id = (self
-                .verify_password(&login, &password, peer, generation)
+                .verify_password(&*reader, &login, &password, peer, generation)
                 .await?)
                 .id;
             known_login = Some(login);
             (id, None)
         } else if let Some(token) = bearer_token(headers) {
-            let user = self.token_user(token, generation).await?;
+            let user = self.token_user(&*reader, token, generation).await?;
             known_login = Some(user.login);
             (user.id, None)
         } else if let Some(sid) = cookie(headers, &self.settings.session_cookie) {
-            match self.live_session(sid).await? {
+            match self.live_session(&*reader, sid).await? {
                 Some(session) => {
                     let unsafe_method = !matches!(op.method, "GET" | "HEAD" | "OPTIONS");
                     if op.csrf && unsafe_method {
@@ -179,10 +189,10 @@ impl Shared {
             .map(str::trim)
             .filter(|v| !v.is_empty() && *v != "0");
         if let Some(expected) = expected {
-            self.check_expected_user(user_id, known_login.as_deref(), expected)
+            self.check_expected_user(&*reader, user_id, known_login.as_deref(), expected)
                 .await?;
         }
-        let grants = self.grants_of(user_id).await?;
+        let grants = self.grants_of(&*reader, user_id).await?;
         let caller = Caller {
             user_id,
             session,
@@ -194,6 +204,7 @@ impl Shared {
             resource: String::new(),
             generation: None,
             uploads: Arc::default(),
+            reader,
         };
         if !caller.is_anonymous() && !self.may_log_in(&caller.grants, &caller.siteaccess) {
             return Err(Error::Unauthorized(
@@ -217,19 +228,21 @@ impl Shared {
     }
 
     /// The user `login` as a caller of `op` with its Policies, without a password: what a
-    /// command of the operator's (who holds the database) acts as.
+    /// command of the operator's (who holds the database) acts as. It reads the latest state
+    /// (no snapshot).
     pub async fn caller_named(
         &self,
         login: &str,
         op: &'static Operation,
         dialect: Arc<Settings>,
     ) -> Result<Caller> {
-        let user = (self.account(login).await?)
+        let reader = Arc::new(self.db.plain_reader());
+        let user = (self.account(&*reader, login).await?)
             .ok_or_else(|| Error::BadRequest(format!("There is no enabled user '{login}'")))?;
         Ok(Caller {
             user_id: user.id,
             session: None,
-            grants: self.grants_of(user.id).await?,
+            grants: self.grants_of(&*reader, user.id).await?,
             op,
             siteaccess: siteaccess(&HeaderMap::new()),
             peer: None,
@@ -237,6 +250,7 @@ impl Shared {
             resource: String::new(),
             generation: None,
             uploads: Arc::default(),
+            reader,
         })
     }
 
@@ -244,13 +258,14 @@ impl Shared {
     /// is someone else's, as the reference answers.
     async fn check_expected_user(
         &self,
+        db: &impl cairn_store::Connection,
         user_id: i64,
         login: Option<&str>,
         expected: &str,
     ) -> Result<()> {
         let login = match login {
             Some(l) => l.to_string(),
-            None => cairn_store::read::by_id::<user::Entity>(self.db.conn(), user_id)
+            None => cairn_store::read::by_id::<user::Entity>(db, user_id)
                 .await?
                 .map(|u| u.login)
                 .unwrap_or_default(),
@@ -275,12 +290,13 @@ impl Shared {
         ) == Vote::Granted
     }
 
-    /// The enabled user `login` if `password` is its password, or 401; 429 while failed logins
+    /// The enabled user `login` (read on `db`) if `password` is its password, or 401; 429 while failed logins
     /// for this login or address make the caller wait. Within a `generation` (a cached read),
     /// or on SQLite while no commit has changed the commit mark, an account found before is
     /// not looked up again: any change to it is a change of both.
     pub async fn verify_password(
         &self,
+        db: &impl cairn_store::Connection,
         login: &str,
         password: &str,
         peer: Option<std::net::IpAddr>,
@@ -291,7 +307,7 @@ impl Shared {
                 wait_secs: wait.as_secs() + 1,
             });
         }
-        let checked = self.check_password(login, password, generation).await;
+        let checked = self.check_password(db, login, password, generation).await;
         match &checked {
             Ok(_) => self.throttle.succeeded(login, peer),
             Err(Error::Unauthorized(_)) => self.throttle.failed(login, peer),
@@ -302,9 +318,13 @@ impl Shared {
 
     /// The enabled account of the published user `login` (not a draft's, not a trashed
     /// one's): one lookup by login and one by primary key, whatever the size of the repository.
-    async fn account(&self, login: &str) -> Result<Option<user::Model>> {
+    async fn account(
+        &self,
+        db: &impl cairn_store::Connection,
+        login: &str,
+    ) -> Result<Option<user::Model>> {
         let user: Option<user::Model> = model(
-            self.db.conn(),
+            db,
             stmt(
                 self.db.backend(),
                 "SELECT users.* FROM users JOIN contents ON contents.id = users.id \
@@ -318,6 +338,7 @@ impl Shared {
 
     async fn check_password(
         &self,
+        db: &impl cairn_store::Connection,
         login: &str,
         password: &str,
         generation: Option<u64>,
@@ -328,7 +349,7 @@ impl Shared {
             None => self.db.commit_mark().map(Since::Mark),
         };
         let user = (self.accounts)
-            .get_or_read(login, since, async || self.account(login).await)
+            .get_or_read(login, since, async || self.account(db, login).await)
             .await?;
         let user = user
             .filter(|u| u.id != ANONYMOUS_USER_ID)
@@ -374,7 +395,12 @@ impl Shared {
     /// The user a JSON Web Token stands for: signed with the key, not expired, and its user
     /// still enabled, not deleted, with the password it had when the token was issued; else
     /// 401. The account is kept as Basic's is (`check_password`).
-    async fn token_user(&self, token: &str, generation: Option<u64>) -> Result<user::Model> {
+    async fn token_user(
+        &self,
+        db: &impl cairn_store::Connection,
+        token: &str,
+        generation: Option<u64>,
+    ) -> Result<user::Model> {
         let now = chrono::Utc::now().timestamp();
         let claims = self.tokens.verify(&self.db, token, now).await?;
         let since = match generation {
@@ -383,23 +409,27 @@ impl Shared {
         };
         let user = (self.accounts)
             .get_or_read(&claims.username, since, async || {
-                self.account(&claims.username).await
+                self.account(db, &claims.username).await
             })
             .await?;
         user.filter(|u| u.id != ANONYMOUS_USER_ID && self.tokens.vouches(&claims, u))
             .ok_or_else(|| Error::Unauthorized("Invalid JWT Token".into()))
     }
 
-    /// The session `id` if it exists, its user is enabled, and it has not been idle too
-    /// long; refreshes its last use at most once a minute.
-    pub async fn live_session(&self, id: &str) -> Result<Option<user_session::Model>> {
+    /// The session `id` if it exists (read on `db`), its user is enabled, and it has not been
+    /// idle too long; refreshes its last use at most once a minute.
+    pub async fn live_session(
+        &self,
+        db: &impl cairn_store::Connection,
+        id: &str,
+    ) -> Result<Option<user_session::Model>> {
         // Kept only under the commit mark: every commit changes it, a logout and a disabled
         // user included (they name no generation of the cache).
         let since = self.db.commit_mark().map(Since::Mark);
         let found = (self.sessions)
             .get_or_read(id, since, async || {
                 model::<user_session::Model>(
-                    self.db.conn(),
+                    db,
                     stmt(
                         self.db.backend(),
                         "SELECT user_sessions.* FROM user_sessions \

@@ -70,7 +70,7 @@ impl BookmarksService {
     /// 200 when the caller has bookmarked the Location; 404 when not, or when it does not exist.
     async fn check_bookmarked(&self, cx: &Caller, location_id: i64) -> Result<()> {
         let user_id = logged_in(cx)?;
-        let db = self.db.conn();
+        let db = cx.reader();
         if self.has_bookmark(db, user_id, location_id).await? {
             return Ok(());
         }
@@ -95,7 +95,7 @@ impl<
         req: LoadBookmarksRequest,
     ) -> Result<LoadBookmarksResponse> {
         let user_id = logged_in(cx)?;
-        let db = self.db.conn();
+        let db = cx.reader();
         let backend = db.get_database_backend();
         // Only the bookmarks of Locations the caller may still read.
         let scope = Scope {

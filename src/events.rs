@@ -45,7 +45,7 @@ impl<
     async fn load_events(&self, cx: &Caller, req: LoadEventsRequest) -> Result<LoadEventsResponse> {
         let (after, limit) = start(&req)?;
         let readable = Readable::of(self, cx);
-        let db = self.db.conn();
+        let db = cx.reader();
         let page = page(db, &readable, after, limit).await?;
         page.refuse_gap(after)?;
         let last = events::generation(db).await? as i64;
@@ -67,7 +67,7 @@ impl<
         let (after, limit) = start(&req)?;
         let readable = Readable::of(self, cx);
         // The first page answers now: a client resuming after pruned events gets the 410.
-        let first = page(self.db.conn(), &readable, after, limit).await?;
+        let first = page(cx.reader(), &readable, after, limit).await?;
         first.refuse_gap(after)?;
         let stream = Stream {
             db: self.db.clone(),

@@ -4,7 +4,7 @@
 
 use crate::error::Result;
 use cairn_runtime::ResponseCache;
-use cairn_store::Db;
+use cairn_store::Reader;
 use cairn_store::commits::Mark;
 use cairn_store::events;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -39,11 +39,11 @@ impl Generations {
         }
     }
 
-    /// The generation, read after this call began (or, on SQLite, known unchanged since a
-    /// read: no commit since its mark), with the changes up to it applied to `cache`; and
-    /// whether this call applied any.
-    pub(crate) async fn current(&self, db: &Db, cache: &ResponseCache) -> Result<(u64, bool)> {
-        let mark = db.commit_mark();
+    /// The generation, read on `db` (a request's reader) after this call began (or, on
+    /// SQLite, known unchanged since a read: no commit since its mark), with the changes up to
+    /// it applied to `cache`; and whether this call applied any.
+    pub(crate) async fn current(&self, db: &Reader, cache: &ResponseCache) -> Result<(u64, bool)> {
+        let mark = db.db().commit_mark();
         if let Some(mark) = mark
             && let Ok(marked) = self.marked.lock()
             && let Some((seen, generation)) = *marked
@@ -70,7 +70,7 @@ impl Generations {
                 }
                 let n = self.begun.fetch_add(1, Ordering::SeqCst) + 1;
                 // Taken before the read: a commit after it changes the mark.
-                let before = db.commit_mark();
+                let before = db.db().commit_mark();
                 let news = apply_changes(db, cache).await?;
                 let generation = cache.last();
                 if let (Some(before), Ok(mut marked)) = (before, self.marked.lock()) {
@@ -93,10 +93,10 @@ impl Generations {
 
 /// Reads the changes committed after the last one `cache` applied and applies them; whether
 /// there were any. Too many at once count as one change of anything.
-async fn apply_changes(db: &Db, cache: &ResponseCache) -> Result<bool> {
-    let changes = events::touched_since(db.conn(), cache.last(), MAX_READ).await?;
+async fn apply_changes(db: &Reader, cache: &ResponseCache) -> Result<bool> {
+    let changes = events::touched_since(db, cache.last(), MAX_READ).await?;
     if changes.len() as u64 >= MAX_READ {
-        let last = events::generation(db.conn()).await?;
+        let last = events::generation(db).await?;
         return Ok(cache.apply(&[(last, None)]));
     }
     let changes: Vec<(u64, Option<Vec<u64>>)> = (changes.into_iter())

@@ -41,10 +41,10 @@ impl<
 {
     async fn list_languages(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         _req: ListLanguagesRequest,
     ) -> Result<ListLanguagesResponse> {
-        let languages = all(self.db.conn()).await?;
+        let languages = all(cx.reader()).await?;
         Ok(ListLanguagesResponse::Ok {
             body: LanguageList {
                 href: hrefs::list_languages(),
@@ -55,11 +55,11 @@ impl<
 
     async fn load_language(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadLanguageRequest,
     ) -> Result<LoadLanguageResponse> {
         let l = (self.languages)
-            .by_code(self.db.conn(), &req.language_code)
+            .by_code(cx.reader(), &req.language_code)
             .await?
             .ok_or_else(|| Error::not_found("Language", &req.language_code))?;
         let body = to_model(l);

@@ -153,15 +153,20 @@ impl ApiBase for Services {
     type Error = Error;
 
     async fn context(&self, request: &Rq, op: &'static Operation) -> Result<Caller, Error> {
-        // Before the caller's Policies are read: they may have changed on another instance.
-        let generation = self.generation_for(op).await?;
         let peer = request.http.remote_addr().as_socket_addr().map(|a| a.ip());
+        // The request's reader (`app::serve` makes it and finishes it).
+        let reader = (request.http.extensions().get::<Arc<cairn_store::Reader>>())
+            .cloned()
+            .unwrap_or_else(|| Arc::new(self.db.plain_reader()));
+        // Before the caller's Policies are read: they may have changed on another instance.
+        let generation = self.generation_for(&reader, op).await?;
         let mut cx = (self.authenticate(
             request.http.headers(),
             peer,
             op,
             request.settings.clone(),
             generation,
+            reader,
         ))
         .await?;
         cx.generation = generation;

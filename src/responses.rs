@@ -16,11 +16,16 @@ impl Shared {
     /// For a cached GET with the cache on: the repository's generation now, with the changes
     /// up to it applied to the cache. A change not seen before also drops the caches of
     /// Policies and content types, which another instance may have made stale.
-    pub(crate) async fn generation_for(&self, op: &Operation) -> Result<Option<u64>> {
+    /// Read on the request's `reader`.
+    pub(crate) async fn generation_for(
+        &self,
+        reader: &cairn_store::Reader,
+        op: &Operation,
+    ) -> Result<Option<u64>> {
         let Some(responses) = self.responses.as_ref().filter(|_| op.cached) else {
             return Ok(None);
         };
-        let (generation, news) = self.generations.current(&self.db, responses).await?;
+        let (generation, news) = self.generations.current(reader, responses).await?;
         if news {
             self.changed_elsewhere();
         }

@@ -117,7 +117,7 @@ impl<
             q = q.filter(section::Column::Identifier.eq(identifier.as_str()));
         }
         let sections: Vec<Section> = q
-            .all(self.db.conn())
+            .all(cx.reader())
             .await?
             .into_iter()
             .map(to_model)
@@ -168,10 +168,10 @@ impl<
 
     async fn load_section(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadSectionRequest,
     ) -> Result<LoadSectionResponse> {
-        let body = to_model(find(self.db.conn(), req.section_id).await?);
+        let body = to_model(find(cx.reader(), req.section_id).await?);
         Ok(LoadSectionResponse::Ok {
             etag: ETag::of(&body),
             body,

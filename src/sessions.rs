@@ -27,8 +27,8 @@ impl SessionsService {
     /// The user `login` if `password` is its password and it may log in through the
     /// request's siteaccess; else 401.
     async fn log_in(&self, cx: &Caller, login: &str, password: &str) -> Result<user::Model> {
-        let user = self.verify_password(login, password, cx.peer, None).await?;
-        let grants = self.grants_of(user.id).await?;
+        let user = (self.verify_password(cx.reader(), login, password, cx.peer, None)).await?;
+        let grants = self.grants_of(cx.reader(), user.id).await?;
         if !self.may_log_in(&grants, &cx.siteaccess) {
             return Err(Error::Unauthorized(
                 "The User does not have the 'login' 'user' permission for this siteaccess".into(),
@@ -115,7 +115,7 @@ impl<
         let idle = self.settings.session_idle;
         let session = self
             .db
-            .write_untracked(async |tx| {
+            .write_untracked_for(cx.reader(), async |tx| {
                 // Sessions idle past the timeout are gone; clear them out while here.
                 user_session::Entity::delete_many()
                     .filter(user_session::Column::LastSeenAt.lt(now - idle))
@@ -191,7 +191,7 @@ impl<
         let clear = self.clear_cookie();
         let s = self.own_session(cx, &req.session_id, &clear)?;
         user_session::Entity::delete_by_id(s.id.clone())
-            .exec(self.db.conn())
+            .exec(cx.reader())
             .await?;
         Ok(DeleteSessionResponse::NoContent { set_cookie: clear })
     }

@@ -107,12 +107,12 @@ impl Shared {
 }
 
 impl Shared {
-    /// The Policies of the user `user_id` (kept until they change).
+    /// The Policies of the user `user_id` (kept until they change), read on `db`.
     pub(crate) async fn grants_of(
         &self,
+        db: &impl cairn_store::Connection,
         user_id: i64,
     ) -> crate::error::Result<Arc<crate::grants::Grants>> {
-        let db = self.db.conn();
         self.permissions
             .get(user_id, async || {
                 crate::grants::Grants::load(db, user_id).await

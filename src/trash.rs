@@ -23,7 +23,9 @@ use cairn_store::Connection;
 use cairn_store::Tx;
 use cairn_store::entity::{content, location, trash};
 use cairn_store::sql::exec;
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Value};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Value,
+};
 use std::collections::HashMap;
 
 async fn find(db: &impl Connection, id: i64) -> Result<trash::Model> {
@@ -232,7 +234,7 @@ impl<
         cx: &Caller,
         req: LoadTrashItemsRequest,
     ) -> Result<LoadTrashItemsResponse> {
-        let db = self.db.conn();
+        let db = cx.reader();
         // SQLite has no OFFSET without a LIMIT.
         let limit = req.limit.sql() as u64;
         let scope = Scope {
@@ -283,7 +285,7 @@ impl<
         cx: &Caller,
         req: LoadTrashItemRequest,
     ) -> Result<LoadTrashItemResponse> {
-        let db = self.db.conn();
+        let db = cx.reader();
         let item = find(db, req.trash_item_id).await?;
         self.authorize_item(db, cx, &item).await?;
         let body = self.trash_item(db, &item).await?;

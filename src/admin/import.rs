@@ -67,6 +67,7 @@ pub async fn import(
             resource: "/content/objects",
             user_id: Some(cx.user_id),
             narrow: false,
+            reader: None,
         };
         let write = service.db.write(change, async |tx| {
             for (line, b) in items {

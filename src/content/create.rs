@@ -55,7 +55,7 @@ impl Shared {
         b: ContentCreate,
         then: Then,
     ) -> Result<content::Model> {
-        let new = self.plan(self.db.conn(), cx, b).await?;
+        let new = self.plan(cx.reader(), cx, b).await?;
         self.db
             .write(cx.change(), async |tx| {
                 let c = self.write(tx, cx, new, then).await?;

@@ -35,7 +35,7 @@ pub(super) async fn update(
             service.apply_metadata(tx, &c, b).await
         })
         .await?;
-    let body = service.info_of(service.db.conn(), &c).await?;
+    let body = service.info_of(cx.reader(), &c).await?;
     Ok(UpdateContentMetadataResponse::Ok {
         etag: ETag::of(&body),
         body,

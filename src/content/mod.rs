@@ -70,7 +70,7 @@ impl<
 {
     async fn redirect_content(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: RedirectContentRequest,
     ) -> Result<RedirectContentResponse> {
         let remote_id = req.remote_id.ok_or_else(|| {
@@ -82,7 +82,7 @@ impl<
                 cairn_store::sql::placeholders(self.db.backend(), "LOWER(remote_id) = LOWER(?)"),
                 [remote_id.as_str()],
             ))
-            .one(self.db.conn())
+            .one(cx.reader())
             .await?
             .ok_or_else(|| Error::not_found("Content", &remote_id))?;
         Ok(RedirectContentResponse::TemporaryRedirect {
@@ -103,7 +103,7 @@ impl<
         let c = self.create(cx, req.body, then).await?;
         let embed = req.accept == CreateContentAccept::Content;
         Ok(
-            match self.content_reply(self.db.conn(), &c, embed, None).await? {
+            match self.content_reply(cx.reader(), &c, embed, None).await? {
                 (_, Some(body)) => CreateContentResponse::CreatedContent { body },
                 (Some(body), _) => CreateContentResponse::CreatedContentInfo { body },
                 _ => unreachable!("content_reply gives one representation"),
@@ -116,7 +116,7 @@ impl<
         cx: &Caller,
         req: LoadContentRequest,
     ) -> Result<LoadContentResponse> {
-        let db = self.db.conn();
+        let db = cx.reader();
         let read = self.visible_read(db, cx, req.content_id, None).await?;
         let c = &read.content;
         let languages = req.languages.as_deref().map(rows::languages);
@@ -196,7 +196,7 @@ impl<
         req: RedirectCurrentVersionRequest,
     ) -> Result<RedirectCurrentVersionResponse> {
         let c = self
-            .visible_content(self.db.conn(), cx, req.content_id)
+            .visible_content(cx.reader(), cx, req.content_id)
             .await?;
         Ok(RedirectCurrentVersionResponse::TemporaryRedirect {
             location: hrefs::load_content_in_version(c.id, c.current_version),
@@ -217,7 +217,7 @@ impl<
         cx: &Caller,
         req: LoadContentVersionsRequest,
     ) -> Result<LoadContentVersionsResponse> {
-        let db = self.db.conn();
+        let db = cx.reader();
         let c = self.visible_content(db, cx, req.content_id).await?;
         let mut items = Vec::new();
         self.authorize_content(db, cx, &c, &[]).await?;
@@ -243,7 +243,7 @@ impl<
         cx: &Caller,
         req: LoadContentInVersionRequest,
     ) -> Result<LoadContentInVersionResponse> {
-        let db = self.db.conn();
+        let db = cx.reader();
         let (c, v) = self
             .visible_content_version(db, cx, req.content_id, Some(req.version_no))
             .await?;

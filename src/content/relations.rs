@@ -1,6 +1,7 @@
 //! Relations of a version: listed, read, added to a draft and removed from it.
 
 use super::*;
+use sea_orm::ConnectionTrait;
 
 pub(super) async fn redirect_current(
     service: &Shared,
@@ -8,7 +9,7 @@ pub(super) async fn redirect_current(
     req: RedirectCurrentVersionRelationsRequest,
 ) -> Result<RedirectCurrentVersionRelationsResponse> {
     let c = service
-        .visible_content(service.db.conn(), cx, req.content_id)
+        .visible_content(cx.reader(), cx, req.content_id)
         .await?;
     Ok(RedirectCurrentVersionRelationsResponse::TemporaryRedirect {
         location: hrefs::load_version_relations(c.id, c.current_version),
@@ -20,7 +21,7 @@ pub(super) async fn list(
     cx: &Caller,
     req: LoadVersionRelationsRequest,
 ) -> Result<LoadVersionRelationsResponse> {
-    let db = service.db.conn();
+    let db = cx.reader();
     let (c, v) = service
         .visible_content_version(db, cx, req.content_id, Some(req.version_no))
         .await?;
@@ -116,7 +117,7 @@ pub(super) async fn load(
     cx: &Caller,
     req: LoadVersionRelationRequest,
 ) -> Result<LoadVersionRelationResponse> {
-    let db = service.db.conn();
+    let db = cx.reader();
     let (c, v) = service
         .visible_content_version(db, cx, req.content_id, Some(req.version_no))
         .await?;

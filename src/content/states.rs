@@ -9,7 +9,7 @@ pub(super) async fn of_content(
     cx: &Caller,
     req: GetObjectStatesForContentRequest,
 ) -> Result<GetObjectStatesForContentResponse> {
-    let db = service.db.conn();
+    let db = cx.reader();
     let c = service.visible_content(db, cx, req.content_id).await?;
     let body = service.content_states_body(db, c.id).await?;
     Ok(GetObjectStatesForContentResponse::Ok {
@@ -45,7 +45,7 @@ pub(super) async fn set(
         })
         .await?;
     let body = service
-        .content_states_body(service.db.conn(), req.content_id)
+        .content_states_body(cx.reader(), req.content_id)
         .await?;
     Ok(SetObjectStatesForContentResponse::Ok {
         etag: ETag::of(&body),

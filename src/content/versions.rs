@@ -141,7 +141,7 @@ impl ContentService {
                 Ok((c, v))
             })
             .await?;
-        self.version_body(self.db.conn(), &c, &v, None).await
+        self.version_body(cx.reader(), &c, &v, None).await
     }
 
     /// Version `no` of content item `id` for a change by `cx` (inside its transaction): the
@@ -204,7 +204,7 @@ impl ContentService {
             })
             .await?;
         let languages = req.languages.as_deref().map(rows::languages);
-        self.version_body(self.db.conn(), &c, &v, languages.as_deref())
+        self.version_body(cx.reader(), &c, &v, languages.as_deref())
             .await
     }
 
@@ -399,7 +399,7 @@ impl ContentService {
             "original" => None,
             name => Some(self.images.variations().get(name).ok_or_else(missing)?),
         };
-        let db = self.db.conn();
+        let db = cx.reader();
         let (c, v) =
             (self.visible_content_version(db, cx, content_id, parts.get(2).copied())).await?;
         let no = v.version_no;

@@ -6,21 +6,22 @@ use super::*;
 
 pub(super) async fn list(
     service: &ContentTypesService,
-    _cx: &Caller,
+    cx: &Caller,
     req: LoadContentTypeFieldDefinitionListRequest,
 ) -> Result<LoadContentTypeFieldDefinitionListResponse> {
     Ok(LoadContentTypeFieldDefinitionListResponse::Ok {
-        body: definitions(service, req.content_type_id, DEFINED).await?,
+        body: definitions(service, cx.reader(), req.content_type_id, DEFINED).await?,
     })
 }
 
 pub(super) async fn load(
     service: &ContentTypesService,
-    _cx: &Caller,
+    cx: &Caller,
     req: LoadContentTypeFieldDefinitionRequest,
 ) -> Result<LoadContentTypeFieldDefinitionResponse> {
     let (body, etag) = definition(
         service,
+        cx.reader(),
         req.content_type_id,
         DEFINED,
         req.field_definition_id,
@@ -31,10 +32,10 @@ pub(super) async fn load(
 
 pub(super) async fn load_by_identifier(
     service: &ContentTypesService,
-    _cx: &Caller,
+    cx: &Caller,
     req: LoadContentTypeFieldDefinitionByIdentifierRequest,
 ) -> Result<LoadContentTypeFieldDefinitionByIdentifierResponse> {
-    let t = rows::find(service.db.conn(), req.content_type_id, DEFINED).await?;
+    let t = rows::find(cx.reader(), req.content_type_id, DEFINED).await?;
     let f = t
         .fields
         .iter()
@@ -52,11 +53,11 @@ pub(super) async fn load_by_identifier(
 
 pub(super) async fn list_in_draft(
     service: &ContentTypesService,
-    _cx: &Caller,
+    cx: &Caller,
     req: LoadContentTypeDraftFieldDefinitionListRequest,
 ) -> Result<LoadContentTypeDraftFieldDefinitionListResponse> {
     Ok(LoadContentTypeDraftFieldDefinitionListResponse::Ok {
-        body: definitions(service, req.content_type_id, DRAFT).await?,
+        body: definitions(service, cx.reader(), req.content_type_id, DRAFT).await?,
     })
 }
 
@@ -94,11 +95,17 @@ pub(super) async fn add(
 
 pub(super) async fn load_in_draft(
     service: &ContentTypesService,
-    _cx: &Caller,
+    cx: &Caller,
     req: LoadContentTypeDraftFieldDefinitionRequest,
 ) -> Result<LoadContentTypeDraftFieldDefinitionResponse> {
-    let (body, etag) =
-        definition(service, req.content_type_id, DRAFT, req.field_definition_id).await?;
+    let (body, etag) = definition(
+        service,
+        cx.reader(),
+        req.content_type_id,
+        DRAFT,
+        req.field_definition_id,
+    )
+    .await?;
     Ok(LoadContentTypeDraftFieldDefinitionResponse::Ok { body, etag })
 }
 
@@ -162,20 +169,22 @@ pub(super) async fn remove(
 /// The Field definitions of the type `id` in `status` (defined or draft).
 async fn definitions(
     service: &ContentTypesService,
+    db: &impl cairn_store::Connection,
     id: i64,
     status: i64,
 ) -> Result<FieldDefinitionList> {
-    let t = rows::find(service.db.conn(), id, status).await?;
+    let t = rows::find(db, id, status).await?;
     Ok(service.field_definition_list(t.ty.id, status, &t.fields))
 }
 
 /// The Field definition `field_id` of the type `id` in `status`, with its ETag.
 async fn definition(
     service: &ContentTypesService,
+    db: &impl cairn_store::Connection,
     id: i64,
     status: i64,
     field_id: i64,
 ) -> Result<(FieldDefinition, ETag)> {
-    let f = service.field_of(id, status, field_id).await?;
+    let f = service.field_of(db, id, status, field_id).await?;
     Ok(service.field_reply(&f))
 }

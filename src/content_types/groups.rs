@@ -4,14 +4,14 @@ use super::ContentTypesService;
 use super::*;
 
 pub(super) async fn list(
-    service: &ContentTypesService,
-    _cx: &Caller,
+    _service: &ContentTypesService,
+    cx: &Caller,
     req: LoadContentTypeGroupListRequest,
 ) -> Result<LoadContentTypeGroupListResponse> {
     if let Some(identifier) = req.identifier {
         let g = content_type_group::Entity::find()
             .filter(content_type_group::Column::Identifier.eq(identifier.as_str()))
-            .one(service.db.conn())
+            .one(cx.reader())
             .await?
             .ok_or_else(|| Error::not_found("ContentTypeGroup", &identifier))?;
         return Ok(LoadContentTypeGroupListResponse::TemporaryRedirect {
@@ -20,7 +20,7 @@ pub(super) async fn list(
     }
     let groups = content_type_group::Entity::find()
         .order_by_asc(content_type_group::Column::Id)
-        .all(service.db.conn())
+        .all(cx.reader())
         .await?;
     Ok(LoadContentTypeGroupListResponse::Ok {
         body: ContentTypeGroupList {
@@ -80,11 +80,11 @@ pub(super) async fn create(
 }
 
 pub(super) async fn load(
-    service: &ContentTypesService,
-    _cx: &Caller,
+    _service: &ContentTypesService,
+    cx: &Caller,
     req: LoadContentTypeGroupRequest,
 ) -> Result<LoadContentTypeGroupResponse> {
-    let body = group(&find_group(service.db.conn(), req.content_type_group_id).await?);
+    let body = group(&find_group(cx.reader(), req.content_type_group_id).await?);
     Ok(LoadContentTypeGroupResponse::Ok {
         etag: ETag::of(&body),
         body,
@@ -164,10 +164,10 @@ pub(super) async fn delete(
 
 pub(super) async fn types_in(
     service: &ContentTypesService,
-    _cx: &Caller,
+    cx: &Caller,
     req: ListContentTypesForGroupRequest,
 ) -> Result<ListContentTypesForGroupResponse> {
-    let db = service.db.conn();
+    let db = cx.reader();
     find_group(db, req.content_type_group_id).await?;
     let ids = rows::defined_in_groups(db, vec![req.content_type_group_id]).await?;
     let types = content_type::Entity::find()
@@ -193,11 +193,11 @@ pub(super) async fn types_in(
 }
 
 pub(super) async fn groups_of(
-    service: &ContentTypesService,
-    _cx: &Caller,
+    _service: &ContentTypesService,
+    cx: &Caller,
     req: LoadGroupsOfContentTypeRequest,
 ) -> Result<LoadGroupsOfContentTypeResponse> {
-    let t = rows::find(service.db.conn(), req.content_type_id, DEFINED).await?;
+    let t = rows::find(cx.reader(), req.content_type_id, DEFINED).await?;
     Ok(LoadGroupsOfContentTypeResponse::Ok {
         body: group_refs(t.ty.id, &t.groups),
     })

@@ -109,8 +109,13 @@ fn check_fields(
 
 impl ContentTypesService {
     /// The content type `id` in `status` (defined or draft), with its ETag.
-    async fn type_reply(&self, id: i64, status: i64) -> Result<(ContentType, ETag)> {
-        let body = self.content_type(&rows::find(self.db.conn(), id, status).await?);
+    async fn type_reply(
+        &self,
+        db: &impl cairn_store::Connection,
+        id: i64,
+        status: i64,
+    ) -> Result<(ContentType, ETag)> {
+        let body = self.content_type(&rows::find(db, id, status).await?);
         let etag = ETag::of(&body);
         Ok((body, etag))
     }
@@ -140,14 +145,15 @@ impl ContentTypesService {
 
     async fn field_of(
         &self,
+        db: &impl cairn_store::Connection,
         type_id: i64,
         status: i64,
         field_id: i64,
     ) -> Result<field_definition::Model> {
         // The type must exist in that status, and the field belong to it.
-        rows::find(self.db.conn(), type_id, status).await?;
+        rows::find(db, type_id, status).await?;
         field_definition::Entity::find_by_id((field_id, status))
-            .one(self.db.conn())
+            .one(db)
             .await?
             .filter(|f| f.content_type_id == type_id)
             .ok_or_else(|| Error::not_found("FieldDefinition", field_id))
@@ -252,10 +258,12 @@ impl<
 
     async fn load_content_type(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadContentTypeRequest,
     ) -> Result<LoadContentTypeResponse> {
-        let (body, etag) = self.type_reply(req.content_type_id, DEFINED).await?;
+        let (body, etag) = self
+            .type_reply(cx.reader(), req.content_type_id, DEFINED)
+            .await?;
         Ok(LoadContentTypeResponse::Ok { body, etag })
     }
 
@@ -322,10 +330,12 @@ impl<
 
     async fn load_content_type_draft(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadContentTypeDraftRequest,
     ) -> Result<LoadContentTypeDraftResponse> {
-        let (body, etag) = self.type_reply(req.content_type_id, DRAFT).await?;
+        let (body, etag) = self
+            .type_reply(cx.reader(), req.content_type_id, DRAFT)
+            .await?;
         Ok(LoadContentTypeDraftResponse::Ok { body, etag })
     }
 

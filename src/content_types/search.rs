@@ -6,10 +6,10 @@ use super::*;
 
 pub(super) async fn list(
     service: &ContentTypesService,
-    _cx: &Caller,
+    cx: &Caller,
     req: ListContentTypesRequest,
 ) -> Result<ListContentTypesResponse> {
-    let db = service.db.conn();
+    let db = cx.reader();
     let mut q = content_type::Entity::find().filter(content_type::Column::Status.eq(DEFINED));
     if let Some(i) = &req.identifier {
         q = q.filter(content_type::Column::Identifier.eq(i.as_str()));
@@ -99,10 +99,10 @@ pub(super) async fn list(
 
 pub(super) async fn view(
     service: &ContentTypesService,
-    _cx: &Caller,
+    cx: &Caller,
     req: CreateContentTypeViewRequest,
 ) -> Result<CreateContentTypeViewResponse> {
-    let db = service.db.conn();
+    let db = cx.reader();
     let q = &req.body.content_type_query;
     let mut query = content_type::Entity::find().filter(content_type::Column::Status.eq(DEFINED));
     if let Some(c) = &q.query {

@@ -24,7 +24,8 @@ use cairn_store::sql::placeholders;
 pub(crate) use pages::PageStarts;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter, QuerySelect,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter,
+    QuerySelect,
 };
 use std::collections::HashMap;
 
@@ -123,7 +124,7 @@ impl<
         cx: &Caller,
         req: RedirectLocationRequest,
     ) -> Result<RedirectLocationResponse> {
-        let db = self.db.conn();
+        let db = cx.reader();
         let l = if let Some(id) = &req.id {
             let id: i64 = id
                 .parse()
@@ -162,7 +163,7 @@ impl<
         cx: &Caller,
         req: LoadLocationRequest,
     ) -> Result<LoadLocationResponse> {
-        let db = self.db.conn();
+        let db = cx.reader();
         let l = tree::find_by_path(db, &req.location_path).await?;
         // The check reads the content item the body loads: no statement of its own.
         let (mut bodies, contents) = self.located(db, std::slice::from_ref(&l)).await?;
@@ -243,7 +244,7 @@ impl<
                 tree::find(tx, l.id).await
             })
             .await?;
-        let body = self.location_body(self.db.conn(), &l).await?;
+        let body = self.location_body(cx.reader(), &l).await?;
         Ok(UpdateLocationResponse::Ok {
             etag: ETag::of(&body),
             body,
@@ -311,7 +312,7 @@ impl<
         cx: &Caller,
         req: LoadLocationChildrenRequest,
     ) -> Result<LoadLocationChildrenResponse> {
-        let db = self.db.conn();
+        let db = cx.reader();
         let parent = tree::find_by_path(db, &req.location_path).await?;
         self.authorize_at(db, cx, READ, &parent, vec![]).await?;
         let scope = Scope {
@@ -322,7 +323,7 @@ impl<
         let visible = self.visible(cx, READ, scope);
         let list = children_of(&parent, &visible);
         let children = pages::page(
-            &self.db,
+            cx.reader(),
             &self.page_starts,
             &list,
             req.offset.0,
@@ -342,7 +343,7 @@ impl<
         cx: &Caller,
         req: LoadLocationsForContentRequest,
     ) -> Result<LoadLocationsForContentResponse> {
-        let db = self.db.conn();
+        let db = cx.reader();
         let c = self.visible_content(db, cx, req.content_id).await?;
         let mut locations = tree::of_content(db, &c).await?;
         // Only the Locations the caller may read the content at.
@@ -404,7 +405,7 @@ impl<
                 Ok(l)
             })
             .await?;
-        let body = self.location_body(self.db.conn(), &l).await?;
+        let body = self.location_body(cx.reader(), &l).await?;
         Ok(CreateLocationResponse::Created { body })
     }
 }

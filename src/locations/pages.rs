@@ -13,11 +13,11 @@ use crate::error::Result;
 use crate::permissions::filter::Sql;
 use cairn_runtime::{Limit, Offset};
 use cairn_store::Connection;
-use cairn_store::Db;
+use cairn_store::Reader;
 use cairn_store::commits::Mark;
 use cairn_store::entity::location;
 use cairn_store::sql::stmt;
-use sea_orm::{EntityTrait, Value};
+use sea_orm::{ConnectionTrait, EntityTrait, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 
@@ -143,9 +143,10 @@ impl Children {
     }
 }
 
-/// The children at `offset` (at most `limit`, all when none), in the list's order.
+/// The children at `offset` (at most `limit`, all when none), in the list's order, read on
+/// `db` (a request's reader).
 pub(crate) async fn page(
-    db: &Db,
+    db: &Reader,
     starts: &PageStarts,
     list: &Children,
     offset: u64,
@@ -154,12 +155,12 @@ pub(crate) async fn page(
     if list.seek.is_some()
         && offset >= STRIDE
         // Taken before the reads: a commit after it changes the mark.
-        && let (Some(mark), Some(take)) = (db.commit_mark(), limit)
+        && let (Some(mark), Some(take)) = (db.db().commit_mark(), limit)
         && let Some(rows) = page_from_start(db, starts, mark, list, offset, take).await?
     {
         return Ok(rows);
     }
-    walk(db.conn(), list, offset, limit).await
+    walk(db, list, offset, limit).await
 }
 
 /// The page by walking the offset: the page's ids first, from the index alone, so the rows
@@ -189,14 +190,14 @@ async fn walk(
 /// The page read from the kept start nearest below it (found first when not kept); none when
 /// the list ends before that start or a commit came between the reads.
 async fn page_from_start(
-    db: &Db,
+    db: &Reader,
     starts: &PageStarts,
     mark: Mark,
     list: &Children,
     offset: u64,
     take: u64,
 ) -> Result<Option<Vec<location::Model>>> {
-    let (name, conn) = (list.name(), db.conn());
+    let (name, conn) = (list.name(), db);
     let target = offset / STRIDE * STRIDE;
     let (position, start, found) = match starts.nearest(&name, &mark, target) {
         Some((p, s)) if p == target => (p, s, false),
@@ -218,7 +219,7 @@ async fn page_from_start(
         .from_raw_sql(stmt(backend, &sql, values))
         .all(conn)
         .await?;
-    if db.commit_mark() == Some(mark) {
+    if db.db().commit_mark() == Some(mark) {
         if found {
             starts.keep(&name, mark, position, start);
         }

@@ -71,12 +71,12 @@ impl<
 {
     async fn load_object_state_groups(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         _req: LoadObjectStateGroupsRequest,
     ) -> Result<LoadObjectStateGroupsResponse> {
         let groups = object_state_group::Entity::find()
             .order_by_asc(object_state_group::Column::Id)
-            .all(self.db.conn())
+            .all(cx.reader())
             .await?;
         Ok(LoadObjectStateGroupsResponse::Ok {
             body: ObjectStateGroupList {
@@ -119,10 +119,10 @@ impl<
 
     async fn load_object_state_group(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadObjectStateGroupRequest,
     ) -> Result<LoadObjectStateGroupResponse> {
-        let body = group_model(&find_group(self.db.conn(), req.object_state_group_id).await?);
+        let body = group_model(&find_group(cx.reader(), req.object_state_group_id).await?);
         Ok(LoadObjectStateGroupResponse::Ok {
             etag: ETag::of(&body),
             body,
@@ -191,10 +191,10 @@ impl<
 
     async fn load_object_states(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadObjectStatesRequest,
     ) -> Result<LoadObjectStatesResponse> {
-        let db = self.db.conn();
+        let db = cx.reader();
         let group = find_group(db, req.object_state_group_id).await?;
         let states = states_of(db, group.id).await?;
         Ok(LoadObjectStatesResponse::Ok {
@@ -255,15 +255,10 @@ impl<
 
     async fn load_object_state(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadObjectStateRequest,
     ) -> Result<LoadObjectStateResponse> {
-        let s = find_state(
-            self.db.conn(),
-            req.object_state_group_id,
-            req.object_state_id,
-        )
-        .await?;
+        let s = find_state(cx.reader(), req.object_state_group_id, req.object_state_id).await?;
         let body = state_model(&s);
         Ok(LoadObjectStateResponse::Ok {
             etag: ETag::of(&body),

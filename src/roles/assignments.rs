@@ -269,10 +269,11 @@ pub(crate) async fn contents_at(
 impl RolesService {
     pub(super) async fn assignment_list(
         &self,
+        db: &impl cairn_store::Connection,
         holder: Holder<'_>,
         content_id: i64,
     ) -> Result<RoleAssignmentList> {
-        to_list(holder, &of_subject(self.db.conn(), content_id).await?)
+        to_list(holder, &of_subject(db, content_id).await?)
     }
 
     /// Assigns a Role to the user or group `content_id`: `role/assign`, whose `Role`
@@ -292,7 +293,7 @@ impl RolesService {
                 assign(tx, &cx.dialect.wire, content_id, input).await
             })
             .await?;
-        self.assignment_list(holder, content_id).await
+        self.assignment_list(cx.reader(), holder, content_id).await
     }
 
     /// `role/assign` of the Role `role_id` to or from the user or group `content_id`: its
@@ -326,11 +327,12 @@ impl RolesService {
 
     pub(super) async fn assignment(
         &self,
+        db: &impl cairn_store::Connection,
         holder: Holder<'_>,
         content_id: i64,
         role_id: i64,
     ) -> Result<RoleAssignment> {
-        let rows = of_subject(self.db.conn(), content_id).await?;
+        let rows = of_subject(db, content_id).await?;
         find_in(holder, &rows, role_id)
     }
 
@@ -355,6 +357,6 @@ impl RolesService {
                 keep_an_administrator(tx).await
             })
             .await?;
-        self.assignment_list(holder, content_id).await
+        self.assignment_list(cx.reader(), holder, content_id).await
     }
 }

@@ -85,7 +85,7 @@ impl<
             // SQLite takes no OFFSET without a LIMIT.
             q = q.offset(req.offset.0).limit(req.limit.sql() as u64);
         }
-        let roles = q.all(self.db.conn()).await?;
+        let roles = q.all(cx.reader()).await?;
         Ok(ListRolesResponse::Ok {
             body: RoleList {
                 href: hrefs::list_roles(),
@@ -118,8 +118,8 @@ impl<
         })
     }
 
-    async fn load_role(&self, _cx: &Caller, req: LoadRoleRequest) -> Result<LoadRoleResponse> {
-        let body = role_model(&store::find_role(self.db.conn(), req.role_id).await?);
+    async fn load_role(&self, cx: &Caller, req: LoadRoleRequest) -> Result<LoadRoleResponse> {
+        let body = role_model(&store::find_role(cx.reader(), req.role_id).await?);
         Ok(LoadRoleResponse::Ok {
             etag: ETag::of(&body),
             body,
@@ -182,10 +182,10 @@ impl<
 
     async fn load_role_draft(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadRoleDraftRequest,
     ) -> Result<LoadRoleDraftResponse> {
-        let body = draft_model(&store::find_draft(self.db.conn(), req.role_id).await?);
+        let body = draft_model(&store::find_draft(cx.reader(), req.role_id).await?);
         Ok(LoadRoleDraftResponse::Ok {
             etag: ETag::of(&body),
             body,
@@ -257,10 +257,10 @@ impl<
 
     async fn load_policies(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadPoliciesRequest,
     ) -> Result<LoadPoliciesResponse> {
-        let db = self.db.conn();
+        let db = cx.reader();
         let r = store::find_any(db, req.role_id).await?;
         let rows = policies_of(db, &[r.id]).await?;
         Ok(LoadPoliciesResponse::Ok {
@@ -314,12 +314,8 @@ impl<
         Ok(DeletePoliciesResponse::NoContent)
     }
 
-    async fn load_policy(
-        &self,
-        _cx: &Caller,
-        req: LoadPolicyRequest,
-    ) -> Result<LoadPolicyResponse> {
-        let db = self.db.conn();
+    async fn load_policy(&self, cx: &Caller, req: LoadPolicyRequest) -> Result<LoadPolicyResponse> {
+        let db = cx.reader();
         let r = store::find_any(db, req.role_id).await?;
         let p = store::find_policy(db, r.id, policy::Column::Id, req.policy_id).await?;
         let body = policy_model(&p);
@@ -387,7 +383,7 @@ impl<
         let user_id = req
             .user_id
             .ok_or_else(|| Error::BadRequest("The query parameter 'userId' is required".into()))?;
-        let db = self.db.conn();
+        let db = cx.reader();
         self.subject_user(db, cx, user_id).await?;
         let roles = assignments::roles_of_user(db, user_id).await?;
         let mut rows = policies_of(db, &roles).await?;
@@ -402,9 +398,11 @@ impl<
         cx: &Caller,
         req: LoadRoleAssignmentsForUserRequest,
     ) -> Result<LoadRoleAssignmentsForUserResponse> {
-        let id = self.subject_user(self.db.conn(), cx, req.user_id).await?;
+        let id = self.subject_user(cx.reader(), cx, req.user_id).await?;
         Ok(LoadRoleAssignmentsForUserResponse::Ok {
-            body: self.assignment_list(Holder::User(id), id).await?,
+            body: self
+                .assignment_list(cx.reader(), Holder::User(id), id)
+                .await?,
         })
     }
 
@@ -413,7 +411,7 @@ impl<
         cx: &Caller,
         req: AssignRoleToUserRequest,
     ) -> Result<AssignRoleToUserResponse> {
-        let id = self.subject_user(self.db.conn(), cx, req.user_id).await?;
+        let id = self.subject_user(cx.reader(), cx, req.user_id).await?;
         Ok(AssignRoleToUserResponse::Ok {
             body: self.assign_to(cx, Holder::User(id), id, req.body).await?,
         })
@@ -424,8 +422,10 @@ impl<
         cx: &Caller,
         req: LoadRoleAssignmentForUserRequest,
     ) -> Result<LoadRoleAssignmentForUserResponse> {
-        let id = self.subject_user(self.db.conn(), cx, req.user_id).await?;
-        let body = self.assignment(Holder::User(id), id, req.role_id).await?;
+        let id = self.subject_user(cx.reader(), cx, req.user_id).await?;
+        let body = self
+            .assignment(cx.reader(), Holder::User(id), id, req.role_id)
+            .await?;
         Ok(LoadRoleAssignmentForUserResponse::Ok {
             etag: ETag::of(&body),
             body,
@@ -437,7 +437,7 @@ impl<
         cx: &Caller,
         req: UnassignRoleFromUserRequest,
     ) -> Result<UnassignRoleFromUserResponse> {
-        let id = self.subject_user(self.db.conn(), cx, req.user_id).await?;
+        let id = self.subject_user(cx.reader(), cx, req.user_id).await?;
         Ok(UnassignRoleFromUserResponse::Ok {
             body: self
                 .unassign_from(cx, Holder::User(id), id, req.role_id, &req.if_match)
@@ -450,11 +450,11 @@ impl<
         cx: &Caller,
         req: LoadRoleAssignmentsForUserGroupRequest,
     ) -> Result<LoadRoleAssignmentsForUserGroupResponse> {
-        let (id, path) = self
-            .subject_group(self.db.conn(), cx, &req.group_path)
-            .await?;
+        let (id, path) = self.subject_group(cx.reader(), cx, &req.group_path).await?;
         Ok(LoadRoleAssignmentsForUserGroupResponse::Ok {
-            body: self.assignment_list(Holder::Group(&path), id).await?,
+            body: self
+                .assignment_list(cx.reader(), Holder::Group(&path), id)
+                .await?,
         })
     }
 
@@ -463,9 +463,7 @@ impl<
         cx: &Caller,
         req: AssignRoleToUserGroupRequest,
     ) -> Result<AssignRoleToUserGroupResponse> {
-        let (id, path) = self
-            .subject_group(self.db.conn(), cx, &req.group_path)
-            .await?;
+        let (id, path) = self.subject_group(cx.reader(), cx, &req.group_path).await?;
         Ok(AssignRoleToUserGroupResponse::Ok {
             body: self
                 .assign_to(cx, Holder::Group(&path), id, req.body)
@@ -478,11 +476,9 @@ impl<
         cx: &Caller,
         req: LoadRoleAssignmentForUserGroupRequest,
     ) -> Result<LoadRoleAssignmentForUserGroupResponse> {
-        let (id, path) = self
-            .subject_group(self.db.conn(), cx, &req.group_path)
-            .await?;
+        let (id, path) = self.subject_group(cx.reader(), cx, &req.group_path).await?;
         let body = self
-            .assignment(Holder::Group(&path), id, req.role_id)
+            .assignment(cx.reader(), Holder::Group(&path), id, req.role_id)
             .await?;
         Ok(LoadRoleAssignmentForUserGroupResponse::Ok {
             etag: ETag::of(&body),
@@ -495,9 +491,7 @@ impl<
         cx: &Caller,
         req: UnassignRoleFromUserGroupRequest,
     ) -> Result<UnassignRoleFromUserGroupResponse> {
-        let (id, path) = self
-            .subject_group(self.db.conn(), cx, &req.group_path)
-            .await?;
+        let (id, path) = self.subject_group(cx.reader(), cx, &req.group_path).await?;
         Ok(UnassignRoleFromUserGroupResponse::Ok {
             body: self
                 .unassign_from(cx, Holder::Group(&path), id, req.role_id, &req.if_match)

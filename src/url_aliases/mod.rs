@@ -282,7 +282,7 @@ impl<
 {
     async fn list_global_url_aliases(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         _req: ListGlobalUrlAliasesRequest,
     ) -> Result<ListGlobalUrlAliasesResponse> {
         let rows = url_alias::Entity::find()
@@ -291,7 +291,7 @@ impl<
             .filter(url_alias::Column::IsAlias.eq(true))
             .order_by_asc(url_alias::Column::Parent)
             .order_by_asc(url_alias::Column::Text)
-            .all(self.db.conn())
+            .all(cx.reader())
             .await?;
         Ok(ListGlobalUrlAliasesResponse::Ok {
             body: UrlAliasRefList {
@@ -306,7 +306,7 @@ impl<
         cx: &Caller,
         req: ListLocationUrlAliasesRequest,
     ) -> Result<ListLocationUrlAliasesResponse> {
-        let db = self.db.conn();
+        let db = cx.reader();
         let l = tree::find_by_path(db, &req.location_path).await?;
         self.authorize_at(db, cx, crate::permissions::READ, &l, vec![])
             .await?;
@@ -361,10 +361,10 @@ impl<
 
     async fn load_url_alias(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadUrlAliasRequest,
     ) -> Result<LoadUrlAliasResponse> {
-        let db = self.db.conn();
+        let db = cx.reader();
         let r = find(db, &req.url_alias_id).await?;
         let body = load_body(db, &self.languages, &r).await?;
         Ok(LoadUrlAliasResponse::Ok {
@@ -421,12 +421,12 @@ impl<
 
     async fn list_url_wildcards(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         _req: ListUrlWildcardsRequest,
     ) -> Result<ListUrlWildcardsResponse> {
         let rows = url_wildcard::Entity::find()
             .order_by_asc(url_wildcard::Column::Id)
-            .all(self.db.conn())
+            .all(cx.reader())
             .await?;
         Ok(ListUrlWildcardsResponse::Ok {
             body: UrlWildcardList {
@@ -484,10 +484,10 @@ impl<
 
     async fn load_url_wildcard(
         &self,
-        _cx: &Caller,
+        cx: &Caller,
         req: LoadUrlWildcardRequest,
     ) -> Result<LoadUrlWildcardResponse> {
-        let body = wildcard_body(find_wildcard(self.db.conn(), req.url_wildcard_id).await?);
+        let body = wildcard_body(find_wildcard(cx.reader(), req.url_wildcard_id).await?);
         Ok(LoadUrlWildcardResponse::Ok {
             etag: ETag::of(&body),
             body,

@@ -9,7 +9,7 @@ pub(super) async fn list(
     cx: &Caller,
     req: LoadUserGroupsRequest,
 ) -> Result<LoadUserGroupsResponse> {
-    let db = service.db.conn();
+    let db = cx.reader();
     let groups = service
         .find_groups(db, cx, req.id, req.role_id, req.remote_id.as_deref())
         .await?;
@@ -51,7 +51,7 @@ pub(super) async fn load(
     cx: &Caller,
     req: LoadUserGroupRequest,
 ) -> Result<LoadUserGroupResponse> {
-    let db = service.db.conn();
+    let db = cx.reader();
     let group = service.group_at(db, cx, &req.group_path).await?;
     let body = service.group_bodies(db, vec![group]).await?.remove(0);
     Ok(LoadUserGroupResponse::Ok {
@@ -95,7 +95,7 @@ pub(super) async fn update(
                 .await
         })
         .await?;
-    let db = service.db.conn();
+    let db = cx.reader();
     let group = service.group_at(db, cx, &req.group_path).await?;
     let body = service.group_bodies(db, vec![group]).await?.remove(0);
     Ok(UpdateUserGroupResponse::Ok {
@@ -194,7 +194,7 @@ pub(super) async fn subgroups(
     cx: &Caller,
     req: LoadSubUserGroupsRequest,
 ) -> Result<LoadSubUserGroupsResponse> {
-    let db = service.db.conn();
+    let db = cx.reader();
     let (_, l) = service.group_at(db, cx, &req.group_path).await?;
     let groups = service
         .subgroups(db, cx, &l, (req.offset, req.limit.negative_as(25)))
@@ -229,7 +229,7 @@ pub(super) async fn users_in(
     cx: &Caller,
     req: LoadUsersFromGroupRequest,
 ) -> Result<LoadUsersFromGroupResponse> {
-    let db = service.db.conn();
+    let db = cx.reader();
     let (_, l) = service.group_at(db, cx, &req.group_path).await?;
     let users = service
         .users_under(db, cx, &l, (req.offset, req.limit.negative_as(25)))
@@ -259,7 +259,7 @@ impl UsersService {
         parent_path: &str,
         b: UserGroupCreate,
     ) -> Result<UserGroup> {
-        let db = self.db.conn();
+        let db = cx.reader();
         let (_, parent) = self.group_at(db, cx, parent_path).await?;
         let ty = self.type_for(db, b.content_type, GROUP_TYPE).await?;
         let head = (b.main_language_code, b.section, b.remote_id);

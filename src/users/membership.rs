@@ -8,7 +8,7 @@ pub(super) async fn groups_of(
     cx: &Caller,
     req: LoadUserGroupsOfUserRequest,
 ) -> Result<LoadUserGroupsOfUserResponse> {
-    let db = service.db.conn();
+    let db = cx.reader();
     let (c, _) = service.user_of(db, cx, req.user_id).await?;
     let body = service
         .group_refs_of_user(db, cx, &c, req.offset, req.limit.negative_as(25))
@@ -59,7 +59,7 @@ pub(super) async fn assign(
         })
         .await?;
     let body = service
-        .group_refs_of_user(service.db.conn(), cx, &c, Offset(0), Limit(None))
+        .group_refs_of_user(cx.reader(), cx, &c, Offset(0), Limit(None))
         .await?;
     Ok(AssignUserToUserGroupResponse::Ok { body })
 }
@@ -102,7 +102,7 @@ pub(super) async fn unassign(
         })
         .await?;
     let body = service
-        .group_refs_of_user(service.db.conn(), cx, &c, Offset(0), Limit(None))
+        .group_refs_of_user(cx.reader(), cx, &c, Offset(0), Limit(None))
         .await?;
     Ok(UnassignUserFromUserGroupResponse::Ok { body })
 }

@@ -138,7 +138,7 @@ impl<
 > UsersApi<B> for UsersService
 {
     async fn load_users(&self, cx: &Caller, req: LoadUsersRequest) -> Result<LoadUsersResponse> {
-        let db = self.db.conn();
+        let db = cx.reader();
         let found = self
             .find_users(db, cx, &req.role_id, &req.remote_id, &req.login, &req.email)
             .await?;
@@ -165,7 +165,7 @@ impl<
         req: VerifyUsersRequest,
     ) -> Result<VerifyUsersResponse> {
         self.find_users(
-            self.db.conn(),
+            cx.reader(),
             cx,
             &req.role_id,
             &req.remote_id,
@@ -177,7 +177,7 @@ impl<
     }
 
     async fn load_user(&self, cx: &Caller, req: LoadUserRequest) -> Result<LoadUserResponse> {
-        let db = self.db.conn();
+        let db = cx.reader();
         let (c, u) = self.user_of(db, cx, req.user_id).await?;
         let body = self.user_body(db, c, Some(u)).await?;
         Ok(LoadUserResponse::Ok {
@@ -245,7 +245,7 @@ impl<
                 Ok(())
             })
             .await?;
-        let db = self.db.conn();
+        let db = cx.reader();
         let (c, u) = self.user_of(db, cx, id).await?;
         let body = self.user_body(db, c, Some(u)).await?;
         Ok(UpdateUserResponse::Ok {
@@ -321,7 +321,7 @@ impl<
         cx: &Caller,
         req: LoadUserDraftsRequest,
     ) -> Result<LoadUserDraftsResponse> {
-        let db = self.db.conn();
+        let db = cx.reader();
         self.user_of(db, cx, req.user_id).await?;
         Ok(LoadUserDraftsResponse::Ok {
             body: self.drafts_of(db, req.user_id).await?,
@@ -410,7 +410,7 @@ impl<
 
     async fn create_user(&self, cx: &Caller, req: CreateUserRequest) -> Result<CreateUserResponse> {
         let b = req.body;
-        let db = self.db.conn();
+        let db = cx.reader();
         let (_, group) = self.group_at(db, cx, &req.group_path).await?;
         let ty = self.type_for(db, b.content_type, USER_TYPE).await?;
         let account = UsersService::account_field(&ty)?;

@@ -74,6 +74,7 @@ impl ViewsService {
     /// The result of aggregation `a` from what was counted of it.
     pub(super) async fn aggregation_result(
         &self,
+        db: &cairn_store::Reader,
         a: &Aggregation,
         counted: Counted,
     ) -> Result<AggregationResult> {
@@ -82,7 +83,7 @@ impl ViewsService {
             (Kind::Term { of, .. }, Counted::Term(buckets)) => {
                 AggregationResult::TermAggregationResult(TermAggregationResult {
                     name,
-                    entries: self.term_entries(of, &buckets).await?,
+                    entries: self.term_entries(db, of, &buckets).await?,
                 })
             }
             (Kind::Range { ranges, .. }, Counted::Range(counts)) => {
@@ -121,10 +122,10 @@ impl ViewsService {
 
     async fn term_entries(
         &self,
+        db: &cairn_store::Reader,
         of: &Term,
         buckets: &[(Cell, i64)],
     ) -> Result<Vec<TermAggregationEntry>> {
-        let db = self.db.conn();
         let ids: Vec<i64> = buckets.iter().filter_map(|(k, _)| k.int()).collect();
         if buckets.is_empty() {
             return Ok(Vec::new());
@@ -215,7 +216,7 @@ impl ViewsService {
                     .unwrap_or(HashValue::String(text))
             }),
             Term::Selection(f) => {
-                let names = self.option_names(f).await?;
+                let names = self.option_names(db, f).await?;
                 valued(buckets, |k| {
                     let i = k.int().unwrap_or(-1);
                     names
@@ -231,9 +232,9 @@ impl ViewsService {
     /// The option names of a selection Field definition, by index.
     async fn option_names(
         &self,
+        db: &cairn_store::Reader,
         f: &super::aggregations::FieldRef,
     ) -> Result<HashMap<i64, String>> {
-        let db = self.db.conn();
         let defs = field_definition::Entity::find()
             .filter(field_definition::Column::Identifier.eq(f.field.clone()))
             .filter(field_definition::Column::Status.eq(0))

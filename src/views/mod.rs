@@ -69,7 +69,8 @@ impl ViewsService {
         }
         let queries: Vec<full_text::Query> =
             texts.iter().map(|t| full_text::Query::parse(t)).collect();
-        let counts = full_text::counts(self.db.conn(), &queries).await?;
+        let reader = cx.reader();
+        let counts = full_text::counts(reader, &queries).await?;
         let cx = Context {
             target,
             user_id: cx.user_id,
@@ -131,17 +132,20 @@ impl ViewsService {
         let filter = Sql::all(conds, "AND");
         let found = self
             .search(
-                target,
-                &filter,
-                text.as_ref(),
-                q.sort_clauses.as_ref(),
-                (limit, offset),
-                &aggregations,
+                reader,
+                search::Wanted {
+                    target,
+                    filter: &filter,
+                    text: text.as_ref(),
+                    sort: q.sort_clauses.as_ref(),
+                    page: (limit, offset),
+                    aggregations: &aggregations,
+                },
             )
             .await?;
         let mut results = Vec::new();
         for (a, counted) in aggregations.iter().zip(found.counted) {
-            results.push(self.aggregation_result(a, counted).await?);
+            results.push(self.aggregation_result(reader, a, counted).await?);
         }
         let identifier = input.identifier;
         Ok(View {

@@ -120,18 +120,34 @@ impl Source {
     }
 }
 
+/// What a search asks for: the matches of `filter` and `text` (ranked by `text` when given)
+/// among `target`, in `sort`'s order; the page (limit, offset); and the `aggregations` of all
+/// matches.
+pub(super) struct Wanted<'a> {
+    pub target: Target,
+    pub filter: &'a Sql,
+    pub text: Option<&'a Text>,
+    pub sort: Option<&'a HashValue>,
+    pub page: (i64, i64),
+    pub aggregations: &'a [Aggregation],
+}
+
 impl ViewsService {
-    /// The page of hits (`page`: limit, offset), the count of all matches of `filter` and
-    /// `text`, ranked by `text` when given, and the `aggregations` of all matches.
+    /// The page of hits, the count of all matches, and the aggregations of all matches of
+    /// what is `wanted`, read on the request's `reader`.
     pub(super) async fn search(
         &self,
-        target: Target,
-        filter: &Sql,
-        text: Option<&Text>,
-        sort: Option<&HashValue>,
-        page: (i64, i64),
-        aggregations: &[Aggregation],
+        reader: &cairn_store::Reader,
+        wanted: Wanted<'_>,
     ) -> Result<Found> {
+        let Wanted {
+            target,
+            filter,
+            text,
+            sort,
+            page,
+            aggregations,
+        } = wanted;
         // A content search joins its items' main Locations only for sort clauses on them.
         let (table, id) = match target {
             Target::Content => ("contents c", "c.id"),
@@ -188,7 +204,7 @@ impl ViewsService {
         };
         // The count and the page run at once, each on a connection of its own.
         let count = async {
-            let mut w = self.db.watched().await?;
+            let mut w = reader.watched().await?;
             let n = match &fused {
                 Some(f) => f.run(&mut w, &m, aggregations).await?,
                 None => (counted.count(&mut w).await?, Vec::new()),
@@ -197,7 +213,7 @@ impl ViewsService {
             Ok::<_, crate::error::Error>(n)
         };
         let rows = async {
-            let mut w = self.db.watched().await?;
+            let mut w = reader.watched().await?;
             let rows = match (text, score) {
                 (Some(text), Some(_)) if text.rank != text.all => {
                     if sort::given(sort) {
@@ -233,7 +249,7 @@ impl ViewsService {
             if rest.is_empty() {
                 return Ok(Vec::new());
             }
-            let mut w = self.db.watched().await?;
+            let mut w = reader.watched().await?;
             let mut out = Vec::new();
             for i in &rest {
                 out.push((
@@ -247,7 +263,7 @@ impl ViewsService {
         let ((count, with_count), rows, apart) = tokio::try_join!(count, rows, aggregated)?;
         let mut by_index: Vec<(usize, Counted)> = with_count.into_iter().chain(apart).collect();
         by_index.sort_by_key(|(i, _)| *i);
-        let hits = self.hits(target, rows).await?;
+        let hits = self.hits(reader, target, rows).await?;
         Ok(Found {
             count,
             hits,
@@ -258,10 +274,10 @@ impl ViewsService {
     /// The content items or Locations of `rows` (id, score), in their order.
     async fn hits(
         &self,
+        db: &cairn_store::Reader,
         target: Target,
         rows: Vec<(i64, f64)>,
     ) -> Result<Vec<(SearchHitObject, f64)>> {
-        let db = self.db.conn();
         let ids: Vec<i64> = rows.iter().map(|(id, _)| *id).collect();
         let scores: HashMap<i64, f64> = rows.into_iter().collect();
         Ok(match target {

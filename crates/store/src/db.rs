@@ -217,12 +217,6 @@ impl Db {
         self.conn.get_database_backend()
     }
 
-    /// Runs `f` (one request) with its reads on SQLite in one read transaction
-    /// (`sqlite/snapshot.rs`); on PostgreSQL as it is.
-    pub async fn reading<F: std::future::Future>(&self, f: F) -> F::Output {
-        crate::sqlite::snapshot::reading(self.sqlite.clone(), f).await
-    }
-
     /// Runs `f` in one write transaction: committed with its event in the outbox
     /// (`crate::events`) when it returns `Ok`, rolled back (at once, releasing every lock)
     /// when it returns `Err`.
@@ -231,7 +225,7 @@ impl Db {
         F: AsyncFnOnce(&crate::Tx) -> Result<T, E>,
         E: From<DbErr>,
     {
-        self.transaction(Some(change), f).await
+        self.transaction(Some(change), change.reader, f).await
     }
 
     /// [`Db::write`] for state outside the repository (sessions): no event, so no cache
@@ -241,42 +235,74 @@ impl Db {
         F: AsyncFnOnce(&crate::Tx) -> Result<T, E>,
         E: From<DbErr>,
     {
-        self.transaction(None, f).await
+        self.transaction(None, None, f).await
     }
 
-    async fn transaction<T, E, F>(&self, change: Option<Change<'_>>, f: F) -> Result<T, E>
+    /// [`Db::write_untracked`] for a request: its `reader`'s snapshot ends around it, and its
+    /// statements count for it.
+    pub async fn write_untracked_for<T, E, F>(&self, reader: &crate::Reader, f: F) -> Result<T, E>
+    where
+        F: AsyncFnOnce(&crate::Tx) -> Result<T, E>,
+        E: From<DbErr>,
+    {
+        self.transaction(None, Some(reader), f).await
+    }
+
+    async fn transaction<T, E, F>(
+        &self,
+        change: Option<Change<'_>>,
+        reader: Option<&crate::Reader>,
+        f: F,
+    ) -> Result<T, E>
     where
         F: AsyncFnOnce(&crate::Tx) -> Result<T, E>,
         E: From<DbErr>,
     {
         // The request's reads after this write must see it; none is held while it waits.
-        crate::sqlite::snapshot::end();
-        let out = self.transaction_in_turn(change, f).await;
-        crate::sqlite::snapshot::end();
+        if let Some(r) = reader {
+            r.end_snapshot();
+        }
+        let out = self.transaction_in_turn(change, reader, f).await;
+        if let Some(r) = reader {
+            r.end_snapshot();
+        }
         out
     }
 
-    async fn transaction_in_turn<T, E, F>(&self, change: Option<Change<'_>>, f: F) -> Result<T, E>
+    async fn transaction_in_turn<T, E, F>(
+        &self,
+        change: Option<Change<'_>>,
+        reader: Option<&crate::Reader>,
+        f: F,
+    ) -> Result<T, E>
     where
         F: AsyncFnOnce(&crate::Tx) -> Result<T, E>,
         E: From<DbErr>,
     {
         let work = async |tx: &crate::Tx| {
-            let v = f(tx).await?;
-            let named = tx.take_named();
-            for s in named.last {
-                tx.execute_raw(s).await?;
+            let out: Result<T, E> = async {
+                let v = f(tx).await?;
+                let named = tx.take_named();
+                for s in named.last {
+                    tx.execute_raw(s).await?;
+                }
+                if let Some(change) = &change {
+                    let resource = named.created.as_deref().unwrap_or(change.resource);
+                    let change = Change {
+                        resource,
+                        narrow: change.narrow && !named.everything,
+                        ..*change
+                    };
+                    crate::events::record(tx, &change, &named.touched).await?;
+                }
+                Ok::<T, E>(v)
             }
-            if let Some(change) = &change {
-                let resource = named.created.as_deref().unwrap_or(change.resource);
-                let change = Change {
-                    resource,
-                    narrow: change.narrow && !named.everything,
-                    ..*change
-                };
-                crate::events::record(tx, &change, &named.touched).await?;
+            .await;
+            // The request's count includes its write.
+            if let Some(r) = reader {
+                r.count(tx.statements());
             }
-            Ok(v)
+            out
         };
         // SQLite has one writer at a time: this process's writers queue in the pool, in
         // order, instead of polling in SQLite's busy handler (whose sleeps grow to hundreds of
@@ -285,7 +311,7 @@ impl Db {
         if let Some(pool) = &self.sqlite {
             return pool.write(work).await;
         }
-        let tx = crate::Tx::new(self.conn.begin().await?);
+        let tx = crate::Tx::new(self.conn.begin().await?, None);
         let out = work(&tx).await;
         let (tx, _) = tx.into_parts();
         match out {

@@ -22,6 +22,9 @@ pub struct Change<'a> {
     /// whole of what it changed in the representations caches key by content item and
     /// Location; otherwise (the default) the change may have changed anything.
     pub narrow: bool,
+    /// The reader of the request that makes it: its snapshot ends around the write (its
+    /// later reads see it), and the write's statements count for it.
+    pub reader: Option<&'a crate::Reader>,
 }
 
 impl<'a> Change<'a> {
@@ -33,6 +36,7 @@ impl<'a> Change<'a> {
             resource,
             user_id: None,
             narrow: false,
+            reader: None,
         }
     }
 }

@@ -3,39 +3,36 @@
 //! cloning each: for an uncached Content read that was a sixth of the server's time, more than
 //! SQLite's own stepping (`crates/bench/README.md`, "Models straight from SQLite's rows").
 //!
-//! A read on the pool's connection inside a request runs in the request's read transaction
-//! directly (`sqlite::snapshot`): sea-orm's connection would box and move futures of
-//! kilobytes for each statement, a tenth of an uncached Location read. Any other statement
-//! (a write's transaction, or outside a request) still goes through sea-orm's connection, so
-//! it runs where it would; [`models`] asks our proxy to decode its rows into the caller's type
-//! (`sqlite::asked`). On PostgreSQL nothing answers the request and the rows are read as sea-orm
-//! reads them. A model is declared with [`from_row!`](crate::from_row) (`rows.rs`).
+//! On SQLite, [`models`] on a request's [`Reader`](crate::Reader) runs on the reader's
+//! connection (in the request's read transaction, `sqlite::snapshot`) directly, and on a
+//! write's [`Tx`](crate::Tx) on the transaction's: sea-orm's connection would box and move
+//! futures of kilobytes for each statement, a tenth of an uncached Location read. On any other
+//! connection (sea-orm's own) and on PostgreSQL the rows are read as sea-orm reads them. A
+//! model is declared with [`from_row!`](crate::from_row) (`rows.rs`).
 
 use crate::Connection;
 use crate::rows::{FromRow, decode_all};
 use sea_orm::{DbBackend, DbErr, FromQueryResult, Statement, Value};
 use std::any::Any;
 
-/// Every row of `s`, as `M`: decoded by SQLite's proxy straight from its rows, or else (on
-/// PostgreSQL) read from sea-orm's.
+/// Every row of `s`, as `M`: on SQLite, through a [`Reader`](crate::Reader) or a
+/// [`Tx`](crate::Tx), decoded straight from its rows, or else read from sea-orm's.
 pub async fn models<M: FromRow + FromQueryResult>(
     db: &impl Connection,
     s: Statement,
 ) -> Result<Vec<M>, DbErr> {
-    let shared = (db as &dyn Any).downcast_ref::<sea_orm::DatabaseConnection>();
-    if let Some(out) = shared
-        .and_then(|c| crate::sqlite::snapshot::with_shared(c, |l| l.decode(&s, decode_all::<M>)))
-    {
-        #[cfg(test)]
-        SHARED_READS.with(|n| n.set(n.get() + 1));
-        return out.and_then(downcast);
-    }
-    let backend = db.get_database_backend();
-    match crate::sqlite::asking(decode_all::<M>, db.query_all_raw(s)).await? {
-        (_, Some(out)) => downcast(out),
-        (rows, None) => {
-            // Every SQLite connection here is the proxy, which answers.
-            debug_assert_ne!(backend, sea_orm::DbBackend::Sqlite);
+    let db_any = db as &dyn Any;
+    let direct = if let Some(reader) = db_any.downcast_ref::<crate::Reader>() {
+        reader.decoded(&s, decode_all::<M>).await
+    } else if let Some(tx) = db_any.downcast_ref::<crate::Tx>() {
+        tx.decoded(&s, decode_all::<M>)
+    } else {
+        None
+    };
+    match direct {
+        Some(out) => out.and_then(downcast),
+        None => {
+            let rows = db.query_all_raw(s).await?;
             rows.iter().map(|r| M::from_query_result(r, "")).collect()
         }
     }
@@ -43,7 +40,7 @@ pub async fn models<M: FromRow + FromQueryResult>(
 
 #[cfg(test)]
 thread_local! {
-    /// Reads [`models`] ran in the snapshot directly, on this thread (tests).
+    /// Reads [`models`] ran on a request's reader with a snapshot, on this thread (tests).
     pub(crate) static SHARED_READS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
@@ -302,12 +299,12 @@ mod tests {
         );
     }
 
-    /// Every entity's rows decoded straight from SQLite's (`direct.rs`) are what sea-orm reads
-    /// from its own rows, in a read and in a write's transaction.
+    /// Every entity's rows decoded straight from SQLite's are what sea-orm reads from its
+    /// own rows, on a reader and in a write's transaction.
     #[tokio::test]
     async fn models_read_straight_from_sqlite_are_what_sea_orm_reads() {
         use crate::entity::*;
-        use sea_orm::{QueryTrait, TransactionTrait};
+        use sea_orm::QueryTrait;
         async fn same<E>(db: &impl Connection) -> usize
         where
             E: sea_orm::EntityTrait,
@@ -351,10 +348,10 @@ mod tests {
         }
         let dir = tempfile::tempdir().unwrap();
         let db = sqlite_db(&dir).await;
-        let n = all(db.conn()).await;
+        let n = all(&db.reader()).await;
         assert!(n > 150, "{n} rows");
-        let tx = db.conn().begin().await.unwrap();
-        assert_eq!(all(&tx).await, n);
-        tx.rollback().await.unwrap();
+        assert_eq!(all(db.conn()).await, n);
+        let in_tx = db.write_untracked(async |tx| Ok::<_, DbErr>(all(tx).await));
+        assert_eq!(in_tx.await.unwrap(), n);
     }
 }

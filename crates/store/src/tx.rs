@@ -9,7 +9,8 @@ use sea_orm::{
     ConnectionTrait, DatabaseTransaction, DbBackend, DbErr, ExecResult, QueryResult, Statement,
     Value,
 };
-use std::sync::{Mutex, MutexGuard};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// What a write named of what it did.
 #[derive(Default, Debug)]
@@ -31,15 +32,46 @@ pub(crate) struct Named {
 #[derive(Debug)]
 pub struct Tx {
     txn: DatabaseTransaction,
+    /// SQLite: the transaction `txn` is a part of, whose connection `read::models` reads on
+    /// directly.
+    sqlite: Option<Arc<crate::sqlite::Transaction>>,
     named: Mutex<Named>,
+    /// Statements run on it (the request's count, `Reader`).
+    statements: AtomicU64,
 }
 
 impl Tx {
-    pub(crate) fn new(txn: DatabaseTransaction) -> Tx {
+    /// A transaction of PostgreSQL's pool, or (`sqlite`) a part of a SQLite transaction.
+    pub(crate) fn new(
+        txn: DatabaseTransaction,
+        sqlite: Option<Arc<crate::sqlite::Transaction>>,
+    ) -> Tx {
         Tx {
             txn,
+            sqlite,
             named: Mutex::default(),
+            statements: AtomicU64::new(0),
         }
+    }
+
+    /// Statements run on it so far.
+    pub(crate) fn statements(&self) -> u64 {
+        self.statements.load(Ordering::Relaxed)
+    }
+
+    fn count(&self) {
+        self.statements.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// SQLite: the rows of `s` decoded by `decode` (`read::models`); none on PostgreSQL.
+    pub(crate) fn decoded(
+        &self,
+        s: &Statement,
+        decode: crate::rows::Decode,
+    ) -> Option<Result<Box<dyn std::any::Any + Send>, DbErr>> {
+        let t = self.sqlite.as_ref()?;
+        self.count();
+        Some(t.with(|l| l.decode(s, decode)))
     }
 
     /// The transaction, to commit or roll back, and what the write named.
@@ -145,18 +177,22 @@ impl ConnectionTrait for Tx {
     }
 
     async fn execute_raw(&self, s: Statement) -> Result<ExecResult, DbErr> {
+        self.count();
         self.txn.execute_raw(s).await
     }
 
     async fn execute_unprepared(&self, sql: &str) -> Result<ExecResult, DbErr> {
+        self.count();
         self.txn.execute_unprepared(sql).await
     }
 
     async fn query_one_raw(&self, s: Statement) -> Result<Option<QueryResult>, DbErr> {
+        self.count();
         self.txn.query_one_raw(s).await
     }
 
     async fn query_all_raw(&self, s: Statement) -> Result<Vec<QueryResult>, DbErr> {
+        self.count();
         self.txn.query_all_raw(s).await
     }
 

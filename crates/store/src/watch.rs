@@ -79,6 +79,8 @@ enum Conn {
 pub struct Watched {
     conn: Conn,
     statements: Arc<AtomicU64>,
+    /// The request's count, when a reader took it (`Reader::watched`).
+    request: Option<Arc<AtomicU64>>,
     progress: Arc<Progress>,
     done: bool,
 }
@@ -108,9 +110,22 @@ impl Watched {
         Ok(Watched {
             conn,
             statements,
+            request: None,
             progress,
             done: false,
         })
+    }
+
+    /// Counts its statements for a request too (its [`crate::Reader`]'s count).
+    pub(crate) fn count_for(&mut self, request: Arc<AtomicU64>) {
+        self.request = Some(request);
+    }
+
+    /// Counts one statement for the request that took it, if one did.
+    fn counted_for_request(&self) {
+        if let Some(n) = &self.request {
+            n.fetch_add(1, Ordering::Relaxed);
+        }
     }
 
     /// Runs `sql` (`?` placeholders; built by the server from fixed fragments, every value
@@ -121,6 +136,7 @@ impl Watched {
         sql: &str,
         values: Vec<Value>,
     ) -> Result<Vec<(i64, f64)>, DbErr> {
+        self.counted_for_request();
         let p = &self.progress;
         (p.started).store(p.base.elapsed().as_micros() as u64, Ordering::Relaxed);
         let pair = |first: Result<i64, sqlx::Error>, second: Option<Result<f64, sqlx::Error>>| {
@@ -158,6 +174,7 @@ impl Watched {
     /// Runs `sql` (as [`Watched::numbers`]) and returns its rows, each column as a [`Cell`]:
     /// on PostgreSQL an integer, float, boolean or text column (cast others).
     pub async fn cells(&mut self, sql: &str, values: Vec<Value>) -> Result<Vec<Vec<Cell>>, DbErr> {
+        self.counted_for_request();
         let p = &self.progress;
         (p.started).store(p.base.elapsed().as_micros() as u64, Ordering::Relaxed);
         match &mut self.conn {

@@ -79,7 +79,7 @@ impl Writers {
             Some(g) => (g, true),
             None => (self.begin(pool).await?, false),
         };
-        let tx = crate::Tx::new(group.t.part(nested).await?);
+        let tx = crate::Tx::new(group.t.part(nested).await?, Some(group.t.clone()));
         let done = work(&tx).await;
         let (tx, _) = tx.into_parts();
         // This write's own outcome, once it holds (the savepoint released or rolled back).

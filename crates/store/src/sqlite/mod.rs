@@ -5,8 +5,8 @@
 //! so that the services keep one code path for both databases.
 //!
 //! - [`shared`]: the pool as one connection, for reads; each statement takes an idle
-//!   connection and gives it back, or, in a request, runs in the request's read transaction
-//!   (`snapshot.rs`).
+//!   connection and gives it back. A request's reads run on its [`crate::Reader`] instead,
+//!   in the request's read transaction (`snapshot.rs`), without sea-orm's connection.
 //! - [`Pool::write`]: a write, in the transaction this process's writers share while they
 //!   queue (`group.rs`), on one connection held from `BEGIN` to `COMMIT` ([`Transaction`]),
 //!   whose failures are reported (the proxy's own commit cannot report one).
@@ -14,7 +14,8 @@
 //!   `BOOLEAN` columns are `bool`, text is `String`, blobs are bytes. Each value is keyed by
 //!   its column's name and by its position, since sea-orm reads models by name and tuples by
 //!   position (its proxy row finds the n-th value in key order). The reads that take whole
-//!   models have their rows decoded straight into them instead (`direct.rs`).
+//!   models on a reader or a write's transaction have their rows decoded straight into them
+//!   instead (`read::models`).
 //! - A commit's WAL frames are written to the file with one write, not two a page
 //!   (`gather.rs`, a VFS over SQLite's own).
 //! - Statements are prepared once per connection (an LRU of 256).
@@ -37,7 +38,6 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::commits::{CommitMarks, Mark};
 
-mod asked;
 mod binding;
 mod gather;
 mod group;
@@ -46,7 +46,6 @@ pub(crate) mod snapshot;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use asked::asking;
 use binding::*;
 pub(crate) use binding::{err, limits_fixed};
 use group::Writers;
@@ -156,9 +155,6 @@ pub struct Pool {
     marks: Option<CommitMarks>,
     /// Whether a request's read transaction may be kept after it (see [`Conn::snapshot`]).
     pub(crate) keeping: std::sync::atomic::AtomicBool,
-    /// sea-orm's connection over this pool ([`shared`]), known by its address: a weak
-    /// reference keeps the address from being taken by another while the pool lives.
-    shared: std::sync::OnceLock<std::sync::Weak<sea_orm::ProxyDatabaseConnection>>,
     /// Set by [`Pool::close`]: the checkpoint thread ends.
     closing: std::sync::atomic::AtomicBool,
     /// How long, in milliseconds, [`Pool::get`] waits for a connection ([`Pool::wait_at_most`]).
@@ -190,7 +186,6 @@ impl Pool {
             writers: Default::default(),
             marks: None,
             keeping: true.into(),
-            shared: Default::default(),
             closing: false.into(),
             patience: AtomicU64::new(DEFAULT_PATIENCE.as_millis() as u64),
             most_pages: 0.into(),
@@ -392,16 +387,6 @@ impl Pool {
         }
     }
 
-    /// Whether `conn` is sea-orm's connection over this pool ([`shared`]).
-    pub(crate) fn serves(&self, conn: &sea_orm::DatabaseConnection) -> bool {
-        match (&conn.inner, self.shared.get()) {
-            (sea_orm::DatabaseConnectionType::ProxyDatabaseConnection(c), Some(ours)) => {
-                std::ptr::eq(Arc::as_ptr(c), ours.as_ptr())
-            }
-            _ => false,
-        }
-    }
-
     /// The commit mark now (`commits.rs`), when it can be read.
     pub(crate) fn mark(&self) -> Option<Mark> {
         self.marks.as_ref()?.current()
@@ -552,11 +537,6 @@ impl Lease {
         }
     }
 
-    /// Whether it is a connection of `pool`.
-    pub(crate) fn of(&self, pool: &Arc<Pool>) -> bool {
-        Arc::ptr_eq(&self.pool, pool)
-    }
-
     /// Runs a statement without values or rows (`BEGIN`), prepared once.
     fn run_cached(&self, sql: &str) -> rusqlite::Result<usize> {
         self.prepare_cached(sql)?.execute([])
@@ -582,7 +562,7 @@ impl Lease {
         })
     }
 
-    /// Runs a statement that reads, its rows decoded by `decode` (`direct.rs`).
+    /// Runs a statement that reads, its rows decoded by `decode` (`read::models`).
     pub(crate) fn decode(
         &self,
         s: &Statement,

@@ -3,18 +3,6 @@
 
 use super::*;
 
-/// Runs a read for sea-orm: its rows decoded straight into the caller's type when it asked
-/// for that (`asked.rs`; sea-orm then gets no rows), else as proxy rows.
-pub(super) fn read(lease: &Lease, s: &Statement) -> Result<Vec<ProxyRow>, DbErr> {
-    match super::asked::take() {
-        Some(decode) => {
-            super::asked::answer(lease.decode(s, decode)?);
-            Ok(Vec::new())
-        }
-        None => lease.query(s),
-    }
-}
-
 /// The pool as one connection: each statement on whichever connection is idle. It has no
 /// transactions (they need [`Transaction`]).
 #[derive(Debug)]
@@ -23,18 +11,11 @@ struct Shared(Arc<Pool>);
 #[async_trait::async_trait]
 impl ProxyDatabaseTrait for Shared {
     async fn query(&self, s: Statement) -> Result<Vec<ProxyRow>, DbErr> {
-        if let Some(rows) = super::snapshot::with(&self.0, |l| read(l, &s)) {
-            return rows;
-        }
-        read(&self.0.get().await?, &s)
+        self.0.get().await?.query(&s)
     }
 
     async fn execute(&self, s: Statement) -> Result<ProxyExecResult, DbErr> {
-        // A write outside a transaction: the request's later reads must see it.
-        super::snapshot::end();
-        let done = self.0.get().await?.execute(&s);
-        super::snapshot::end();
-        done
+        self.0.get().await?.execute(&s)
     }
 
     async fn begin(&self) {
@@ -42,14 +23,10 @@ impl ProxyDatabaseTrait for Shared {
     }
 }
 
-/// The pool as a sea-orm connection, for reads; the pool knows it (`Pool::serves`).
+/// The pool as a sea-orm connection, for reads outside a request's [`crate::Reader`].
 pub async fn shared(pool: &Arc<Pool>) -> Result<DatabaseConnection, DbErr> {
     let proxy = Arc::new(Box::new(Shared(pool.clone())) as Box<dyn ProxyDatabaseTrait>);
-    let conn = sea_orm::Database::connect_proxy(DbBackend::Sqlite, proxy).await?;
-    if let sea_orm::DatabaseConnectionType::ProxyDatabaseConnection(c) = &conn.inner {
-        let _ = pool.shared.set(Arc::downgrade(c));
-    }
-    Ok(conn)
+    sea_orm::Database::connect_proxy(DbBackend::Sqlite, proxy).await
 }
 
 /// One connection held for a transaction: begun (`BEGIN IMMEDIATE` for writes) before sea-orm
@@ -129,7 +106,8 @@ impl Transaction {
             .unwrap_or_else(|| Err(DbErr::Custom("the transaction was not committed".into())))
     }
 
-    fn with<T>(&self, f: impl FnOnce(&Lease) -> Result<T, DbErr>) -> Result<T, DbErr> {
+    /// Runs `f` on its connection; an error once it has ended.
+    pub(crate) fn with<T>(&self, f: impl FnOnce(&Lease) -> Result<T, DbErr>) -> Result<T, DbErr> {
         match self.lease.lock().expect("lease lock").as_ref() {
             Some(l) => f(l),
             None => Err(DbErr::Custom("the transaction has ended".into())),
@@ -196,7 +174,7 @@ impl Held {
 #[async_trait::async_trait]
 impl ProxyDatabaseTrait for Held {
     async fn query(&self, s: Statement) -> Result<Vec<ProxyRow>, DbErr> {
-        self.t.with(|l| read(l, &s))
+        self.t.with(|l| l.query(&s))
     }
 
     async fn execute(&self, s: Statement) -> Result<ProxyExecResult, DbErr> {
