@@ -16,7 +16,7 @@ fn pixels(w: u32, h: u32) -> DynamicImage {
     }))
 }
 
-fn png(w: u32, h: u32) -> Vec<u8> {
+pub(crate) fn png(w: u32, h: u32) -> Vec<u8> {
     let mut out = Vec::new();
     pixels(w, h)
         .write_with_encoder(image::codecs::png::PngEncoder::new(&mut out))
@@ -25,7 +25,7 @@ fn png(w: u32, h: u32) -> Vec<u8> {
 }
 
 /// A JPEG of `w` × `h`, with an EXIF orientation when `orientation` is given.
-fn jpeg(w: u32, h: u32, orientation: Option<u16>) -> Vec<u8> {
+pub(crate) fn jpeg(w: u32, h: u32, orientation: Option<u16>) -> Vec<u8> {
     let mut out = Vec::new();
     let mut encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90);
     if let Some(o) = orientation {
@@ -43,7 +43,7 @@ fn jpeg(w: u32, h: u32, orientation: Option<u16>) -> Vec<u8> {
 }
 
 /// Creates an Image content item holding `bytes` as `file_name`; the POST's response.
-async fn post_image(app: &TestApp, file_name: &str, bytes: &[u8]) -> Resp {
+pub(crate) async fn post_image(app: &TestApp, file_name: &str, bytes: &[u8]) -> Resp {
     let data = base64::engine::general_purpose::STANDARD.encode(bytes);
     app.req("POST", "/content/objects")
         .admin()

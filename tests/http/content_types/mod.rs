@@ -12,7 +12,7 @@ mod reads;
 pub(crate) use crate::support::*;
 pub(crate) use serde_json::{Value, json};
 
-async fn create_group(app: &TestApp, identifier: &str) -> i64 {
+pub(crate) async fn create_group(app: &TestApp, identifier: &str) -> i64 {
     let r = app
         .req("POST", "/content/typegroups")
         .admin()
@@ -24,7 +24,7 @@ async fn create_group(app: &TestApp, identifier: &str) -> i64 {
     r.json()["ContentTypeGroup"]["id"].as_i64().unwrap()
 }
 
-fn field(identifier: &str, field_type: &str, position: i64) -> Value {
+pub(crate) fn field(identifier: &str, field_type: &str, position: i64) -> Value {
     json!({
         "identifier": identifier, "fieldType": field_type, "position": position,
         "isRequired": false, "isTranslatable": true,
@@ -44,7 +44,12 @@ pub(crate) fn type_create(identifier: &str, fields: Vec<Value>) -> Value {
 }
 
 /// `POST /content/typegroups/{group}/types` of a type with `fields` (JSON, as admin).
-async fn post_type(app: &TestApp, group: i64, identifier: &str, fields: Vec<Value>) -> Resp {
+pub(crate) async fn post_type(
+    app: &TestApp,
+    group: i64,
+    identifier: &str,
+    fields: Vec<Value>,
+) -> Resp {
     app.req("POST", &format!("/content/typegroups/{group}/types"))
         .admin()
         .accept("ContentType+json")
@@ -74,7 +79,7 @@ fn new_draft(app: &TestApp, id: impl std::fmt::Display) -> Req<'_> {
 }
 
 /// `PUBLISH /content/types/{id}/draft` as admin.
-fn publish_draft(app: &TestApp, id: impl std::fmt::Display) -> Req<'_> {
+pub(crate) fn publish_draft(app: &TestApp, id: impl std::fmt::Display) -> Req<'_> {
     app.req("PUBLISH", &format!("/content/types/{id}/draft"))
         .admin()
 }
