@@ -12,7 +12,7 @@ mod reads;
 pub(crate) use crate::support::*;
 pub(crate) use serde_json::{Value, json};
 
-pub(crate) async fn create_group(app: &TestApp, identifier: &str) -> i64 {
+async fn create_group(app: &TestApp, identifier: &str) -> i64 {
     let r = app
         .req("POST", "/content/typegroups")
         .admin()
@@ -24,7 +24,7 @@ pub(crate) async fn create_group(app: &TestApp, identifier: &str) -> i64 {
     r.json()["ContentTypeGroup"]["id"].as_i64().unwrap()
 }
 
-pub(crate) fn field(identifier: &str, field_type: &str, position: i64) -> Value {
+fn field(identifier: &str, field_type: &str, position: i64) -> Value {
     json!({
         "identifier": identifier, "fieldType": field_type, "position": position,
         "isRequired": false, "isTranslatable": true,
@@ -44,18 +44,32 @@ pub(crate) fn type_create(identifier: &str, fields: Vec<Value>) -> Value {
 }
 
 /// `POST /content/typegroups/{group}/types` of a type with `fields` (JSON, as admin).
-pub(crate) async fn post_type(
-    app: &TestApp,
-    group: i64,
-    identifier: &str,
-    fields: Vec<Value>,
-) -> Resp {
+async fn post_type(app: &TestApp, group: i64, identifier: &str, fields: Vec<Value>) -> Resp {
     app.req("POST", &format!("/content/typegroups/{group}/types"))
         .admin()
         .accept("ContentType+json")
         .json_body("ContentTypeCreate", type_create(identifier, fields))
         .send()
         .await
+}
+
+/// Creates and publishes the type `teaser`: a title and an image asset `picture`; its id.
+pub(crate) async fn teaser_type(app: &TestApp) -> i64 {
+    let group = create_group(app, "media").await;
+    let r = post_type(
+        app,
+        group,
+        "teaser",
+        vec![
+            field("title", "ezstring", 1),
+            field("picture", "ezimageasset", 2),
+        ],
+    )
+    .await;
+    r.assert(201);
+    let ty = r.json()["ContentType"]["id"].as_i64().unwrap();
+    publish_draft(app, ty).send().await.assert(200);
+    ty
 }
 
 fn field_ids(ct: &Value) -> Vec<(String, i64, i64)> {
@@ -79,7 +93,7 @@ fn new_draft(app: &TestApp, id: impl std::fmt::Display) -> Req<'_> {
 }
 
 /// `PUBLISH /content/types/{id}/draft` as admin.
-pub(crate) fn publish_draft(app: &TestApp, id: impl std::fmt::Display) -> Req<'_> {
+fn publish_draft(app: &TestApp, id: impl std::fmt::Display) -> Req<'_> {
     app.req("PUBLISH", &format!("/content/types/{id}/draft"))
         .admin()
 }

@@ -3,7 +3,7 @@
 //! orientation; bad input a 400 naming the criterion.
 
 use super::*;
-use crate::content_types::{create_group, field, post_type, publish_draft};
+use crate::content_types::teaser_type;
 use crate::images::{jpeg, png, post_image};
 
 /// Publishes version 1 of the content item of a `POST /content/objects` response; its id
@@ -66,37 +66,21 @@ async fn image_criteria_filter_on_the_files_metadata_in_both_formats() {
     let app = TestApp::with_args(&["--storage-dir", storage.path().to_str().unwrap()]).await;
     // The names say what the bytes are; the file names claim otherwise (never believed).
     let mut sizes = Vec::new();
+    let mut portrait_id = 0;
     for (name, bytes) in [
         ("landscape", jpeg(120, 80, None)),
         ("portrait", jpeg(60, 90, None)),
         ("square", png(50, 50)),
     ] {
-        let (_, value) = published(&app, post_image(&app, name, &bytes).await).await;
+        let (id, value) = published(&app, post_image(&app, name, &bytes).await).await;
         assert_eq!(value["fileSize"], bytes.len());
         sizes.push((bytes.len() as f64, name));
+        if name == "portrait" {
+            portrait_id = id;
+        }
     }
     // A teaser whose image asset names the portrait.
-    let group = create_group(&app, "media").await;
-    let r = post_type(
-        &app,
-        group,
-        "teaser",
-        vec![
-            field("title", "ezstring", 1),
-            field("picture", "ezimageasset", 2),
-        ],
-    )
-    .await;
-    r.assert(201);
-    let ty = r.json()["ContentType"]["id"].as_i64().unwrap();
-    publish_draft(&app, ty).send().await.assert(200);
-    let portrait_id = view(
-        &app,
-        content_query(json!({"ContentNameCriterion": "portrait"}), json!({})),
-    )
-    .await["Result"]["searchHits"]["searchHit"][0]["value"]["Content"]["_id"]
-        .as_i64()
-        .unwrap();
+    let ty = teaser_type(&app).await;
     let teaser = app
         .req("POST", "/content/objects")
         .admin()
