@@ -131,15 +131,20 @@ fn jpeg_at_scale(bytes: &[u8], width: u32, height: u32, at: (u32, u32)) -> Optio
     if (u32::from(sw), u32::from(sh)) != (w, h) {
         return None;
     }
+    // CMYK and 16-bit images are left to the whole decode, before any pixel is decoded here.
+    let format = decoder.info()?.pixel_format;
+    if !matches!(
+        format,
+        jpeg_decoder::PixelFormat::RGB24 | jpeg_decoder::PixelFormat::L8
+    ) {
+        return None;
+    }
     let pixels = decoder.decode().ok()?;
-    match decoder.info()?.pixel_format {
-        jpeg_decoder::PixelFormat::RGB24 => {
-            image::RgbImage::from_raw(w, h, pixels).map(DynamicImage::ImageRgb8)
-        }
+    match format {
         jpeg_decoder::PixelFormat::L8 => {
             image::GrayImage::from_raw(w, h, pixels).map(DynamicImage::ImageLuma8)
         }
-        _ => None,
+        _ => image::RgbImage::from_raw(w, h, pixels).map(DynamicImage::ImageRgb8),
     }
 }
 
@@ -335,6 +340,16 @@ mod tests {
         assert_eq!((quarter.width(), quarter.height()), (400, 300));
         // Nothing below the whole size is enough.
         assert!(jpeg_at_scale(&bytes, 1600, 1200, (900, 100)).is_none());
+        // Grey stays grey.
+        let mut grey = Vec::new();
+        DynamicImage::ImageLuma8(image::GrayImage::from_fn(800, 600, |x, _| {
+            image::Luma([x as u8])
+        }))
+        .write_with_encoder(image::codecs::jpeg::JpegEncoder::new(&mut grey))
+        .unwrap();
+        let small = jpeg_at_scale(&grey, 800, 600, (100, 75)).unwrap();
+        assert!(matches!(small, DynamicImage::ImageLuma8(_)));
+        assert_eq!((small.width(), small.height()), (100, 75));
         // Rendered at the reference's sizes all the same.
         let v = Variations::defaults();
         for (name, size) in [("small", (100, 75)), ("reference", (600, 450))] {
