@@ -66,6 +66,9 @@ pub enum Command {
     /// Manages uploaded files.
     #[command(subcommand)]
     Storage(StorageCommand),
+    /// Manages image variations.
+    #[command(subcommand)]
+    Images(ImagesCommand),
     /// Writes a consistent copy of the SQLite database to FILE, also while the server runs
     /// (for PostgreSQL, use pg_dump).
     Backup {
@@ -83,6 +86,7 @@ impl Command {
             Command::Serve(args) => Some(&mut args.db),
             Command::Import(args) => Some(&mut args.serve.db),
             Command::Migrate(args) => Some(&mut args.serve.db),
+            Command::Images(ImagesCommand::Render(args)) => Some(&mut args.serve.db),
             Command::User(UserCommand::Password { db, .. })
             | Command::User(UserCommand::GrantAdmin { db, .. })
             | Command::Language(LanguageCommand::Add { db, .. })
@@ -132,6 +136,24 @@ pub enum StorageCommand {
         #[command(flatten)]
         storage: StorageArgs,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ImagesCommand {
+    /// Renders ahead of time the variations of every stored image onto the storage backend,
+    /// skipping those kept there, as first requests would; reports what was rendered, found
+    /// kept, and could not be rendered (then exits with 1). Takes the server's options for
+    /// the database, the storage and the variations.
+    Render(Box<RenderArgs>),
+}
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// A variation to render (repeat for several); without it, every configured one.
+    #[arg(long = "variation", value_name = "NAME")]
+    pub variations: Vec<String>,
+    #[command(flatten)]
+    pub serve: ServeArgs,
 }
 
 #[derive(Debug, Args)]
@@ -485,6 +507,22 @@ impl std::str::FromStr for Metrics {
 }
 
 impl ServeArgs {
+    /// The image variations offered: the reference's defaults with `--image-variations`.
+    pub fn variations(&self) -> anyhow::Result<crate::images::Variations> {
+        match &self.image_variations {
+            Some(path) => crate::images::Variations::from_file(path),
+            None => Ok(crate::images::Variations::defaults()),
+        }
+    }
+
+    /// Threads rendering image variations at once (`--image-workers`; 0: one per core).
+    pub fn render_workers(&self) -> usize {
+        match self.image_workers {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+    }
+
     /// The session cookie name.
     pub fn session_cookie(&self) -> String {
         match &self.session_name {

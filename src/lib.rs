@@ -100,14 +100,8 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<S
     };
     let files = args.storage.open(&storage_uri)?;
     files.check().await?;
-    let variations = match &args.image_variations {
-        Some(path) => images::Variations::from_file(path)?,
-        None => images::Variations::defaults(),
-    };
-    let workers = match args.image_workers {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
+    let variations = args.variations()?;
+    let workers = args.render_workers();
     let service = Shared::new(
         db,
         ServiceSettings {

@@ -1,9 +1,10 @@
 //! The `cairn` command: `cairn serve`, `cairn openapi`, and the operator's commands
 //! (`user password|grant-admin`, `language add|list`, `check`, `storage gc`, `backup`,
-//! `import`, `migrate`).
+//! `import`, `migrate`, `images render`).
 
 use cairn::config::{
-    Cli, Command, ImportArgs, LanguageCommand, Metrics, ServeArgs, StorageCommand, UserCommand,
+    Cli, Command, ImagesCommand, ImportArgs, LanguageCommand, Metrics, RenderArgs, ServeArgs,
+    StorageCommand, UserCommand,
 };
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -27,6 +28,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Serve(args) => serve(*args).await,
         Command::Import(args) => import(*args).await,
         Command::Migrate(args) => migrate(*args).await,
+        Command::Images(ImagesCommand::Render(args)) => render_images(*args).await,
         Command::User(UserCommand::Password { login, db }) => {
             let password = read_password(&login)?;
             let db = db.open().await?;
@@ -131,6 +133,37 @@ async fn migrate(args: cairn::config::MigrateArgs) -> anyhow::Result<()> {
     db.close().await?;
     eprintln!("checked in {:.1} s", started.elapsed().as_secs_f64());
     report_check(&problems)
+}
+
+/// `cairn images render`: the variations rendered, with the server's image settings (its
+/// workers; a queue as long, so that none waits past it), and the report on standard output.
+async fn render_images(args: RenderArgs) -> anyhow::Result<()> {
+    let serve = &args.serve;
+    let db = serve.db.open().await?;
+    let files = serve.storage.open("/var/storage")?;
+    files.check().await?;
+    let workers = serve.render_workers();
+    let images = cairn::images::Images::new(serve.variations()?, workers, workers);
+    let started = std::time::Instant::now();
+    let done = cairn::admin::render_images(&db, &files, &images, &args.variations, workers).await;
+    db.close().await?;
+    let done = done?;
+    for (path, variation, why) in &done.failed {
+        println!("failed {variation} of {path}: {why}");
+    }
+    println!(
+        "{}: {} images; {} variations rendered, {} already kept, {} failed ({:.1} s).",
+        files.url,
+        done.images,
+        done.rendered,
+        done.kept,
+        done.failed.len(),
+        started.elapsed().as_secs_f64()
+    );
+    if !done.failed.is_empty() {
+        std::process::exit(1);
+    }
+    Ok(())
 }
 
 /// Prints what `cairn check` found; exits with 1 when anything is off.

@@ -1,11 +1,13 @@
 //! The operator's commands (`cairn user password|grant-admin`, `cairn language add|list`, `cairn check`,
-//! `cairn backup`, `cairn import`): each works on the configured database, with the server stopped or
+//! `cairn backup`, `cairn import`, `cairn images render`): each works on the configured database, with the server stopped or
 //! running.
 
 mod check;
+mod images;
 mod import;
 
 pub use check::{Problem, check};
+pub use images::{Rendered, render_images};
 pub use import::{Import, import};
 
 use cairn_store::Db;

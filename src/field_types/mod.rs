@@ -35,7 +35,7 @@ mod relations;
 mod richtext;
 mod schema;
 mod selection;
-mod sniff;
+pub(crate) mod sniff;
 mod string;
 mod text;
 mod texts;

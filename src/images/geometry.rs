@@ -137,10 +137,99 @@ impl Filter {
     }
 }
 
+/// What a variation's filters do to an image of `w` × `h` whose orientation, when applied,
+/// swaps width and height (`turned`): the steps in order, the sizes computed from the sizes
+/// before them, so that the result is the filters' one after the other.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// The steps; of consecutive resizes only the last is kept (the same size, one resampling).
+    pub steps: Vec<Step>,
+    /// The least size, as stored (before any orientation), the image needs to be decoded at
+    /// for the steps: the first resize's when one comes before any crop (orienting aside),
+    /// else `None` (decoded whole).
+    pub decode_at: Option<(u32, u32)>,
+}
+
+impl Plan {
+    pub fn new(filters: &[Filter], w: u32, h: u32, turned: bool) -> Plan {
+        let (mut w, mut h) = (w, h);
+        let mut steps: Vec<Step> = Vec::new();
+        for filter in filters {
+            let step = filter.step(w, h);
+            match step {
+                Step::Keep => continue,
+                Step::Orient if turned => (w, h) = (h, w),
+                Step::Orient => {}
+                Step::Resize(nw, nh) => {
+                    (w, h) = (nw, nh);
+                    if matches!(steps.last(), Some(Step::Resize(..))) {
+                        steps.pop();
+                    }
+                }
+                Step::Crop { w: cw, h: ch, .. } => (w, h) = (cw, ch),
+            }
+            steps.push(step);
+        }
+        let mut swapped = false;
+        let mut decode_at = None;
+        for step in &steps {
+            match step {
+                Step::Orient => swapped = turned,
+                Step::Resize(w, h) if swapped => decode_at = Some((*h, *w)),
+                Step::Resize(w, h) => decode_at = Some((*w, *h)),
+                _ => {}
+            }
+            if !matches!(step, Step::Orient) {
+                break;
+            }
+        }
+        Plan { steps, decode_at }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Filter::*;
     use super::*;
+
+    #[test]
+    fn plans_resize_once_and_say_what_to_decode() {
+        // The reference's `small`: auto_rotate, 600 × 600 then 100 × 100, down only.
+        let small = [AutoRotate, ScaleDownOnly(600, 600), ScaleDownOnly(100, 100)];
+        let plan = Plan::new(&small, 4000, 3000, false);
+        assert_eq!(plan.steps, [Step::Orient, Step::Resize(100, 75)]);
+        assert_eq!(plan.decode_at, Some((100, 75)));
+        // Turned a quarter: shown 3000 × 4000, so 75 × 100, decoded from 4000 × 3000.
+        let plan = Plan::new(&small, 4000, 3000, true);
+        assert_eq!(plan.steps, [Step::Orient, Step::Resize(75, 100)]);
+        assert_eq!(plan.decode_at, Some((100, 75)));
+        // Small already: nothing to do, decoded whole.
+        let plan = Plan::new(&small, 80, 60, false);
+        assert_eq!((plan.steps, plan.decode_at), (vec![Step::Orient], None));
+        // A crop first needs every pixel; a crop after a resize does not.
+        let crop = [Crop(10, 10, 0, 0), ScaleDownOnly(5, 5)];
+        assert_eq!(Plan::new(&crop, 400, 300, false).decode_at, None);
+        let later = [
+            ScaleDownOnly(100, 100),
+            Crop(10, 10, 0, 0),
+            ScaleExact(5, 5),
+        ];
+        let plan = Plan::new(&later, 400, 300, false);
+        assert_eq!(plan.decode_at, Some((100, 75)));
+        assert_eq!(
+            plan.steps,
+            [
+                Step::Resize(100, 75),
+                Step::Crop {
+                    x: 0,
+                    y: 0,
+                    w: 10,
+                    h: 10
+                },
+                Step::Resize(5, 5)
+            ]
+        );
+    }
 
     #[test]
     fn sizes_are_the_references() {

@@ -29,6 +29,8 @@ pub struct Kept {
     pub height: u32,
     pub size: u64,
     pub mime: &'static str,
+    /// Whether this call rendered it (else it was kept already).
+    pub rendered: bool,
 }
 
 /// Why a variation could not be given.
@@ -132,6 +134,7 @@ impl Images {
                 size,
                 mime: format.mime(),
                 path: key,
+                rendered: false,
             });
         }
         let rendered = self.render(files, original, v).await?;
@@ -145,6 +148,7 @@ impl Images {
             height: rendered.height,
             size: rendered.bytes.len() as u64,
             mime: rendered.format.mime(),
+            rendered: true,
         })
     }
 

@@ -6,7 +6,7 @@
 //! threads (`super::Images`).
 
 use super::config::{Format, Variation};
-use super::geometry::Step;
+use super::geometry::{Plan, Step};
 use image::{DynamicImage, ImageDecoder, ImageFormat};
 
 /// The most pixels an image may have to be decoded (8000 × 6250).
@@ -38,15 +38,29 @@ impl std::fmt::Display for Refused {
     }
 }
 
-/// An image decoded, with its format and its EXIF orientation (not applied yet).
+/// An image decoded (its EXIF orientation not applied), with its format.
 pub struct Decoded {
     pub image: DynamicImage,
     pub format: Format,
-    orientation: image::metadata::Orientation,
 }
 
 /// Decodes `bytes` within the limits.
 pub fn decode(bytes: &[u8]) -> Result<Decoded, Refused> {
+    let (header, decoder) = open(bytes)?;
+    let (width, height) = (header.width, header.height);
+    let image = DynamicImage::from_decoder(decoder).map_err(|e| match e {
+        image::ImageError::Limits(_) => Refused::TooLarge { width, height },
+        e => Refused::Corrupt(e.to_string()),
+    })?;
+    Ok(Decoded {
+        image,
+        format: header.format,
+    })
+}
+
+/// The header of `bytes` (format, size within [`MAX_PIXELS`], orientation) and the decoder
+/// that would decode its pixels within [`MAX_ALLOC`].
+fn open(bytes: &[u8]) -> Result<(Header, impl ImageDecoder + '_), Refused> {
     let corrupt = |e: image::ImageError| Refused::Corrupt(e.to_string());
     let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes))
         .with_guessed_format()
@@ -76,15 +90,62 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, Refused> {
     let orientation = decoder
         .orientation()
         .unwrap_or(image::metadata::Orientation::NoTransforms);
-    let image = DynamicImage::from_decoder(decoder).map_err(|e| match e {
-        image::ImageError::Limits(_) => Refused::TooLarge { width, height },
-        e => corrupt(e),
-    })?;
-    Ok(Decoded {
-        image,
+    let header = Header {
         format,
+        width,
+        height,
         orientation,
-    })
+    };
+    Ok((header, decoder))
+}
+
+/// What an image's header says.
+struct Header {
+    format: Format,
+    width: u32,
+    height: u32,
+    orientation: image::metadata::Orientation,
+}
+
+/// Whether applying `o` swaps width and height.
+fn turns(o: image::metadata::Orientation) -> bool {
+    use image::metadata::Orientation::*;
+    matches!(o, Rotate90 | Rotate270 | Rotate90FlipH | Rotate270FlipH)
+}
+
+/// The JPEG `bytes` decoded at the least of 1/8, 1/4 and 1/2 of its `width` × `height`
+/// (DCT scaling: most of the decoding skipped) that is still at least `at` in both axes;
+/// `None` when no such scale is below 1, or the decoder cannot (left to the whole decode,
+/// which says why).
+fn jpeg_at_scale(bytes: &[u8], width: u32, height: u32, at: (u32, u32)) -> Option<DynamicImage> {
+    let scaled = |len: u32, eighths: u32| (len * eighths).div_ceil(8);
+    let eighths = [1, 2, 4]
+        .into_iter()
+        .find(|&e| scaled(width, e) >= at.0 && scaled(height, e) >= at.1)?;
+    let (w, h) = (scaled(width, eighths), scaled(height, eighths));
+    let mut decoder = jpeg_decoder::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_max_decoding_buffer_size(MAX_ALLOC as usize);
+    let (sw, sh) = decoder
+        .scale(u16::try_from(w).ok()?, u16::try_from(h).ok()?)
+        .ok()?;
+    if (u32::from(sw), u32::from(sh)) != (w, h) {
+        return None;
+    }
+    // CMYK and 16-bit images are left to the whole decode, before any pixel is decoded here.
+    let format = decoder.info()?.pixel_format;
+    if !matches!(
+        format,
+        jpeg_decoder::PixelFormat::RGB24 | jpeg_decoder::PixelFormat::L8
+    ) {
+        return None;
+    }
+    let pixels = decoder.decode().ok()?;
+    match format {
+        jpeg_decoder::PixelFormat::L8 => {
+            image::GrayImage::from_raw(w, h, pixels).map(DynamicImage::ImageLuma8)
+        }
+        _ => image::RgbImage::from_raw(w, h, pixels).map(DynamicImage::ImageRgb8),
+    }
 }
 
 /// The format and size a file's first bytes announce (no pixel decoded).
@@ -112,23 +173,34 @@ pub struct Rendered {
     pub format: Format,
 }
 
-/// Renders `variation` of the image `bytes`.
+/// Renders `variation` of the image `bytes`. Its steps are planned on the header's size; a
+/// JPEG whose first step makes it at most half as large is decoded at a reduced scale.
 pub fn render(bytes: &[u8], variation: &Variation) -> Result<Rendered, Refused> {
-    let Decoded {
-        mut image,
-        format,
-        orientation,
-    } = decode(bytes)?;
-    image = eight_bit(image);
-    for filter in &variation.filters {
-        match filter.step(image.width(), image.height()) {
+    let (header, _) = open(bytes)?;
+    let orientation = header.orientation;
+    let plan = Plan::new(
+        &variation.filters,
+        header.width,
+        header.height,
+        turns(orientation),
+    );
+    let smaller = match (header.format, plan.decode_at) {
+        (Format::Jpeg, Some(at)) => jpeg_at_scale(bytes, header.width, header.height, at),
+        _ => None,
+    };
+    let mut image = match smaller {
+        Some(image) => image,
+        None => eight_bit(decode(bytes)?.image),
+    };
+    for step in plan.steps {
+        match step {
             Step::Keep => {}
             Step::Orient => image.apply_orientation(orientation),
             Step::Resize(w, h) => image = resize(&image, w, h),
             Step::Crop { x, y, w, h } => image = image.crop_imm(x, y, w, h),
         }
     }
-    let format = variation.format.unwrap_or(format);
+    let format = variation.format.unwrap_or(header.format);
     let bytes = encode(&image, format, variation.quality)
         .map_err(|e| Refused::Corrupt(format!("the variation could not be encoded: {e}")))?;
     Ok(Rendered {
@@ -247,6 +319,44 @@ mod tests {
         let w = render(&png(800, 400), v.get("w").unwrap()).unwrap();
         assert_eq!((w.width, w.height, w.format), (100, 50, Format::Webp));
         assert_eq!(decode(&w.bytes).unwrap().format, Format::Webp);
+    }
+
+    fn jpeg(w: u32, h: u32) -> Vec<u8> {
+        let img = image::RgbImage::from_fn(w, h, |x, y| image::Rgb([x as u8, y as u8, 7]));
+        let mut out = Vec::new();
+        DynamicImage::ImageRgb8(img)
+            .write_with_encoder(image::codecs::jpeg::JpegEncoder::new(&mut out))
+            .unwrap();
+        out
+    }
+
+    #[test]
+    fn large_jpegs_are_decoded_at_a_reduced_scale() {
+        let bytes = jpeg(1600, 1200);
+        // 1/8 would be 200 × 150: enough for 150 × 100, not for 300 × 200 (1/4: 400 × 300).
+        let eighth = jpeg_at_scale(&bytes, 1600, 1200, (150, 100)).unwrap();
+        assert_eq!((eighth.width(), eighth.height()), (200, 150));
+        let quarter = jpeg_at_scale(&bytes, 1600, 1200, (300, 200)).unwrap();
+        assert_eq!((quarter.width(), quarter.height()), (400, 300));
+        // Nothing below the whole size is enough.
+        assert!(jpeg_at_scale(&bytes, 1600, 1200, (900, 100)).is_none());
+        // Grey stays grey.
+        let mut grey = Vec::new();
+        DynamicImage::ImageLuma8(image::GrayImage::from_fn(800, 600, |x, _| {
+            image::Luma([x as u8])
+        }))
+        .write_with_encoder(image::codecs::jpeg::JpegEncoder::new(&mut grey))
+        .unwrap();
+        let small = jpeg_at_scale(&grey, 800, 600, (100, 75)).unwrap();
+        assert!(matches!(small, DynamicImage::ImageLuma8(_)));
+        assert_eq!((small.width(), small.height()), (100, 75));
+        // Rendered at the reference's sizes all the same.
+        let v = Variations::defaults();
+        for (name, size) in [("small", (100, 75)), ("reference", (600, 450))] {
+            let r = render(&bytes, v.get(name).unwrap()).unwrap();
+            assert_eq!((r.width, r.height), size, "{name}");
+            assert_eq!(header(&r.bytes), Some((Format::Jpeg, size.0, size.1)));
+        }
     }
 
     #[test]

@@ -7,6 +7,8 @@
 use super::Cx;
 use super::definitions::attr;
 use super::source::Row;
+use crate::field_types::sniff;
+use crate::storage::Stored;
 use cairn_runtime::HashValue;
 use cairn_runtime::xml::XmlElement;
 
@@ -23,9 +25,9 @@ pub fn relative(path: &str) -> String {
     }
 }
 
-/// Stores the old site's file `path` (as the database names it); `(stored path, size)`, or
-/// `None` without `--files` or when it is missing (then reported).
-async fn copy(cx: &mut Cx<'_>, path: &str, name: &str) -> Option<(String, i64)> {
+/// Stores the old site's file `path` (as the database names it); the stored file, or `None`
+/// without `--files` or when it is missing (then reported).
+async fn copy(cx: &mut Cx<'_>, path: &str, name: &str) -> Option<Stored> {
     let dir = cx.files_dir.clone()?;
     let rel = relative(path);
     let found = [dir.join(path.trim_start_matches('/')), dir.join(&rel)]
@@ -45,7 +47,7 @@ async fn copy(cx: &mut Cx<'_>, path: &str, name: &str) -> Option<(String, i64)> 
                 .map_err(|e| format!("{e:?}"))
         });
     match stored {
-        Ok(s) => Some((s.path, s.size)),
+        Ok(s) => Some(s),
         Err(why) => {
             cx.report
                 .missing_files
@@ -55,7 +57,9 @@ async fn copy(cx: &mut Cx<'_>, path: &str, name: &str) -> Option<(String, i64)> 
     }
 }
 
-/// The stored `ezimage` value of its legacy XML (`<ezimage url=… original_filename=…>`).
+/// The stored `ezimage` value of its legacy XML (`<ezimage url=… original_filename=…>`). A
+/// file copied gives its size, MIME type, width and height from its bytes (its header); a
+/// file absent keeps what the XML says.
 pub async fn image(cx: &mut Cx<'_>, xml: &str) -> HashValue {
     let Ok(x) = XmlElement::parse(xml) else {
         return HashValue::Null;
@@ -69,27 +73,33 @@ pub async fn image(cx: &mut Cx<'_>, xml: &str) -> HashValue {
         .or_else(|| attr(&x, "filename"))
         .unwrap_or_default();
     let int = |k: &str| attr(&x, k).and_then(|v| v.parse::<i64>().ok());
-    let (id, size) = match copy(cx, &url, &name).await {
-        Some((path, size)) => (path, size),
-        None => (relative(&url), int("filesize").unwrap_or(0)),
+    let claimed = (int("width"), int("height"));
+    let (id, size, mime, (width, height)) = match copy(cx, &url, &name).await {
+        Some(stored) => {
+            let dims = sniff::image_size(&stored.head);
+            (
+                stored.path,
+                stored.size,
+                sniff::mime_type(&stored.head, &name),
+                dims.map_or(claimed, |(w, h)| (Some(w.into()), Some(h.into()))),
+            )
+        }
+        None => (
+            relative(&url),
+            int("filesize").unwrap_or(0),
+            attr(&x, "mime_type").unwrap_or_default(),
+            claimed,
+        ),
     };
     let alt = attr(&x, "alternative_text").filter(|a| !a.is_empty());
+    let dim = |n: Option<i64>| n.map_or(HashValue::Null, HashValue::Int);
     map(vec![
         ("id", HashValue::String(id)),
         ("fileName", HashValue::String(name)),
         ("fileSize", HashValue::Int(size)),
-        (
-            "mime",
-            HashValue::String(attr(&x, "mime_type").unwrap_or_default()),
-        ),
-        (
-            "width",
-            int("width").map_or(HashValue::Null, HashValue::Int),
-        ),
-        (
-            "height",
-            int("height").map_or(HashValue::Null, HashValue::Int),
-        ),
+        ("mime", HashValue::String(mime)),
+        ("width", dim(width)),
+        ("height", dim(height)),
         (
             "alternativeText",
             alt.map_or(HashValue::Null, HashValue::String),
@@ -108,7 +118,9 @@ pub async fn binary(cx: &mut Cx<'_>, row: Option<&Row>, media: bool) -> HashValu
     let major = mime.split('/').next().unwrap_or("application").to_string();
     let path = format!("original/{major}/{}", r.text("filename"));
     let name = r.text("original_filename");
-    let (id, size) = copy(cx, &path, &name).await.unwrap_or((path, 0));
+    let (id, size) = copy(cx, &path, &name)
+        .await
+        .map_or((path, 0), |s| (s.path, s.size));
     let mut pairs = vec![
         ("id", HashValue::String(id)),
         ("fileName", HashValue::String(name)),

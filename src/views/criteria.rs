@@ -5,6 +5,7 @@
 //! Longer than 500 lines for one reason: every criterion's translation sits beside the others
 //! (one `match` over criterion names), so adding one is one arm here.
 
+use super::image_criteria;
 use crate::error::{Error, Result};
 use crate::full_text;
 use cairn_runtime::HashValue;
@@ -512,6 +513,9 @@ impl Context {
                 Sql::new(sql, values)
             }
             "Field" => self.field(v)?,
+            n if image_criteria::is_image_criterion(n) => {
+                image_criteria::condition(self.backend, n, v)?
+            }
             "DateMetadataCriterion" => {
                 let target = key(v, "Target")
                     .and_then(HashValue::to_text)

@@ -9,6 +9,7 @@
 mod aggregations;
 mod criteria;
 mod fused;
+mod image_criteria;
 mod keys;
 mod limits;
 mod search;

@@ -16,7 +16,7 @@ fn pixels(w: u32, h: u32) -> DynamicImage {
     }))
 }
 
-fn png(w: u32, h: u32) -> Vec<u8> {
+pub(crate) fn png(w: u32, h: u32) -> Vec<u8> {
     let mut out = Vec::new();
     pixels(w, h)
         .write_with_encoder(image::codecs::png::PngEncoder::new(&mut out))
@@ -25,7 +25,7 @@ fn png(w: u32, h: u32) -> Vec<u8> {
 }
 
 /// A JPEG of `w` × `h`, with an EXIF orientation when `orientation` is given.
-fn jpeg(w: u32, h: u32, orientation: Option<u16>) -> Vec<u8> {
+pub(crate) fn jpeg(w: u32, h: u32, orientation: Option<u16>) -> Vec<u8> {
     let mut out = Vec::new();
     let mut encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90);
     if let Some(o) = orientation {
@@ -43,7 +43,7 @@ fn jpeg(w: u32, h: u32, orientation: Option<u16>) -> Vec<u8> {
 }
 
 /// Creates an Image content item holding `bytes` as `file_name`; the POST's response.
-async fn post_image(app: &TestApp, file_name: &str, bytes: &[u8]) -> Resp {
+pub(crate) async fn post_image(app: &TestApp, file_name: &str, bytes: &[u8]) -> Resp {
     let data = base64::engine::general_purpose::STANDARD.encode(bytes);
     app.req("POST", "/content/objects")
         .admin()
@@ -436,4 +436,77 @@ async fn the_collector_keeps_variations_while_their_original_is_referenced() {
         .unwrap();
     assert_eq!((gone.referenced, gone.removed.len()), (0, 3));
     assert!(crate::storage::objects(&app).await.is_empty());
+}
+
+/// `cairn images render`: the variations named (or all) of every stored image rendered onto
+/// the backend, those kept skipped, a report; a request then renders nothing; an unknown
+/// variation and a missing original are failures that say why (exit status 1).
+#[tokio::test]
+async fn images_render_renders_ahead_what_is_not_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let storage = dir.path().to_str().unwrap().to_string();
+    let app = TestApp::with_args(&["--storage-dir", &storage]).await;
+    let first = image_value(&app, "landscape.png", &png(300, 200)).await;
+    let second = image_value(&app, "small.jpg", &jpeg(50, 40, None)).await;
+    variation(&app, &first, "small").await;
+    let render = |extra: &[&str]| {
+        let mut args = vec![
+            "images",
+            "render",
+            "--database-url",
+            app.url(),
+            "--storage-dir",
+            &storage,
+        ];
+        args.extend_from_slice(extra);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        );
+        (out.status.success(), format!("{stdout}{stderr}"))
+    };
+    let (ok, out) = render(&["--variation", "small", "--variation", "tiny"]);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("2 images; 3 variations rendered, 1 already kept, 0 failed"),
+        "{out}"
+    );
+    // Every configured variation: the five defaults of both, four kept.
+    let (ok, out) = render(&[]);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("2 images; 6 variations rendered, 4 already kept, 0 failed"),
+        "{out}"
+    );
+    // Requests find them all kept, at their sizes.
+    let before = app.service.images.renders();
+    for alias in ["reference", "large", "medium", "small", "tiny"] {
+        variation(&app, &first, alias).await;
+        variation(&app, &second, alias).await;
+    }
+    assert_eq!(variation(&app, &first, "medium").await["width"], 200);
+    assert_eq!(variation(&app, &second, "tiny").await["width"], 30);
+    assert_eq!(app.service.images.renders(), before);
+    // An unknown variation stops it, naming the variations.
+    let (ok, out) = render(&["--variation", "huge"]);
+    assert!(!ok);
+    assert!(out.contains("huge") && out.contains("small"), "{out}");
+    // A missing original is a failure, said with its variation and path.
+    let third = image_value(&app, "gone.png", &png(20, 20)).await;
+    let path = third["id"].as_str().unwrap();
+    std::fs::remove_file(dir.path().join(path)).unwrap();
+    let (ok, out) = render(&["--variation", "tiny"]);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains(&format!("failed tiny of {path}: ")) && out.contains("missing"),
+        "{out}"
+    );
+    assert!(
+        out.contains("3 images; 0 variations rendered, 2 already kept, 1 failed"),
+        "{out}"
+    );
 }

@@ -12,6 +12,7 @@ mod ceiling;
 mod client;
 mod deep;
 mod fulltext;
+mod images;
 mod import;
 mod large;
 mod load;
@@ -142,6 +143,9 @@ struct BenchArgs {
     /// draft published); 0: only on Section 1.
     #[arg(long, default_value_t = 20)]
     mixed_items: usize,
+    /// images: 12-megapixel JPEGs whose `small` is rendered (one request each, timed).
+    #[arg(long, default_value_t = 10)]
+    image_renders: usize,
     /// A further option for every `cairn serve` started (repeatable), e.g.
     /// `--server-arg=--cache-mib --server-arg=0` to measure reads without the response cache.
     #[arg(long = "server-arg", value_name = "ARG", allow_hyphen_values = true)]
@@ -218,6 +222,10 @@ async fn bench(args: BenchArgs) -> Result<()> {
             mixed::NAME
         );
         println!(
+            "{:<24} small rendered from 12-megapixel JPEGs; a kept variation and a file served",
+            images::NAME
+        );
+        println!(
             "{:<24} issue 14's targets in one run (alone; not part of the full run)",
             targets::NAME
         );
@@ -275,6 +283,7 @@ async fn bench(args: BenchArgs) -> Result<()> {
         fulltext::NAME,
         aggregations::NAME,
         mixed::NAME,
+        images::NAME,
     ];
     let names: Vec<String> = (args.scenarios.iter())
         .filter(|n| !alone.contains(&n.as_str()))
@@ -290,6 +299,7 @@ async fn bench(args: BenchArgs) -> Result<()> {
                 fulltext::NAME,
                 aggregations::NAME,
                 mixed::NAME,
+                images::NAME,
                 targets::NAME,
             ];
             anyhow!("{e}, {}", more.join(", "))
@@ -318,6 +328,12 @@ async fn bench(args: BenchArgs) -> Result<()> {
         Some(a) => Some(aggregations::run(&cairn, a, load).await?),
         None => None,
     };
+    let image_report =
+        if args.scenarios.is_empty() || args.scenarios.iter().any(|n| n == images::NAME) {
+            Some(images::run(&cairn, args.image_renders, load).await?)
+        } else {
+            None
+        };
     let mut mixed_reports = Vec::new();
     if args.scenarios.is_empty() || args.scenarios.iter().any(|n| n == mixed::NAME) {
         let (n, d) = (load.connections, load.duration);
@@ -378,6 +394,9 @@ async fn bench(args: BenchArgs) -> Result<()> {
         println!(
             "aggregations p50 {p50:.1} ms, p99 {p99:.1} ms: within the {t50} / {t99} ms targets\n"
         );
+    }
+    if let Some(report) = &image_report {
+        println!("{}", images::markdown(report, load));
     }
     if !mixed_reports.is_empty() {
         println!("{}", mixed::markdown(&mixed_reports));

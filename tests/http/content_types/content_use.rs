@@ -65,20 +65,7 @@ async fn content_sees_a_published_type_change_at_once() {
 async fn an_image_asset_names_the_variations_of_its_targets_image() {
     let storage = tempfile::tempdir().unwrap();
     let app = TestApp::with_args(&["--storage-dir", storage.path().to_str().unwrap()]).await;
-    let group = create_group(&app, "media").await;
-    let r = post_type(
-        &app,
-        group,
-        "teaser",
-        vec![
-            field("title", "ezstring", 1),
-            field("picture", "ezimageasset", 2),
-        ],
-    )
-    .await;
-    r.assert(201);
-    let ty = r.json()["ContentType"]["id"].as_i64().unwrap();
-    publish_draft(&app, ty).send().await.assert(200);
+    let ty = teaser_type(&app).await;
     // A published image (type 5) holding a 1x1 PNG.
     let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
     let r = app

@@ -53,6 +53,25 @@ async fn post_type(app: &TestApp, group: i64, identifier: &str, fields: Vec<Valu
         .await
 }
 
+/// Creates and publishes the type `teaser`: a title and an image asset `picture`; its id.
+pub(crate) async fn teaser_type(app: &TestApp) -> i64 {
+    let group = create_group(app, "media").await;
+    let r = post_type(
+        app,
+        group,
+        "teaser",
+        vec![
+            field("title", "ezstring", 1),
+            field("picture", "ezimageasset", 2),
+        ],
+    )
+    .await;
+    r.assert(201);
+    let ty = r.json()["ContentType"]["id"].as_i64().unwrap();
+    publish_draft(app, ty).send().await.assert(200);
+    ty
+}
+
 fn field_ids(ct: &Value) -> Vec<(String, i64, i64)> {
     ct["FieldDefinitions"]["FieldDefinition"]
         .as_array()

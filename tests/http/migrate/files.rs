@@ -1,6 +1,6 @@
 //! `--files DIR`: the files the image, binary file and media fields name are stored on cairn's
-//! backend and served from there; a file the directory lacks is listed in the report, and the
-//! migration goes on.
+//! backend and served from there, an image's size and type read from its bytes; a file the
+//! directory lacks is listed in the report, and the migration goes on.
 
 use super::source::{Data, Server, SourceDb};
 use crate::support::*;
@@ -26,7 +26,8 @@ async fn files_are_stored_and_missing_ones_listed() {
     let old = tempfile::tempdir().unwrap();
     let file = old.path().join("var/ibexa_demo_site/storage").join(IMAGE);
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    let bytes = b"\x89PNG\r\n\x1a\n not quite an image, but bytes to carry".to_vec();
+    // A PNG of 3 × 2 pixels, whatever the image XML says of it.
+    let bytes = crate::images::png(3, 2);
     std::fs::write(&file, &bytes).unwrap();
 
     let target = ScratchDb::new().await;
@@ -72,6 +73,9 @@ async fn files_are_stored_and_missing_ones_listed() {
     let image = fields.iter().find(|f| f["id"] == 172).expect("field 172");
     let value = &image["fieldValue"];
     assert_eq!(value["fileSize"], bytes.len() as i64, "{value}");
+    // Size and type from the bytes copied.
+    assert_eq!((&value["width"], &value["height"]), (&3.into(), &2.into()));
+    assert_eq!(value["mime"], "image/png");
     let xml = (source
         .rows("SELECT data_text FROM ezcontentobject_attribute WHERE id = 172 AND version = 2"))
     .await;

@@ -4,6 +4,7 @@
 
 mod aggregations;
 mod full_text;
+mod images;
 mod limits;
 mod queries;
 
