@@ -140,19 +140,26 @@ mod janitor {
             let (tx, rx) = channel::<(String, String)>();
             std::thread::spawn(move || {
                 let rt = tokio::runtime::Runtime::new().expect("a runtime");
-                let mut first = true;
+                // One connection for every drop (every test names the same server), opened
+                // at the first, when the schemas left behind go too.
+                let mut conn: Option<sea_orm::DatabaseConnection> = None;
                 while let Ok((base, schema)) = rx.recv() {
                     rt.block_on(async {
-                        let Ok(db) = sea_orm::Database::connect(base.as_str()).await else {
-                            return;
-                        };
-                        if std::mem::take(&mut first) {
+                        if conn.is_none() {
+                            let Ok(db) = sea_orm::Database::connect(base.as_str()).await else {
+                                return;
+                            };
                             for s in left_behind(&db).await {
                                 let _ = db.execute_unprepared(&drop_schema(&s)).await;
                             }
+                            conn = Some(db);
                         }
-                        let _ = db.execute_unprepared(&drop_schema(&schema)).await;
-                        let _ = db.close().await;
+                        if let Some(db) = &conn
+                            && db.execute_unprepared(&drop_schema(&schema)).await.is_err()
+                        {
+                            // A connection the server ended: the next drop opens another.
+                            conn = None;
+                        }
                     });
                 }
             });
