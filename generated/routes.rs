@@ -3,7 +3,7 @@
 use super::traits::*;
 use super::model::*;
 use cairn_runtime::http::{
-    Access, Handler, Mount, Operation, PathEndpoint, PolicyMap, Rq, Settings,
+    Access, Edge, Handler, Mount, Operation, PathEndpoint, PolicyMap, Rq, Settings,
     encode_document,
 };
 use cairn_runtime::media::{MediaTypeInfo, Wire};
@@ -25,6 +25,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -40,6 +42,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("locationId", "path")],
         numeric: &["locationId"],
     },
     Operation {
@@ -55,6 +59,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("locationId", "path")],
         numeric: &["locationId"],
     },
     Operation {
@@ -70,6 +76,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("locationId", "path")],
         numeric: &["locationId"],
     },
     Operation {
@@ -85,6 +93,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("locationId", "path")],
         numeric: &["locationId"],
     },
     Operation {
@@ -100,6 +110,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -115,6 +127,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -130,6 +144,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: Some(("content", "contentId")),
         narrow: false,
+        edge: Edge::Public,
+        tags: &[("contentId", "c")],
         numeric: &["contentId"],
     },
     Operation {
@@ -145,6 +161,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId"],
     },
     Operation {
@@ -160,6 +178,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId"],
     },
     Operation {
@@ -175,6 +195,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId"],
     },
     Operation {
@@ -190,6 +212,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId"],
     },
     Operation {
@@ -205,6 +229,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId"],
     },
     Operation {
@@ -220,6 +246,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId"],
     },
     Operation {
@@ -235,6 +263,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Public,
+        tags: &[("contentId", "c")],
         numeric: &["contentId"],
     },
     Operation {
@@ -250,6 +280,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Public,
+        tags: &[("contentId", "c")],
         numeric: &["contentId", "versionNo"],
     },
     Operation {
@@ -265,6 +297,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId", "versionNo"],
     },
     Operation {
@@ -280,6 +314,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId", "versionNo"],
     },
     Operation {
@@ -295,6 +331,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId", "versionNo"],
     },
     Operation {
@@ -310,6 +348,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId", "versionNo"],
     },
     Operation {
@@ -325,6 +365,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId", "versionNo"],
     },
     Operation {
@@ -340,6 +382,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId"],
     },
     Operation {
@@ -355,6 +399,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Public,
+        tags: &[("contentId", "c")],
         numeric: &["contentId", "versionNo"],
     },
     Operation {
@@ -370,6 +416,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId", "versionNo"],
     },
     Operation {
@@ -385,6 +433,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Public,
+        tags: &[("contentId", "c")],
         numeric: &["contentId", "versionNo", "relationId"],
     },
     Operation {
@@ -400,6 +450,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId", "versionNo", "relationId"],
     },
     Operation {
@@ -415,6 +467,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId"],
     },
     Operation {
@@ -430,6 +484,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId"],
     },
     Operation {
@@ -445,6 +501,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId"],
     },
     Operation {
@@ -460,6 +518,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId"],
     },
     Operation {
@@ -475,6 +535,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Public,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -490,6 +552,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Public,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -505,6 +569,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -520,6 +586,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeGroupId", "tg")],
         numeric: &["contentTypeGroupId"],
     },
     Operation {
@@ -535,6 +603,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeGroupId", "tg")],
         numeric: &["contentTypeGroupId"],
     },
     Operation {
@@ -550,6 +620,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeGroupId", "tg")],
         numeric: &["contentTypeGroupId"],
     },
     Operation {
@@ -565,6 +637,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeGroupId", "tg")],
         numeric: &["contentTypeGroupId"],
     },
     Operation {
@@ -580,6 +654,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeGroupId", "tg")],
         numeric: &["contentTypeGroupId"],
     },
     Operation {
@@ -595,6 +671,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -610,6 +688,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -625,6 +705,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeId", "t")],
         numeric: &["contentTypeId"],
     },
     Operation {
@@ -640,6 +722,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Public,
+        tags: &[("contentTypeId", "t")],
         numeric: &["contentTypeId"],
     },
     Operation {
@@ -655,6 +739,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeId", "t")],
         numeric: &["contentTypeId"],
     },
     Operation {
@@ -670,6 +756,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeId", "t")],
         numeric: &["contentTypeId"],
     },
     Operation {
@@ -685,6 +773,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeId", "t")],
         numeric: &["contentTypeId"],
     },
     Operation {
@@ -700,6 +790,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeId", "t")],
         numeric: &["contentTypeId", "fieldDefinitionId"],
     },
     Operation {
@@ -715,6 +807,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeId", "t")],
         numeric: &["contentTypeId"],
     },
     Operation {
@@ -730,6 +824,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeId", "t")],
         numeric: &["contentTypeId"],
     },
     Operation {
@@ -745,6 +841,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeId", "t")],
         numeric: &["contentTypeId"],
     },
     Operation {
@@ -760,6 +858,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeId", "t")],
         numeric: &["contentTypeId"],
     },
     Operation {
@@ -775,6 +875,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeId", "t")],
         numeric: &["contentTypeId"],
     },
     Operation {
@@ -790,6 +892,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeId", "t")],
         numeric: &["contentTypeId"],
     },
     Operation {
@@ -805,6 +909,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeId", "t")],
         numeric: &["contentTypeId"],
     },
     Operation {
@@ -820,6 +926,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeId", "t")],
         numeric: &["contentTypeId", "fieldDefinitionId"],
     },
     Operation {
@@ -835,6 +943,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeId", "t")],
         numeric: &["contentTypeId", "fieldDefinitionId"],
     },
     Operation {
@@ -850,6 +960,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeId", "t")],
         numeric: &["contentTypeId", "fieldDefinitionId"],
     },
     Operation {
@@ -865,6 +977,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Public,
+        tags: &[("contentTypeId", "t")],
         numeric: &["contentTypeId"],
     },
     Operation {
@@ -880,6 +994,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeId", "t")],
         numeric: &["contentTypeId"],
     },
     Operation {
@@ -895,6 +1011,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("contentTypeId", "t"), ("contentTypeGroupId", "tg")],
         numeric: &["contentTypeId", "contentTypeGroupId"],
     },
     Operation {
@@ -910,6 +1028,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -925,6 +1045,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -940,6 +1062,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -955,6 +1079,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -970,6 +1096,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -985,6 +1113,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: Some(("location", "locationPath")),
         narrow: false,
+        edge: Edge::Public,
+        tags: &[("locationPath", "path")],
         numeric: &[],
     },
     Operation {
@@ -1000,6 +1130,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        edge: Edge::Private,
+        tags: &[("locationPath", "path")],
         numeric: &[],
     },
     Operation {
@@ -1015,6 +1147,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        edge: Edge::Private,
+        tags: &[("locationPath", "path")],
         numeric: &[],
     },
     Operation {
@@ -1030,6 +1164,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        edge: Edge::Private,
+        tags: &[("locationPath", "path")],
         numeric: &[],
     },
     Operation {
@@ -1045,6 +1181,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        edge: Edge::Private,
+        tags: &[("locationPath", "path")],
         numeric: &[],
     },
     Operation {
@@ -1060,6 +1198,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        edge: Edge::Private,
+        tags: &[("locationPath", "path")],
         numeric: &[],
     },
     Operation {
@@ -1075,6 +1215,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Public,
+        tags: &[("locationPath", "path")],
         numeric: &[],
     },
     Operation {
@@ -1090,6 +1232,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Public,
+        tags: &[("contentId", "c")],
         numeric: &["contentId"],
     },
     Operation {
@@ -1105,6 +1249,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        edge: Edge::Private,
+        tags: &[("contentId", "c")],
         numeric: &["contentId"],
     },
     Operation {
@@ -1120,6 +1266,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1135,6 +1283,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1150,6 +1300,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["objectStateGroupId"],
     },
     Operation {
@@ -1165,6 +1317,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["objectStateGroupId"],
     },
     Operation {
@@ -1180,6 +1334,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["objectStateGroupId"],
     },
     Operation {
@@ -1195,6 +1351,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["objectStateGroupId"],
     },
     Operation {
@@ -1210,6 +1368,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["objectStateGroupId"],
     },
     Operation {
@@ -1225,6 +1385,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["objectStateGroupId", "objectStateId"],
     },
     Operation {
@@ -1240,6 +1402,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["objectStateGroupId", "objectStateId"],
     },
     Operation {
@@ -1255,6 +1419,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["objectStateGroupId", "objectStateId"],
     },
     Operation {
@@ -1270,6 +1436,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1285,6 +1453,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1300,6 +1470,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["roleId"],
     },
     Operation {
@@ -1315,6 +1487,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["roleId"],
     },
     Operation {
@@ -1330,6 +1504,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["roleId"],
     },
     Operation {
@@ -1345,6 +1521,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["roleId"],
     },
     Operation {
@@ -1360,6 +1538,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["roleId"],
     },
     Operation {
@@ -1375,6 +1555,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["roleId"],
     },
     Operation {
@@ -1390,6 +1572,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["roleId"],
     },
     Operation {
@@ -1405,6 +1589,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["roleId"],
     },
     Operation {
@@ -1420,6 +1606,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["roleId"],
     },
     Operation {
@@ -1435,6 +1623,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["roleId"],
     },
     Operation {
@@ -1450,6 +1640,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["roleId"],
     },
     Operation {
@@ -1465,6 +1657,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["roleId", "policyId"],
     },
     Operation {
@@ -1480,6 +1674,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["roleId", "policyId"],
     },
     Operation {
@@ -1495,6 +1691,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["roleId", "policyId"],
     },
     Operation {
@@ -1510,6 +1708,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1525,6 +1725,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("userId", "c")],
         numeric: &["userId"],
     },
     Operation {
@@ -1540,6 +1742,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("userId", "c")],
         numeric: &["userId"],
     },
     Operation {
@@ -1555,6 +1759,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("userId", "c")],
         numeric: &["userId", "roleId"],
     },
     Operation {
@@ -1570,6 +1776,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("userId", "c")],
         numeric: &["userId", "roleId"],
     },
     Operation {
@@ -1585,6 +1793,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("groupPath", "path")],
         numeric: &[],
     },
     Operation {
@@ -1600,6 +1810,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("groupPath", "path")],
         numeric: &[],
     },
     Operation {
@@ -1615,6 +1827,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("groupPath", "path")],
         numeric: &["roleId"],
     },
     Operation {
@@ -1630,6 +1844,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("groupPath", "path")],
         numeric: &["roleId"],
     },
     Operation {
@@ -1645,6 +1861,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Public,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1660,6 +1878,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1675,6 +1895,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1690,6 +1912,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Public,
+        tags: &[("sectionId", "s")],
         numeric: &["sectionId"],
     },
     Operation {
@@ -1705,6 +1929,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("sectionId", "s")],
         numeric: &["sectionId"],
     },
     Operation {
@@ -1720,6 +1946,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("sectionId", "s")],
         numeric: &["sectionId"],
     },
     Operation {
@@ -1735,6 +1963,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::NoStore,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1750,6 +1980,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::NoStore,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1765,6 +1997,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::NoStore,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1780,6 +2014,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::NoStore,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1795,6 +2031,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::NoStore,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1810,6 +2048,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1825,6 +2065,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1840,6 +2082,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["trashItemId"],
     },
     Operation {
@@ -1855,6 +2099,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: true,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["trashItemId"],
     },
     Operation {
@@ -1870,6 +2116,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["trashItemId"],
     },
     Operation {
@@ -1885,6 +2133,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1900,6 +2150,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Public,
+        tags: &[("locationPath", "path")],
         numeric: &[],
     },
     Operation {
@@ -1915,6 +2167,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1930,6 +2184,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1945,6 +2201,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1960,6 +2218,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1975,6 +2235,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -1990,6 +2252,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["urlWildcardId"],
     },
     Operation {
@@ -2005,6 +2269,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &["urlWildcardId"],
     },
     Operation {
@@ -2020,6 +2286,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -2035,6 +2303,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -2050,6 +2320,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: Some(("content", "userId")),
         narrow: false,
+        edge: Edge::Public,
+        tags: &[("userId", "c")],
         numeric: &["userId"],
     },
     Operation {
@@ -2065,6 +2337,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("userId", "c")],
         numeric: &["userId"],
     },
     Operation {
@@ -2080,6 +2354,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("userId", "c")],
         numeric: &["userId"],
     },
     Operation {
@@ -2095,6 +2371,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -2110,6 +2388,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Public,
+        tags: &[("userId", "c")],
         numeric: &["userId"],
     },
     Operation {
@@ -2125,6 +2405,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("userId", "c")],
         numeric: &["userId"],
     },
     Operation {
@@ -2140,6 +2422,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("userId", "c"), ("groupPath", "path")],
         numeric: &["userId"],
     },
     Operation {
@@ -2155,6 +2439,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("userId", "c")],
         numeric: &["userId"],
     },
     Operation {
@@ -2170,6 +2456,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -2185,6 +2473,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -2200,6 +2490,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -2215,6 +2507,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Public,
+        tags: &[("groupPath", "path")],
         numeric: &[],
     },
     Operation {
@@ -2230,6 +2524,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("groupPath", "path")],
         numeric: &[],
     },
     Operation {
@@ -2245,6 +2541,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("groupPath", "path")],
         numeric: &[],
     },
     Operation {
@@ -2260,6 +2558,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("groupPath", "path")],
         numeric: &[],
     },
     Operation {
@@ -2275,6 +2575,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Public,
+        tags: &[("groupPath", "path")],
         numeric: &[],
     },
     Operation {
@@ -2290,6 +2592,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("groupPath", "path")],
         numeric: &[],
     },
     Operation {
@@ -2305,6 +2609,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Public,
+        tags: &[("groupPath", "path")],
         numeric: &[],
     },
     Operation {
@@ -2320,6 +2626,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[("groupPath", "path")],
         numeric: &[],
     },
     Operation {
@@ -2335,6 +2643,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -2350,6 +2660,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -2365,6 +2677,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -2380,6 +2694,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -2395,6 +2711,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
 ];

@@ -48,6 +48,10 @@ pub fn app(
             .route();
     }
     let mut app = app
+        .at(
+            crate::http_cache::context_hash::PATH,
+            crate::http_cache::context_hash_endpoint(service.clone(), dialects[0].clone()),
+        )
         .nest(service.settings.storage_uri.clone(), files)
         .at("/health", poem::endpoint::make_sync(|_| health()))
         .at("/ready", ready(service.clone()));
@@ -179,6 +183,18 @@ async fn serve<E: Endpoint>(
     };
     resp.headers_mut()
         .insert(X_REQUEST_ID, HeaderValue::from(id));
+    // What no operation described (an unknown route, a page, an error written here) is
+    // nothing a shared cache keeps.
+    if (method == poem::http::Method::GET || method == poem::http::Method::HEAD)
+        && !resp
+            .headers()
+            .contains_key(poem::http::header::CACHE_CONTROL)
+    {
+        resp.headers_mut().insert(
+            poem::http::header::CACHE_CONTROL,
+            HeaderValue::from_static("private, no-cache"),
+        );
+    }
     let operation = resp.extensions().get::<Called>().map_or("-", |c| c.0.id);
     let elapsed = start.elapsed();
     crate::metrics::request(

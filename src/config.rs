@@ -378,6 +378,12 @@ impl ApiArgs {
     }
 }
 
+/// A header name as given on the command line.
+fn parse_header_name(s: &str) -> Result<poem::http::HeaderName, String> {
+    poem::http::HeaderName::from_bytes(s.trim().as_bytes())
+        .map_err(|_| format!("`{s}` is not a header name"))
+}
+
 /// The reference's prefix of a vendor's dialect.
 fn default_prefix(vendor: &str) -> String {
     match vendor {
@@ -478,6 +484,28 @@ pub struct ServeArgs {
     /// Events of the change feed (`/events`) kept; older ones are pruned every minute.
     #[arg(long, env = "CAIRN_EVENTS_KEPT", default_value_t = 100_000)]
     pub events_kept: u64,
+    /// Seconds a shared HTTP cache in front (Varnish, a CDN) may keep a public answer
+    /// (`s-maxage`; the reference's default: 60).
+    #[arg(long, env = "CAIRN_HTTP_CACHE_TTL", default_value_t = 60)]
+    pub http_cache_ttl: u32,
+    /// The response header an answer's cache tags are written in: `xkey` (Varnish),
+    /// `Surrogate-Key` (Fastly), `Cache-Tag` (Cloudflare).
+    #[arg(long, env = "CAIRN_HTTP_CACHE_TAG_HEADER", default_value = "xkey",
+          value_parser = parse_header_name)]
+    pub http_cache_tag_header: poem::http::HeaderName,
+    /// A shared HTTP cache to purge (repeatable): every committed change is sent there as the
+    /// tags it touched, from the change feed's outbox, retried until the cache takes it.
+    /// `http://host:port` for Varnish with the reference's VCL (`PURGEKEYS` with `xkey-purge`).
+    #[arg(long = "purge-url", env = "CAIRN_PURGE_URLS", value_delimiter = ',')]
+    pub purge_urls: Vec<String>,
+    /// The method and the header a purge is sent with: `PURGEKEYS` and `xkey-purge` for
+    /// Varnish (`xkey-softpurge` serves the old answer once while it fetches anew), `POST`
+    /// and `Surrogate-Key` for Fastly's purge endpoint.
+    #[arg(long, env = "CAIRN_PURGE_METHOD", default_value = "PURGEKEYS")]
+    pub purge_method: String,
+    #[arg(long, env = "CAIRN_PURGE_HEADER", default_value = "xkey-purge",
+          value_parser = parse_header_name)]
+    pub purge_header: poem::http::HeaderName,
     /// Prometheus metrics at `/metrics`: `on` (on the API's listener), `off`, or an address
     /// to serve them on alone (`127.0.0.1:9100`).
     #[arg(long, env = "CAIRN_METRICS", default_value = "on")]

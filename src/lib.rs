@@ -22,6 +22,7 @@ mod front;
 mod full_text;
 mod generations;
 mod grants;
+pub mod http_cache;
 pub mod images;
 pub mod jwt;
 mod language_list;
@@ -136,6 +137,10 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<S
                 wire,
                 cors_origins: args.cors_origins.clone(),
                 max_body: args.max_body_mib * 1024 * 1024,
+                edge: cairn_runtime::http::EdgeSettings {
+                    ttl: args.http_cache_ttl,
+                    tag_header: args.http_cache_tag_header.clone(),
+                },
             })
         })
         .collect();
@@ -153,6 +158,16 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<S
         service.db.clone(),
         args.events_kept,
     ));
+    http_cache::spawn_purgers(
+        service.db.clone(),
+        service.feed.subscribe(),
+        http_cache::PurgeSettings {
+            urls: args.purge_urls.clone(),
+            method: args.purge_method.clone(),
+            header: args.purge_header.clone(),
+        },
+    )
+    .await?;
     let service = Arc::new(service);
     let listening = service.clone();
     service

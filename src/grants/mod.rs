@@ -51,7 +51,61 @@ pub(crate) struct Grants {
     pub state_groups: HashMap<i64, i64>,
 }
 
+/// Limitations whose verdict never depends on who asks: on the object, its placement and
+/// the request alone. Any other (`Owner`, `Group`, `ParentOwner`, …) makes a user's rights
+/// their own.
+const IMPERSONAL: &[&str] = &[
+    "Class",
+    "Section",
+    "Node",
+    "Subtree",
+    "ParentDepth",
+    "ParentClass",
+    "Language",
+    "State",
+    "Status",
+    "NewSection",
+    "NewState",
+    "Role",
+    "SiteAccess",
+];
+
 impl Grants {
+    /// The user context hash (the reference's, FOSHttpCache's): the same for every user with
+    /// the same Policies and limitations, so that a shared cache gives them the same answers;
+    /// a user whose limitations depend on who they are (an `Owner` limitation) has one of
+    /// their own.
+    pub(crate) fn context_hash(&self) -> String {
+        let lim = |l: &Lim| format!("{}={}", l.identifier, l.values.join(","));
+        let mut personal = false;
+        let mut sets: Vec<String> = (self.sets.iter())
+            .map(|set| {
+                let mut grants: Vec<String> = (set.grants.iter())
+                    .map(|g| {
+                        personal |= (g.limitations.iter())
+                            .any(|l| !IMPERSONAL.contains(&l.identifier.as_str()));
+                        let lims: Vec<String> = g.limitations.iter().map(lim).collect();
+                        format!("{}/{}[{}]", g.module, g.function, lims.join(";"))
+                    })
+                    .collect();
+                grants.sort();
+                let assignment = set.limitation.as_ref().map(lim).unwrap_or_default();
+                format!("{assignment}:{}", grants.join("|"))
+            })
+            .collect();
+        sets.sort();
+        let mut text = sets.join("\n");
+        if personal {
+            text.push_str(&format!(
+                "\nuser={} groups={:?}",
+                self.user_id, self.parents
+            ));
+        }
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(text.as_bytes());
+        digest.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
     /// The states a `State` limitation names, by their group (in the order of the groups):
     /// the limitation holds when, in every one of these groups, the content's state is one of
     /// the group's named states.

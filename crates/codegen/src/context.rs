@@ -411,6 +411,8 @@ fn endpoint_ctx(api: &Api, e: &Endpoint, index: usize) -> Value {
         "cached": e.cached,
         "shows": e.shows.as_ref().map(|(kind, param)| serde_json::json!({"kind": kind, "param": param})),
         "narrow": e.narrow,
+        "edge": e.edge,
+        "tags": e.tags.iter().map(|(p, k)| json!({"param": p, "kind": k})).collect::<Vec<_>>(),
         "numeric": e.path_params.iter().filter(|(_, k)| matches!(k, ParamKind::Int)).map(|(n, _)| n).collect::<Vec<_>>(),
         "stream": e.stream,
         "inputs": e.inputs,

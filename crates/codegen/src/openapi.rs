@@ -259,6 +259,14 @@ fn operation(api: &Api, e: &Endpoint, vendor: &str, override_verbs: Option<&[&st
         "x-cairn-access": match e.access { Access::Public => "public", Access::Read => "read", Access::Write => "write" },
         "x-cairn-policy": if e.policies.is_empty() { json!("none") } else { json!(e.policies.iter().map(|(m, f)| format!("{m}/{f}")).collect::<Vec<_>>()) },
     });
+    if e.method == "GET" {
+        // How a shared HTTP cache may keep the answer (the spec's `edge`).
+        op["x-cairn-http-cache"] = json!(match e.edge {
+            "Public" => "public",
+            "NoStore" => "no-store",
+            _ => "private",
+        });
+    }
     if !params.is_empty() {
         op["parameters"] = Value::Array(params);
     }

@@ -21,6 +21,10 @@ pub struct RawApi {
     /// The reference's policy map: module → function → the limitations it takes.
     #[serde(default)]
     pub policies: IndexMap<String, IndexMap<String, Vec<String>>>,
+    /// The tags of the shared HTTP cache an answer carries for a path parameter: parameter →
+    /// `c`, `s`, `t`, `tg` (the tag prefix) or `path` (a Location path: `l`, `pl`, `p`).
+    #[serde(default)]
+    pub tags: IndexMap<String, String>,
     #[serde(default)]
     pub types: IndexMap<String, RawType>,
 }
@@ -102,6 +106,10 @@ pub struct RawEndpoint {
     /// other change drops every kept answer.
     #[serde(default)]
     pub narrow: bool,
+    /// How a shared HTTP cache may keep the answer of a GET: `public` (kept for the TTL,
+    /// varying on the user context, as the reference's `CachedValue`), `no-store` (session
+    /// and credentials); otherwise private.
+    pub edge: Option<String>,
     /// A GET also answered as Server-Sent Events (`Accept: text/event-stream`): a stream of
     /// this type, which has an `id`, each item its JSON document and its `id` the event's.
     pub stream: Option<String>,

@@ -69,14 +69,30 @@ fn validation_names_the_file_and_entry() {
     let msg = problems(|d| {
         replace_in(
             &d.join("sections.yaml"),
-            "path: /content/sections/{sectionId}\n    responses",
-            "path: /content/sections\n    responses",
+            "path: /content/sections/{sectionId}\n    edge: public",
+            "path: /content/sections\n    edge: public",
         )
     });
     assert!(
         msg.contains(
             "spec/sections.yaml: endpoints.loadSection: duplicate route GET /content/sections"
         ),
+        "{msg}"
+    );
+    let msg = problems(|d| {
+        replace_in(
+            &d.join("sections.yaml"),
+            "path: /content/sections/{sectionId}\n    edge: public",
+            "path: /content/sections/{sectionId}\n    edge: shared",
+        );
+        replace_in(&d.join("api.yaml"), "  sectionId: s\n", "  sectionId: x\n");
+    });
+    assert!(
+        msg.contains("spec/sections.yaml: endpoints.loadSection: `edge` is `public` (on a GET) or `no-store`, not `shared`"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("spec/api.yaml: tags.sectionId: unknown tag kind `x`"),
         "{msg}"
     );
     let msg = problems(|d| {

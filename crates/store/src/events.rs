@@ -138,6 +138,43 @@ pub async fn touched_since(
         .collect()
 }
 
+/// A change not yet purged from a shared HTTP cache: its id, when it committed (Unix
+/// seconds) and what it touched (none: anything).
+#[derive(Debug, Clone)]
+pub struct Pending {
+    pub id: u64,
+    pub at: i64,
+    pub touched: Option<Vec<Touched>>,
+}
+
+/// The changes after `after`, oldest first, at most `limit`, as a purge needs them.
+pub async fn pending_since(
+    db: &impl Connection,
+    after: u64,
+    limit: u64,
+) -> Result<Vec<Pending>, DbErr> {
+    let rows = db
+        .query_all_raw(stmt(
+            db.get_database_backend(),
+            "SELECT id, at, touched FROM events WHERE id > ? ORDER BY id LIMIT ?",
+            [(after as i64).into(), (limit as i64).into()],
+        ))
+        .await?;
+    rows.iter()
+        .map(|r| {
+            let id: i64 = r.try_get_by_index(0)?;
+            let at: i64 = r.try_get_by_index(1)?;
+            let touched: Option<String> = r.try_get_by_index(2)?;
+            let touched = touched.and_then(|t| t.split(' ').map(Touched::parse).collect());
+            Ok(Pending {
+                id: id.max(0) as u64,
+                at,
+                touched,
+            })
+        })
+        .collect()
+}
+
 /// The id of the last committed change (0 before any).
 pub async fn generation(db: &impl Connection) -> Result<u64, DbErr> {
     let row = db

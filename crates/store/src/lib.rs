@@ -15,6 +15,7 @@ pub mod maintenance;
 pub mod migration;
 pub mod notify;
 pub mod password;
+pub mod purges;
 pub mod read;
 pub mod reader;
 pub mod rows;

@@ -23,6 +23,7 @@ pub(crate) async fn import(
         wire: cairn_runtime::media::Wire::new("ibexa", "/api/ibexa/v2"),
         cors_origins: vec![],
         max_body: 1 << 20,
+        edge: Default::default(),
     });
     let how = cairn::admin::Import {
         login: login.into(),

@@ -30,6 +30,11 @@ pub struct Endpoint {
     pub shows: Option<(String, String)>,
     /// A write whose event names all it changed of what kept answers show.
     pub narrow: bool,
+    /// How a shared HTTP cache may keep a GET's answer: `Public`, `Private` or `NoStore`.
+    pub edge: &'static str,
+    /// The path parameters that tag the answer for the shared HTTP cache, with their kind
+    /// (api.yaml `tags`).
+    pub tags: Vec<(String, String)>,
     /// The type streamed as Server-Sent Events, when the GET also answers
     /// `text/event-stream`.
     pub stream: Option<String>,

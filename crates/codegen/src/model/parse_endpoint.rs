@@ -183,6 +183,17 @@ pub(super) fn parse_endpoint(
             None
         }
     };
+    let edge = match (e.edge.as_deref(), method.as_str()) {
+        (None, _) => "Private",
+        (Some("public"), "GET") => "Public",
+        (Some("no-store"), _) => "NoStore",
+        (Some(other), _) => {
+            errs.push(format!(
+                "`edge` is `public` (on a GET) or `no-store`, not `{other}`"
+            ));
+            "Private"
+        }
+    };
     if e.narrow && access == Access::Read {
         errs.push("`narrow` is for writes".into());
     }
@@ -310,6 +321,8 @@ pub(super) fn parse_endpoint(
         cached,
         shows,
         narrow: e.narrow,
+        edge,
+        tags: Vec::new(),
         stream: e.stream.clone(),
         responses,
         errors: e.errors.clone(),

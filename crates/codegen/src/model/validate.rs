@@ -39,6 +39,23 @@ impl Api {
             params.insert(name.clone(), kind);
         }
 
+        for (name, kind) in &raw.api.tags {
+            if !params.contains_key(name) {
+                p.push(
+                    "api",
+                    &format!("tags.{name}"),
+                    "not a path parameter of `params`",
+                );
+            }
+            if !["c", "s", "t", "tg", "path"].contains(&kind.as_str()) {
+                p.push(
+                    "api",
+                    &format!("tags.{name}"),
+                    format!("unknown tag kind `{kind}` (c, s, t, tg or path)"),
+                );
+            }
+        }
+
         // Types: collect names first so fields can refer to types of any file.
         let mut raw_types: IndexMap<String, (&str, &RawType)> = IndexMap::new();
         let all_files = std::iter::once(("api", &raw.api.types))
@@ -174,7 +191,10 @@ impl Api {
                     );
                 }
                 match parse_endpoint(id, e, file, &types, &params, &raw.api.policies) {
-                    Ok(ep) => {
+                    Ok(mut ep) => {
+                        ep.tags = (ep.path_params.iter())
+                            .filter_map(|(p, _)| Some((p.clone(), raw.api.tags.get(p)?.clone())))
+                            .collect();
                         let key = (ep.method.clone(), route_shape(&ep.path));
                         if let Some(other) = routes.insert(key, id.clone()) {
                             p.push(

@@ -3,7 +3,7 @@
 use super::traits::*;
 use super::model::*;
 use cairn_runtime::http::{
-    Access, Handler, Mount, Operation, PathEndpoint, PolicyMap, Rq, Settings,
+    Access, Edge, Handler, Mount, Operation, PathEndpoint, PolicyMap, Rq, Settings,
     encode_document,
 };
 use cairn_runtime::media::{MediaTypeInfo, Wire};
@@ -25,6 +25,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -40,6 +42,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -55,6 +59,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: true,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -70,6 +76,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
     Operation {
@@ -85,6 +93,8 @@ pub static OPERATIONS: &[Operation] = &[
         cached: false,
         shows: None,
         narrow: false,
+        edge: Edge::Private,
+        tags: &[],
         numeric: &[],
     },
 ];

@@ -141,6 +141,7 @@ impl Endpoint for PathEndpoint {
                     ))),
                 };
                 let format = neg.format;
+                let asked = (op.method == "GET").then(|| super::edge::Asked::of(op, &req));
                 let result = match body {
                     Ok(body) => {
                         let query = parse_query(req.uri().query().unwrap_or(""));
@@ -159,6 +160,9 @@ impl Endpoint for PathEndpoint {
                     Ok(r) => r,
                     Err(e) => (self.render_error)(&e, format, &self.settings.wire),
                 };
+                if let Some(asked) = asked {
+                    asked.describe(&mut resp, op, &self.settings.edge);
+                }
                 resp.extensions_mut().insert(Called(op));
                 resp
             }

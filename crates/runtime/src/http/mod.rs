@@ -7,9 +7,11 @@
 //! [`Encode`], entity tags and the settings. `request` reads a request, `endpoint` dispatches
 //! a path's methods.
 
+mod edge;
 mod endpoint;
 mod request;
 
+pub use edge::{ALL, ANY, Edge, EdgeSettings, USER_CONTEXT_HASH, vary};
 pub use endpoint::{ErrorRenderer, Handler, HandlerFuture, Mount, PathEndpoint, method_override};
 pub use request::{Rq, decode_json, parse_query, storable};
 
@@ -51,6 +53,11 @@ pub struct Operation {
     pub shows: Option<(&'static str, &'static str)>,
     /// A write whose event names all it changed of what kept answers show.
     pub narrow: bool,
+    /// How a shared HTTP cache may keep a GET's answer.
+    pub edge: Edge,
+    /// The path parameters that tag a GET's answer for shared caches, with their kind (`c`,
+    /// `s`, `t`, `tg`, or `path`: a Location path).
+    pub tags: &'static [(&'static str, &'static str)],
     /// The path parameters that are numbers: a path whose value is not all digits is no
     /// route (404), checked before anything else runs.
     pub numeric: &'static [&'static str],
@@ -144,6 +151,8 @@ pub struct Settings {
     pub cors_origins: Vec<String>,
     /// Largest request body read, in bytes.
     pub max_body: usize,
+    /// What shared HTTP caches are told of answers.
+    pub edge: EdgeSettings,
 }
 
 impl Settings {

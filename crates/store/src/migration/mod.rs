@@ -28,6 +28,7 @@ mod m0020_fields_in_order;
 mod m0021_secrets;
 mod m0022_token_epochs;
 mod m0023_search_facets;
+mod m0024_purge_cursors;
 
 use crate::Connection;
 use sea_orm::{ConnectionTrait, DbBackend, DbErr};
@@ -59,6 +60,7 @@ fn migrations() -> Vec<Box<dyn MigrationTrait>> {
         Box::new(m0021_secrets::Migration),
         Box::new(m0022_token_epochs::Migration),
         Box::new(m0023_search_facets::Migration),
+        Box::new(m0024_purge_cursors::Migration),
     ]
 }
 

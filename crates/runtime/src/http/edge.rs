@@ -1,0 +1,207 @@
+//! What a shared HTTP cache in front (Varnish, a CDN) is told of a GET's answer, as the
+//! reference (ibexa/rest's `CachedValue`, ibexa/http-cache, FOSHttpCache's user context) tells
+//! it: `Cache-Control` (public answers for the TTL, private ones never, sessions and
+//! credentials not even kept), `Vary` on what shapes the answer and on who asks (the user
+//! context hash when the cache sent one, else the session cookie and the credentials), the
+//! tags of what the answer shows, and `X-Location-Id`.
+//!
+//! An answer's tags come from its path (the spec's `tags` of api.yaml). Every answer carries
+//! `ez-all`; one whose operation does not say what it shows (`shows`) also carries [`ANY`],
+//! which every change purges.
+
+use super::Operation;
+use poem::http::header::{self, HeaderName};
+use poem::http::{HeaderMap, HeaderValue, StatusCode};
+use poem::{Request, Response};
+
+/// The tag every answer carries; a change that may have changed anything purges it.
+pub const ALL: &str = "ez-all";
+/// The tag of answers that may show anything a change touches: every change purges it.
+pub const ANY: &str = "cairn-any";
+/// The request header of the user context hash (FOSHttpCache's).
+pub const USER_CONTEXT_HASH: HeaderName = HeaderName::from_static("x-user-context-hash");
+const X_LOCATION_ID: HeaderName = HeaderName::from_static("x-location-id");
+/// Longest tag header written: Varnish takes 8 KiB per header by default. Past it, the answer
+/// carries only the tags every change (or every broad change) purges.
+const MAX_TAGS_LEN: usize = 7_500;
+
+/// How a shared cache may keep an operation's answer (the spec's `edge`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edge {
+    /// Kept for the TTL, varying on who asks: the reference's `CachedValue`.
+    Public,
+    /// `private, no-cache`: as the reference answers everything else.
+    Private,
+    /// Never kept: sessions and credentials.
+    NoStore,
+}
+
+/// How answers are told to shared caches, fixed at start-up.
+#[derive(Debug, Clone)]
+pub struct EdgeSettings {
+    /// How long a shared cache may keep a public answer (`s-maxage`), in seconds.
+    pub ttl: u32,
+    /// The header the tags are written in: `xkey` (Varnish), `Surrogate-Key` (Fastly),
+    /// `Cache-Tag` (Cloudflare, comma-separated).
+    pub tag_header: HeaderName,
+}
+
+impl Default for EdgeSettings {
+    fn default() -> EdgeSettings {
+        EdgeSettings {
+            ttl: 60,
+            tag_header: HeaderName::from_static("xkey"),
+        }
+    }
+}
+
+impl EdgeSettings {
+    /// `tags` as the tag header's value: space-separated, comma-separated for `Cache-Tag`.
+    pub fn tag_value(&self, tags: &[String]) -> Option<HeaderValue> {
+        let sep = if self.tag_header.as_str() == "cache-tag" {
+            ","
+        } else {
+            " "
+        };
+        let mut value = tags.join(sep);
+        if value.len() > MAX_TAGS_LEN {
+            value = [ALL, ANY].join(sep);
+        }
+        HeaderValue::from_str(&value).ok()
+    }
+}
+
+/// What a GET's answer will be described with, read from its request before the handler
+/// takes it: the tags of its path, the Location it names and its `Vary`.
+pub(crate) struct Asked {
+    tags: Vec<String>,
+    location: Option<i64>,
+    vary: HeaderValue,
+}
+
+impl Asked {
+    pub(crate) fn of(op: &Operation, req: &Request) -> Asked {
+        let (tags, location) = path_tags(op, req);
+        Asked {
+            tags,
+            location,
+            vary: vary(req.headers()),
+        }
+    }
+
+    /// Writes `Cache-Control`, `Vary`, the tags and `X-Location-Id` on the answer of `op`,
+    /// unless the answer already says how it may be kept.
+    pub(crate) fn describe(self, resp: &mut Response, op: &Operation, edge: &EdgeSettings) {
+        if resp.headers().contains_key(header::CACHE_CONTROL) {
+            return;
+        }
+        write(resp, op.edge, &self.tags, self.location, self.vary, edge);
+    }
+}
+
+/// Writes how an answer of an operation of `kind` may be kept, with its tags and Location.
+fn write(
+    resp: &mut Response,
+    kind: Edge,
+    tags: &[String],
+    location: Option<i64>,
+    vary: HeaderValue,
+    edge: &EdgeSettings,
+) {
+    let status = resp.status();
+    let kept = status == StatusCode::OK || status == StatusCode::NOT_MODIFIED;
+    let h = resp.headers_mut();
+    let control = match kind {
+        Edge::NoStore => "no-store, private".to_string(),
+        Edge::Public if kept => format!("public, s-maxage={}", edge.ttl),
+        _ => "private, no-cache".to_string(),
+    };
+    if let Ok(v) = HeaderValue::from_str(&control) {
+        h.insert(header::CACHE_CONTROL, v);
+    }
+    h.append(header::VARY, vary);
+    if kind == Edge::NoStore {
+        return;
+    }
+    if let Some(v) = edge.tag_value(tags) {
+        h.insert(edge.tag_header.clone(), v);
+    }
+    if kind == Edge::Public
+        && kept
+        && let Some(id) = location
+    {
+        h.insert(X_LOCATION_ID, HeaderValue::from(id));
+    }
+}
+
+/// The `Vary` of an answer: what shapes it (format, languages, siteaccess) and who asks: the
+/// user context hash when the request carries one (a cache asked for it), else the session
+/// cookie and the credentials (FOSHttpCache's rule).
+pub fn vary(request: &HeaderMap) -> HeaderValue {
+    HeaderValue::from_static(if request.contains_key(USER_CONTEXT_HASH) {
+        "Accept, Accept-Language, X-Siteaccess, X-User-Context-Hash"
+    } else {
+        "Accept, Accept-Language, X-Siteaccess, Cookie, Authorization"
+    })
+}
+
+/// The tags of the path of a request to `op`, and the Location it names: `ez-all`, those of
+/// the path parameters, `cairn-any` unless the operation says what it shows.
+fn path_tags(op: &Operation, req: &Request) -> (Vec<String>, Option<i64>) {
+    let mut tags = vec![ALL.to_string()];
+    if op.shows.is_none() {
+        tags.push(ANY.to_string());
+    }
+    let mut location = None;
+    for (param, kind) in op.tags {
+        let Some(value) = req.raw_path_param(param) else {
+            continue;
+        };
+        if *kind != "path" {
+            tags.push(format!("{kind}{value}"));
+            continue;
+        }
+        let ids: Vec<&str> = value.split('/').filter(|s| !s.is_empty()).collect();
+        if let Some((last, parents)) = ids.split_last() {
+            tags.push(format!("l{last}"));
+            if let Some(parent) = parents.last() {
+                tags.push(format!("pl{parent}"));
+            }
+            tags.extend(ids.iter().map(|id| format!("p{id}")));
+            location = last.parse().ok();
+        }
+    }
+    (tags, location)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_tag_lists_fall_back_to_the_tags_every_change_purges() {
+        let edge = EdgeSettings::default();
+        let many: Vec<String> = (0..2_000).map(|i| format!("c{i}")).collect();
+        assert_eq!(edge.tag_value(&many).unwrap(), "ez-all cairn-any");
+        let few = vec!["ez-all".to_string(), "c1".to_string()];
+        assert_eq!(edge.tag_value(&few).unwrap(), "ez-all c1");
+        let cloudflare = EdgeSettings {
+            tag_header: HeaderName::from_static("cache-tag"),
+            ..EdgeSettings::default()
+        };
+        assert_eq!(cloudflare.tag_value(&few).unwrap(), "ez-all,c1");
+    }
+
+    #[test]
+    fn vary_names_the_user_context_hash_only_when_a_cache_sent_one() {
+        let mut h = HeaderMap::new();
+        assert!(
+            vary(&h)
+                .to_str()
+                .unwrap()
+                .ends_with("Cookie, Authorization")
+        );
+        h.insert(USER_CONTEXT_HASH, HeaderValue::from_static("abc"));
+        assert!(vary(&h).to_str().unwrap().ends_with("X-User-Context-Hash"));
+    }
+}
