@@ -50,7 +50,7 @@ pub fn app(
     let mut app = app
         .at(
             crate::http_cache::context_hash::PATH,
-            crate::http_cache::context_hash_endpoint(service.clone(), dialects[0].clone()),
+            crate::http_cache::context_hash_endpoint(service.shared.clone(), dialects[0].clone()),
         )
         .nest(service.settings.storage_uri.clone(), files)
         .at("/health", poem::endpoint::make_sync(|_| health()))

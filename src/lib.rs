@@ -158,7 +158,7 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<S
         service.db.clone(),
         args.events_kept,
     ));
-    http_cache::spawn_purgers(
+    let purges = http_cache::spawn_purgers(
         service.db.clone(),
         service.feed.subscribe(),
         http_cache::PurgeSettings {
@@ -174,5 +174,5 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<S
         .db
         .listen(changes::CHANNEL, move || listening.changed_elsewhere())
         .await?;
-    Ok((Arc::new(Services::new(service)), settings))
+    Ok((Arc::new(Services::new(service, purges)), settings))
 }

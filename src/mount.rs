@@ -15,6 +15,9 @@ use std::sync::Arc;
 /// The compiler holds it to the spec's list of families (the generated [`Api`] names each).
 pub struct Services {
     pub shared: Arc<Shared>,
+    /// How far the shared HTTP caches in front have their purges: a write answers once they
+    /// have its own.
+    purges: Arc<crate::http_cache::Progress>,
     bookmarks: crate::bookmarks::BookmarksService,
     content: crate::content::ContentService,
     content_types: crate::content_types::ContentTypesService,
@@ -34,8 +37,9 @@ pub struct Services {
 }
 
 impl Services {
-    pub fn new(shared: Arc<Shared>) -> Services {
+    pub fn new(shared: Arc<Shared>, purges: Arc<crate::http_cache::Progress>) -> Services {
         Services {
+            purges,
             bookmarks: crate::bookmarks::BookmarksService::new(shared.clone()),
             content: crate::content::ContentService::new(shared.clone()),
             content_types: crate::content_types::ContentTypesService::new(shared.clone()),
@@ -178,8 +182,22 @@ impl ApiBase for Services {
         Ok(cx)
     }
 
-    async fn completed(&self, _cx: &Caller, op: &'static Operation) {
+    async fn completed(&self, cx: &Caller, op: &'static Operation) {
         self.written(op).await;
+        if self.purges.any() && op.access == cairn_runtime::http::Access::Write {
+            // The last change committed, this one's or a later one.
+            match cairn_store::events::generation(cx.reader()).await {
+                Ok(id) => {
+                    if !self.purges.wait_for(id, crate::http_cache::WAIT).await {
+                        tracing::warn!(
+                            operation = op.id,
+                            "answered before the caches had its purge"
+                        );
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "no generation to wait for purges"),
+            }
+        }
     }
 
     fn cached(&self, cx: &Caller, request: &Rq) -> Lookup {

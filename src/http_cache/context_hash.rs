@@ -4,7 +4,7 @@
 //! (tagged `ez-user-context-hash`, and `ez-all`: a change of Roles, Policies, assignments or
 //! groups purges it). Answers vary on it, so users with the same rights share them.
 
-use crate::mount::Services;
+use crate::shared::Shared;
 use cairn_runtime::http::{ALL, Access, Edge, Operation, Settings};
 use poem::http::{HeaderValue, StatusCode, header};
 use poem::{Endpoint, Request, Response};
@@ -37,17 +37,14 @@ static LOOKUP: Operation = Operation {
 };
 
 /// The endpoint, authenticating as the API does (the first dialect's settings).
-pub fn endpoint(
-    service: Arc<Services>,
-    dialect: Arc<Settings>,
-) -> impl Endpoint<Output = Response> {
+pub fn endpoint(service: Arc<Shared>, dialect: Arc<Settings>) -> impl Endpoint<Output = Response> {
     poem::endpoint::make(move |req: Request| {
         let (service, dialect) = (service.clone(), dialect.clone());
         async move { answer(&service, dialect, &req).await }
     })
 }
 
-async fn answer(service: &Services, dialect: Arc<Settings>, req: &Request) -> Response {
+async fn answer(service: &Shared, dialect: Arc<Settings>, req: &Request) -> Response {
     let reader = (req.extensions().get::<Arc<cairn_store::Reader>>())
         .cloned()
         .unwrap_or_else(|| Arc::new(service.db.plain_reader()));

@@ -7,4 +7,4 @@ pub(crate) mod context_hash;
 pub(crate) mod purges;
 
 pub use context_hash::endpoint as context_hash_endpoint;
-pub use purges::{PurgeSettings, spawn as spawn_purgers};
+pub use purges::{Progress, PurgeSettings, WAIT, spawn as spawn_purgers};

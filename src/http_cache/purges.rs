@@ -5,12 +5,17 @@
 //! takes it. Where each cache stands is kept in the database (`cairn_store::purges`): a purge
 //! outlives a restart of cairn or of the cache, and of several instances on PostgreSQL one
 //! sends each purge. `/metrics` shows each cache's lag and failures.
+//!
+//! A write answers once every cache that takes purges has its own ([`Progress`], at most
+//! [`WAIT`]): the next read through the cache, by anyone, sees it.
 
 use crate::feed::Signal;
 use cairn_runtime::http::{ALL, ANY};
 use cairn_store::Db;
 use cairn_store::events::{self, Pending, Touched};
 use poem::http::HeaderName;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use tokio::sync::watch;
 
@@ -22,6 +27,10 @@ const MAX_HEADER: usize = 7_500;
 const TIMEOUT: Duration = Duration::from_secs(5);
 /// How often a purger looks for changes when no commit wakes it (another instance's).
 const POLL: Duration = Duration::from_secs(1);
+/// How soon a purger looks again when another instance holds its cache's cursor.
+const HELD: Duration = Duration::from_millis(20);
+/// The longest a write waits for its purges before it answers.
+pub const WAIT: Duration = Duration::from_secs(2);
 const FIRST_BACKOFF: Duration = Duration::from_millis(100);
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
@@ -36,41 +45,111 @@ pub struct PurgeSettings {
     pub header: HeaderName,
 }
 
+/// How far each cache has its purges: the last change purged there, and whether its
+/// purges fail (then nobody waits for it).
+#[derive(Default)]
+pub struct Progress {
+    caches: Vec<CacheProgress>,
+    moved: watch::Sender<()>,
+}
+
+#[derive(Default)]
+struct CacheProgress {
+    through: AtomicU64,
+    failing: AtomicBool,
+}
+
+impl Progress {
+    /// Whether there is a cache to wait for.
+    pub fn any(&self) -> bool {
+        !self.caches.is_empty()
+    }
+
+    /// Waits until every cache whose purges do not fail has the changes up to `id`, at most
+    /// `limit`; whether they all have.
+    pub async fn wait_for(&self, id: u64, limit: Duration) -> bool {
+        let mut moved = self.moved.subscribe();
+        let done = || {
+            (self.caches.iter()).all(|c| {
+                c.failing.load(Ordering::Acquire) || c.through.load(Ordering::Acquire) >= id
+            })
+        };
+        let deadline = tokio::time::Instant::now() + limit;
+        while !done() {
+            if tokio::time::timeout_at(deadline, moved.changed())
+                .await
+                .is_err()
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn set(&self, cache: usize, through: u64, failing: bool) {
+        let c = &self.caches[cache];
+        c.through.fetch_max(through, Ordering::AcqRel);
+        c.failing.store(failing, Ordering::Release);
+        self.moved.send_modify(|_| {});
+    }
+}
+
 /// Starts one purger per cache, each until the server stops; a cache named for the first
-/// time starts at the last change committed before.
+/// time starts at the last change committed before. What writes wait for.
 pub async fn spawn(
     db: Db,
     feed: watch::Receiver<Signal>,
     settings: PurgeSettings,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Arc<Progress>> {
     if settings.urls.is_empty() {
-        return Ok(());
+        return Ok(Arc::default());
     }
     let method = reqwest::Method::from_bytes(settings.method.as_bytes())
         .map_err(|_| anyhow::anyhow!("--purge-method: `{}` is no method", settings.method))?;
     let client = reqwest::Client::builder().timeout(TIMEOUT).build()?;
-    for url in &settings.urls {
+    let progress = Arc::new(Progress {
+        caches: settings
+            .urls
+            .iter()
+            .map(|_| CacheProgress::default())
+            .collect(),
+        moved: watch::Sender::new(()),
+    });
+    for (index, url) in settings.urls.iter().enumerate() {
         reqwest::Url::parse(url).map_err(|e| anyhow::anyhow!("--purge-url {url}: {e}"))?;
         cairn_store::purges::start(db.conn(), url).await?;
         let purger = Purger {
             db: db.clone(),
             cache: url.clone(),
+            index,
+            progress: progress.clone(),
             client: client.clone(),
             method: method.clone(),
             header: settings.header.clone(),
         };
         tokio::spawn(purger.run(feed.clone()));
     }
-    Ok(())
+    Ok(progress)
 }
 
 /// Sends one cache its purges.
 struct Purger {
     db: Db,
     cache: String,
+    /// Its place in `progress`.
+    index: usize,
+    progress: Arc<Progress>,
     client: reqwest::Client,
     method: reqwest::Method,
     header: HeaderName,
+}
+
+/// How a round of purges ended.
+enum Round {
+    /// Another instance holds the cache's cursor: it purges.
+    Held,
+    /// This many changes purged; the cache has every change up to the id.
+    Through(usize, u64),
 }
 
 /// Why a round of purges did not end.
@@ -90,13 +169,19 @@ impl Purger {
                 return;
             }
             match self.round().await {
-                Ok(n) => {
+                Ok(Round::Held) => {
+                    tokio::time::sleep(HELD).await;
+                    continue;
+                }
+                Ok(Round::Through(n, through)) => {
                     backoff = FIRST_BACKOFF;
+                    self.progress.set(self.index, through, false);
                     if n as u64 >= BATCH {
                         continue;
                     }
                 }
                 Err(e) => {
+                    self.progress.set(self.index, 0, true);
                     metrics::counter!("cairn_purge_failures_total", "cache" => self.cache.clone())
                         .increment(1);
                     tracing::warn!(cache = %self.cache, error = %e, retry_in_ms = backoff.as_millis() as u64, "purge failed");
@@ -115,15 +200,15 @@ impl Purger {
         }
     }
 
-    /// Sends the changes after the cache's cursor (one batch) and moves it past them; how
-    /// many there were. On PostgreSQL the cursor stays claimed while the purge is sent.
-    async fn round(&self) -> Result<usize, Failure> {
+    /// Sends the changes after the cache's cursor (one batch) and moves it past them. On
+    /// PostgreSQL the cursor stays claimed while the purge is sent.
+    async fn round(&self) -> Result<Round, Failure> {
         if self.db.backend() == sea_orm::DbBackend::Postgres {
             return self
                 .db
                 .write_untracked(async |tx| {
                     let Some(cursor) = cairn_store::purges::claim(tx, &self.cache).await? else {
-                        return Ok(0);
+                        return Ok(Round::Held);
                     };
                     self.purge_after(tx, cursor).await
                 })
@@ -131,7 +216,7 @@ impl Purger {
         }
         let db = self.db.conn();
         let Some(cursor) = cairn_store::purges::claim(db, &self.cache).await? else {
-            return Ok(0);
+            return Ok(Round::Held);
         };
         self.purge_after(db, cursor).await
     }
@@ -141,14 +226,14 @@ impl Purger {
         &self,
         db: &impl cairn_store::Connection,
         cursor: u64,
-    ) -> Result<usize, Failure> {
+    ) -> Result<Round, Failure> {
         let pending = events::pending_since(db, cursor, BATCH).await?;
         let now = now();
         let label = self.cache.clone();
         let Some(last) = pending.last().map(|p| p.id) else {
             metrics::gauge!("cairn_purge_lag_changes", "cache" => label.clone()).set(0.0);
             metrics::gauge!("cairn_purge_lag_seconds", "cache" => label).set(0.0);
-            return Ok(0);
+            return Ok(Round::Through(0, cursor));
         };
         metrics::gauge!("cairn_purge_lag_seconds", "cache" => label.clone())
             .set((now - pending[0].at).max(0) as f64);
@@ -166,7 +251,7 @@ impl Purger {
             .increment(pending.len() as u64);
         let behind = events::generation(db).await?.saturating_sub(last);
         metrics::gauge!("cairn_purge_lag_changes", "cache" => label).set(behind as f64);
-        Ok(pending.len())
+        Ok(Round::Through(pending.len(), last))
     }
 
     /// One purge request; a cache that does not answer 2xx has not taken it.
