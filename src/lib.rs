@@ -130,6 +130,8 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<S
         Arc::new(cascades::Cascades),
         images::Images::new(variations, workers, args.image_queue as usize),
     );
+    // The public answers in flight, counted across dialects: purges wait for them.
+    let in_flight = std::sync::Arc::new(cairn_runtime::http::InFlight::default());
     let settings = dialects
         .into_iter()
         .map(|wire| {
@@ -140,6 +142,7 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<S
                 edge: cairn_runtime::http::EdgeSettings {
                     ttl: args.http_cache_ttl,
                     tag_header: args.http_cache_tag_header.clone(),
+                    in_flight: in_flight.clone(),
                 },
             })
         })
@@ -165,6 +168,7 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<S
             urls: args.purge_urls.clone(),
             method: args.purge_method.clone(),
             header: args.purge_header.clone(),
+            in_flight: in_flight.clone(),
         },
     )
     .await?;

@@ -10,7 +10,7 @@
 //! [`WAIT`]): the next read through the cache, by anyone, sees it.
 
 use crate::feed::Signal;
-use cairn_runtime::http::{ALL, ANY};
+use cairn_runtime::http::{ALL, ANY, InFlight};
 use cairn_store::Db;
 use cairn_store::events::{self, Pending, Touched};
 use poem::http::HeaderName;
@@ -29,6 +29,11 @@ const TIMEOUT: Duration = Duration::from_secs(5);
 const POLL: Duration = Duration::from_secs(1);
 /// How soon a purger looks again when another instance holds its cache's cursor.
 const HELD: Duration = Duration::from_millis(20);
+/// The longest a purge waits for the public answers begun before it to go out.
+const DRAIN: Duration = Duration::from_secs(1);
+/// After they went out, how long a cache may take to hold them (they went out as bytes on a
+/// socket; the cache reads them a moment later).
+const SETTLE: Duration = Duration::from_millis(2);
 /// The longest a write waits for its purges before it answers.
 pub const WAIT: Duration = Duration::from_secs(2);
 const FIRST_BACKOFF: Duration = Duration::from_millis(100);
@@ -37,6 +42,9 @@ const MAX_BACKOFF: Duration = Duration::from_secs(30);
 /// Where and how purges are sent.
 #[derive(Debug, Clone)]
 pub struct PurgeSettings {
+    /// The public answers this instance is rendering: a purge waits until those begun before
+    /// it have gone out.
+    pub in_flight: Arc<InFlight>,
     /// The caches: each gets every purge.
     pub urls: Vec<String>,
     /// `PURGEKEYS` for Varnish with the reference's VCL.
@@ -123,6 +131,8 @@ pub async fn spawn(
             cache: url.clone(),
             index,
             progress: progress.clone(),
+            in_flight: settings.in_flight.clone(),
+            seen: AtomicU64::new(u64::MAX),
             client: client.clone(),
             method: method.clone(),
             header: settings.header.clone(),
@@ -139,6 +149,9 @@ struct Purger {
     /// Its place in `progress`.
     index: usize,
     progress: Arc<Progress>,
+    in_flight: Arc<InFlight>,
+    /// The cursor as this purger last saw it (`u64::MAX` before its first round).
+    seen: AtomicU64,
     client: reqwest::Client,
     method: reqwest::Method,
     header: HeaderName,
@@ -227,6 +240,10 @@ impl Purger {
         db: &impl cairn_store::Connection,
         cursor: u64,
     ) -> Result<Round, Failure> {
+        let seen = self.seen.swap(cursor, Ordering::AcqRel);
+        if seen < cursor && self.in_flight.busy() {
+            self.purge_late(db, seen, cursor).await?;
+        }
         let pending = events::pending_since(db, cursor, BATCH).await?;
         let now = now();
         let label = self.cache.clone();
@@ -243,15 +260,46 @@ impl Purger {
                 .await?
                 .is_some_and(|o| o > cursor + 1);
         let tags = tags_of(&pending, lost);
+        // An answer rendered before these changes and still going out would reach the cache
+        // after the purge, and stay.
+        if self.in_flight.drain(DRAIN).await {
+            tokio::time::sleep(SETTLE).await;
+        } else {
+            tracing::warn!(cache = %self.cache, "purging while answers begun before are still out");
+        }
         for chunk in chunks(&tags) {
             self.send(&chunk).await?;
         }
         cairn_store::purges::advance(db, &self.cache, last, now).await?;
+        self.seen.store(last, Ordering::Release);
         metrics::counter!("cairn_purged_changes_total", "cache" => label.clone())
             .increment(pending.len() as u64);
         let behind = events::generation(db).await?.saturating_sub(last);
         metrics::gauge!("cairn_purge_lag_changes", "cache" => label).set(behind as f64);
         Ok(Round::Through(pending.len(), last))
+    }
+
+    /// Another instance purged the changes after `seen` up to `cursor` while this one was
+    /// rendering public answers, which may have begun before them: once those are out, purges
+    /// the changes again, so that a cache that kept one of them drops it.
+    async fn purge_late(
+        &self,
+        db: &impl cairn_store::Connection,
+        seen: u64,
+        cursor: u64,
+    ) -> Result<(), Failure> {
+        let late: Vec<Pending> = (events::pending_since(db, seen, BATCH).await?)
+            .into_iter()
+            .filter(|p| p.id <= cursor)
+            .collect();
+        let lost = cursor - seen > late.len() as u64;
+        let tags = tags_of(&late, lost);
+        self.in_flight.drain(DRAIN).await;
+        tokio::time::sleep(SETTLE).await;
+        for chunk in chunks(&tags) {
+            self.send(&chunk).await?;
+        }
+        Ok(())
     }
 
     /// One purge request; a cache that does not answer 2xx has not taken it.

@@ -23,6 +23,7 @@ mod report;
 mod scenarios;
 mod server;
 mod targets;
+mod varnish;
 
 use anyhow::{Result, anyhow, bail};
 use clap::{Args, Parser, Subcommand};
@@ -143,6 +144,10 @@ struct BenchArgs {
     /// draft published); 0: only on Section 1.
     #[arg(long, default_value_t = 20)]
     mixed_items: usize,
+    /// varnish: the VCL Varnish runs [default: docs/varnish/cairn.vcl]; the reference's
+    /// `varnish7.vcl` works too (its parameters file is written for it).
+    #[arg(long, value_name = "FILE")]
+    vcl: Option<PathBuf>,
     /// images: 12-megapixel JPEGs whose `small` is rendered (one request each, timed).
     #[arg(long, default_value_t = 10)]
     image_renders: usize,
@@ -226,6 +231,10 @@ async fn bench(args: BenchArgs) -> Result<()> {
             images::NAME
         );
         println!(
+            "{:<24} content read by anonymous through Varnish while it is edited (alone)",
+            mixed::EDGE
+        );
+        println!(
             "{:<24} issue 14's targets in one run (alone; not part of the full run)",
             targets::NAME
         );
@@ -283,6 +292,7 @@ async fn bench(args: BenchArgs) -> Result<()> {
         fulltext::NAME,
         aggregations::NAME,
         mixed::NAME,
+        mixed::EDGE,
         images::NAME,
     ];
     let names: Vec<String> = (args.scenarios.iter())
@@ -299,6 +309,7 @@ async fn bench(args: BenchArgs) -> Result<()> {
                 fulltext::NAME,
                 aggregations::NAME,
                 mixed::NAME,
+                mixed::EDGE,
                 images::NAME,
                 targets::NAME,
             ];
@@ -342,10 +353,18 @@ async fn bench(args: BenchArgs) -> Result<()> {
             subjects.push(args.mixed_items);
         }
         for items in subjects {
-            mixed_reports.push(mixed::run(&cairn, None, n, d, items).await?);
+            mixed_reports.push(mixed::run(&cairn, None, n, d, items, None).await?);
             if let Some(url) = &args.mixed_database {
-                mixed_reports.push(mixed::run(&cairn, Some(url), n, d, items).await?);
+                mixed_reports.push(mixed::run(&cairn, Some(url), n, d, items, None).await?);
             }
+        }
+    }
+    if args.scenarios.iter().any(|n| n == mixed::EDGE) {
+        let (n, d, items) = (load.connections, load.duration, args.mixed_items);
+        let vcl = args.vcl.clone().unwrap_or_else(varnish::default_vcl);
+        mixed_reports.push(mixed::run(&cairn, None, n, d, items, Some(&vcl)).await?);
+        if let Some(url) = &args.mixed_database {
+            mixed_reports.push(mixed::run(&cairn, Some(url), n, d, items, Some(&vcl)).await?);
         }
     }
 

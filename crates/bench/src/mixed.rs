@@ -12,6 +12,10 @@
 //! edit of the next one (a new draft, its name set to the next number, published). A
 //! publication drops only the kept answers of what it touched, so the reads of the other
 //! items stay kept.
+//!
+//! As `varnish` ([`EDGE`]), it runs on content items read by anonymous front ends through a
+//! Varnish of its own in front of the server (`varnish.rs`), which purges it on every change
+//! (`--purge-url`); the hit ratio is Varnish's (`X-Cache`).
 
 use crate::bulk::ADMIN;
 use crate::client::{Conn, Request};
@@ -20,6 +24,7 @@ use crate::server::Cairn;
 use anyhow::{Context, Result, bail};
 use hdrhistogram::Histogram;
 use std::net::SocketAddr;
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -27,6 +32,8 @@ use tokio::sync::Mutex;
 
 /// The scenario's name for `--scenario`.
 pub const NAME: &str = "mixed";
+/// The scenario through Varnish.
+pub const EDGE: &str = "varnish";
 
 /// Writes in every hundred requests.
 const WRITES_PER_100: u64 = 10;
@@ -52,23 +59,50 @@ pub async fn run(
     connections: usize,
     duration: Duration,
     items: usize,
+    edge: Option<&Path>,
 ) -> Result<Report> {
     let dir = tempfile::tempdir()?;
     let url = database.map(crate::server::fresh_schema).transpose()?;
+    let varnish_at = crate::server::free_addr()?;
+    let purge = format!("http://{varnish_at}/");
+    let extra: &[&str] = match edge {
+        Some(_) => &["--purge-url", &purge],
+        None => &[],
+    };
     let writer = cairn
-        .start_on(dir.path(), PREFIX, url.as_deref(), &[])
+        .start_on(dir.path(), PREFIX, url.as_deref(), extra)
         .await?;
     let reader = match &url {
-        Some(url) => Some(cairn.start_on(dir.path(), PREFIX, Some(url), &[]).await?),
+        Some(url) => Some(cairn.start_on(dir.path(), PREFIX, Some(url), extra).await?),
         None => None,
     };
-    let (write_at, read_at) = (writer.addr, reader.as_ref().map_or(writer.addr, |r| r.addr));
+    let (write_at, mut read_at) = (writer.addr, reader.as_ref().map_or(writer.addr, |r| r.addr));
+    let varnish = match edge {
+        Some(vcl) => {
+            let ready = format!("{PREFIX}/");
+            let v = crate::varnish::start(dir.path(), varnish_at, read_at, vcl, &ready).await?;
+            read_at = v.addr;
+            Some(v)
+        }
+        None => None,
+    };
     let subject = match items {
+        0 if edge.is_some() => bail!("varnish: needs content items (--mixed-items)"),
         0 => Subject::Section,
         n => Subject::Content(folders(write_at, n).await?),
     };
-    let before = cache_counts(read_at).await?;
+    if edge.is_some() {
+        // The purges of the setup, sent while Varnish started, settle.
+        tokio::time::sleep(Duration::from_secs(3)).await;
+    }
+    let before = match edge {
+        Some(_) => (0.0, 0.0),
+        None => cache_counts(read_at).await?,
+    };
     let shared = Arc::new(Shared {
+        edge: edge.is_some(),
+        hits: AtomicU64::new(0),
+        misses: AtomicU64::new(0),
         acked: (0..subject.len()).map(|_| AtomicU64::new(0)).collect(),
         subject,
         next: Mutex::new(0),
@@ -89,8 +123,22 @@ pub async fn run(
     for t in tasks {
         latency.add(t.await.context("a mixed connection failed")??)?;
     }
-    let after = cache_counts(read_at).await?;
+    let after = match edge {
+        Some(_) => (
+            shared.hits.load(Ordering::Relaxed) as f64,
+            shared.misses.load(Ordering::Relaxed) as f64,
+        ),
+        None => cache_counts(read_at).await?,
+    };
     let label = match (database, items) {
+        _ if edge.is_some() => format!(
+            "varnish, {items} content items read by anonymous through Varnish{}",
+            if database.is_some() {
+                ", 2 instances (PostgreSQL)"
+            } else {
+                " (SQLite)"
+            }
+        ),
         (Some(_), 0) => "mixed, 2 instances (PostgreSQL)".to_string(),
         (None, 0) => "mixed (SQLite)".to_string(),
         (Some(_), n) => format!("mixed, {n} content items, 2 instances (PostgreSQL)"),
@@ -108,7 +156,7 @@ pub async fn run(
         hits: after.0 - before.0,
         misses: after.1 - before.1,
     };
-    drop((writer, reader));
+    drop((varnish, writer, reader));
     Ok(report)
 }
 
@@ -144,6 +192,10 @@ async fn folders(at: SocketAddr, n: usize) -> Result<Vec<i64>> {
 
 struct Shared {
     subject: Subject,
+    /// Reads go through Varnish, as anonymous; its `X-Cache` counted.
+    edge: bool,
+    hits: AtomicU64,
+    misses: AtomicU64,
     /// Per item read, the highest number whose write was answered.
     acked: Vec<AtomicU64>,
     /// The last number written; held while a write is under way, so writes go in order.
@@ -189,9 +241,16 @@ async fn connection(
         let item = i as usize % shared.acked.len();
         let need = shared.acked[item].load(Ordering::SeqCst);
         let t = Instant::now();
-        let resp = reads.send(&read_request(&shared.subject, item)).await?;
+        let resp = reads
+            .send(&read_request(&shared.subject, item, shared.edge))
+            .await?;
         latency.record(t.elapsed().as_micros() as u64)?;
         shared.reads.fetch_add(1, Ordering::Relaxed);
+        if shared.edge {
+            let hit = resp.header("x-cache").is_some_and(|v| v.starts_with("HIT"));
+            let counter = if hit { &shared.hits } else { &shared.misses };
+            counter.fetch_add(1, Ordering::Relaxed);
+        }
         if resp.status != 200 {
             shared.errors.fetch_add(1, Ordering::Relaxed);
             continue;
@@ -209,15 +268,18 @@ async fn connection(
     Ok(latency)
 }
 
-/// The read of `item`, as admin.
-fn read_request(subject: &Subject, item: usize) -> Request {
+/// The read of `item`, as admin, or as anonymous through Varnish (`edge`).
+fn read_request(subject: &Subject, item: usize, edge: bool) -> Request {
     let (path, media) = match subject {
         Subject::Section => (format!("{PREFIX}/content/sections/1"), "Section"),
         Subject::Content(ids) => (format!("{PREFIX}/content/objects/{}", ids[item]), "Content"),
     };
-    Request::new("GET", &path)
-        .header("Authorization", ADMIN)
-        .header("Accept", &format!("application/vnd.ibexa.api.{media}+json"))
+    let req = Request::new("GET", &path)
+        .header("Accept", &format!("application/vnd.ibexa.api.{media}+json"));
+    match edge {
+        true => req,
+        false => req.header("Authorization", ADMIN),
+    }
 }
 
 /// Renames `item` to `number`: the Section at once; a content item by a new draft,

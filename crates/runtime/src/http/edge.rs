@@ -13,6 +13,8 @@ use super::Operation;
 use poem::http::header::{self, HeaderName};
 use poem::http::{HeaderMap, HeaderValue, StatusCode};
 use poem::{Request, Response};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
 
 /// The tag every answer carries; a change that may have changed anything purges it.
 pub const ALL: &str = "ez-all";
@@ -44,6 +46,8 @@ pub struct EdgeSettings {
     /// The header the tags are written in: `xkey` (Varnish), `Surrogate-Key` (Fastly),
     /// `Cache-Tag` (Cloudflare, comma-separated).
     pub tag_header: HeaderName,
+    /// The public answers being rendered (one count for every dialect).
+    pub in_flight: Arc<InFlight>,
 }
 
 impl Default for EdgeSettings {
@@ -51,6 +55,80 @@ impl Default for EdgeSettings {
         EdgeSettings {
             ttl: 60,
             tag_header: HeaderName::from_static("xkey"),
+            in_flight: Arc::default(),
+        }
+    }
+}
+
+/// The public answers being rendered, by the round in which they began. A purge is sent only
+/// once the answers begun before it was decided have gone out: a cache that fetched one of
+/// them (and made the readers that came meanwhile wait for it) has it before the purge, which
+/// then drops it; sent earlier, the purge would find nothing and the old answer would be kept.
+#[derive(Debug, Default)]
+pub struct InFlight {
+    state: Mutex<(u64, BTreeMap<u64, usize>)>,
+    done: tokio::sync::Notify,
+}
+
+/// One answer in flight, counted until dropped.
+pub(crate) struct Flying<'a> {
+    in_flight: &'a InFlight,
+    round: u64,
+}
+
+impl InFlight {
+    pub(crate) fn begin(&self) -> Flying<'_> {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let round = state.0;
+        *state.1.entry(round).or_default() += 1;
+        Flying {
+            in_flight: self,
+            round,
+        }
+    }
+
+    /// Whether any answer is in flight.
+    pub fn busy(&self) -> bool {
+        let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        !state.1.is_empty()
+    }
+
+    /// Waits until every answer begun before this call has gone out, at most `limit`;
+    /// whether they all have.
+    pub async fn drain(&self, limit: std::time::Duration) -> bool {
+        let round = {
+            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            state.0 += 1;
+            state.0
+        };
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            let done = self.done.notified();
+            tokio::pin!(done);
+            done.as_mut().enable();
+            let pending = {
+                let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+                state.1.range(..round).next().is_some()
+            };
+            if !pending {
+                return true;
+            }
+            if tokio::time::timeout_at(deadline, done).await.is_err() {
+                return false;
+            }
+        }
+    }
+}
+
+impl Drop for Flying<'_> {
+    fn drop(&mut self) {
+        let mut state = (self.in_flight.state.lock()).unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = state.1.get_mut(&self.round) {
+            *n -= 1;
+            if *n == 0 {
+                state.1.remove(&self.round);
+                self.in_flight.done.notify_waiters();
+            }
         }
     }
 }
@@ -177,6 +255,26 @@ fn path_tags(op: &Operation, req: &Request) -> (Vec<String>, Option<i64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_drain_waits_for_the_answers_begun_before_it_only() {
+        let in_flight = Arc::new(InFlight::default());
+        let early = in_flight.begin();
+        let waiting = {
+            let in_flight = in_flight.clone();
+            tokio::spawn(async move { in_flight.drain(std::time::Duration::from_secs(5)).await })
+        };
+        tokio::task::yield_now().await;
+        // Begun after the drain: not waited for.
+        let _late = in_flight.begin();
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        assert!(!waiting.is_finished());
+        drop(early);
+        assert!(waiting.await.unwrap());
+        let stuck = in_flight.begin();
+        assert!(!in_flight.drain(std::time::Duration::from_millis(10)).await);
+        drop(stuck);
+    }
 
     #[test]
     fn long_tag_lists_fall_back_to_the_tags_every_change_purges() {

@@ -142,6 +142,9 @@ impl Endpoint for PathEndpoint {
                 };
                 let format = neg.format;
                 let asked = (op.method == "GET").then(|| super::edge::Asked::of(op, &req));
+                // A public answer, which a cache may keep, counts until it has gone out.
+                let _flying =
+                    (op.edge == super::Edge::Public).then(|| self.settings.edge.in_flight.begin());
                 let result = match body {
                     Ok(body) => {
                         let query = parse_query(req.uri().query().unwrap_or(""));
