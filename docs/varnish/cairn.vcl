@@ -35,6 +35,8 @@ acl debuggers {
 
 sub vcl_recv {
     if (req.restarts == 0) {
+        # Several Accept headers made one, so that the check below sees them all.
+        std.collect(req.http.Accept);
         # The hash is Varnish's to fetch: a client that sends one, or asks for one, is refused.
         if (req.http.X-User-Context-Hash
             || req.http.Accept ~ "application/vnd\.fos\.user-context-hash") {
@@ -62,7 +64,7 @@ sub vcl_recv {
     if (req.http.Cookie) {
         cookie.parse(req.http.Cookie);
         cookie.keep_re("^(eZSESSID|ibexa-)");
-        set req.http.Cookie = cookie.get_string();
+        set req.http.Cookie = regsub(cookie.get_string(), ";$", "");
         if (req.http.Cookie == "") {
             unset req.http.Cookie;
         }
