@@ -1,0 +1,506 @@
+//! Reads at the edge (issue 44), behind a real Varnish (`docs/varnish/cairn.vcl`, or the VCL
+//! `CAIRN_VCL` names) in front of cairn served over TCP and purging it: every kind of change
+//! is seen by the next read through it, anonymous answers are shared, an editor's never
+//! reaches anonymous, and the purges of changes made while cairn was down arrive when it is
+//! back. Skipped with a warning without varnishd and its xkey vmod (`.ci/varnish`), failing
+//! instead under `CAIRN_REQUIRE_VARNISH`.
+
+use crate::content::published_folder;
+use crate::permissions::{PW, plain_user, role_for};
+use crate::support::*;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+/// cairn served over TCP with Varnish in front: reads go through `varnish`, changes are made
+/// on `owner` (the instance that owns the database, beside the served one).
+struct Edge {
+    varnish: Varnish,
+    served: Served,
+    owner: TestApp,
+    purge: Vec<String>,
+}
+
+impl Edge {
+    /// Both instances purge Varnish.
+    async fn start() -> Option<Edge> {
+        Self::start_with(true).await
+    }
+
+    /// The served instance purges Varnish; the owner too when `owner_purges`.
+    async fn start_with(owner_purges: bool) -> Option<Edge> {
+        let mut served = Served::reserve();
+        let varnish = Varnish::start(served.port())?;
+        let purge = vec!["--purge-url".to_string(), varnish.purge_url()];
+        knows_options(&purge);
+        let owner = if owner_purges {
+            TestApp::with_args(&args(&purge)).await
+        } else {
+            TestApp::new().await
+        };
+        served
+            .start(owner.another_instance_with(&args(&purge)).await)
+            .await;
+        Some(Edge {
+            varnish,
+            served,
+            owner,
+            purge,
+        })
+    }
+
+    /// The served instance stopped (nothing answers on its port, nothing of it purges).
+    async fn stop_cairn(&mut self) {
+        self.served.stop().await;
+    }
+
+    /// A new served instance on the same port, purging Varnish.
+    async fn start_cairn(&mut self) {
+        let app = self.owner.another_instance_with(&args(&self.purge)).await;
+        self.served.start(app).await;
+    }
+
+    /// An anonymous GET of `path` (under the API prefix) in `media` through Varnish.
+    async fn read(&self, path: &str, media: &str) -> EdgeResp {
+        self.varnish.get(path).accept(media).send().await
+    }
+
+    /// Reads `path` twice (the cache filled, then a HIT of the same answer); the answer.
+    async fn fill(&self, path: &str, media: &str) -> Value {
+        let first = self.read(path, media).await;
+        first.assert(200);
+        let again = self.read(path, media).await;
+        again.assert(200);
+        assert!(again.hit(), "{path} not kept by Varnish: {again:?}");
+        assert_eq!(again.body, first.body, "{path}");
+        again.json()
+    }
+
+    /// Reads `path` once more (after a change), asserting a 200; its JSON.
+    async fn fresh(&self, path: &str, media: &str) -> Value {
+        let r = self.read(path, media).await;
+        r.assert(200);
+        r.json()
+    }
+}
+
+fn args(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// Fails the test (instead of ending the test process, as the harness's parse would) when
+/// `cairn serve` lacks the options of issue 44's server side.
+fn knows_options(extra: &[String]) {
+    let mut all = vec!["cairn", "serve", "--database-url", "sqlite::memory:"];
+    all.extend(args(extra));
+    if let Err(e) = <cairn::config::Cli as clap::Parser>::try_parse_from(all) {
+        panic!("cairn serve does not take {extra:?} (issue 44's server side): {e}");
+    }
+}
+
+/// The ids of the Locations of a `LocationList` (JSON).
+fn location_ids(list: &Value) -> Vec<i64> {
+    items(list, "LocationList", "Location")
+        .iter()
+        .map(|l| last_id(l["_href"].as_str().unwrap()))
+        .collect()
+}
+
+fn children(at: &str) -> String {
+    format!("/content/locations/{at}/children")
+}
+
+fn id_at(path: &str) -> i64 {
+    last_id(path)
+}
+
+/// A new version of `id` whose `name` is `name`, published (as admin).
+async fn publish_name(app: &TestApp, id: i64, name: &str) {
+    let r = app
+        .req("COPY", &format!("/content/objects/{id}/currentversion"))
+        .admin()
+        .accept("Version+json")
+        .send()
+        .await;
+    r.assert(201);
+    let no = r.json()["Version"]["VersionInfo"]["versionNo"]
+        .as_i64()
+        .unwrap();
+    app.req("PATCH", &format!("/content/objects/{id}/versions/{no}"))
+        .admin()
+        .json_body(
+            "VersionUpdate",
+            json!({"fields": {"field": [{"fieldDefinitionIdentifier": "name", "fieldValue": name}]}}),
+        )
+        .send()
+        .await
+        .assert(200);
+    crate::content::publish(app, id, no).await;
+}
+
+/// Hides the Location at `at` (as admin).
+async fn hide(app: &TestApp, at: &str) {
+    app.req("PATCH", &format!("/content/locations/{at}"))
+        .admin()
+        .json_body("LocationUpdate", json!({"hidden": true}))
+        .send()
+        .await
+        .assert(200);
+}
+
+/// Sends the Location at `at` to the trash (as admin); the trash item's href.
+async fn trash(app: &TestApp, at: &str) -> String {
+    let r = app
+        .req("MOVE", &format!("/content/locations/{at}"))
+        .admin()
+        .header("destination", &format!("{PREFIX}/content/trash"))
+        .send()
+        .await;
+    r.assert(201);
+    r.header("location").unwrap()
+}
+
+/// Whether an anonymous read of the Location at `at` shows it hidden (or no longer shows it).
+fn shown_hidden(r: &EdgeResp) -> bool {
+    r.status != 200 || r.json()["Location"]["hidden"] == true
+}
+
+#[tokio::test]
+async fn a_published_edit_is_seen_at_once() {
+    let Some(edge) = Edge::start().await else {
+        return;
+    };
+    let (id, at) = published_folder(&edge.owner, "Before", "1/2").await;
+    let item = format!("/content/objects/{id}");
+    let location = format!("/content/locations/{at}");
+    assert_eq!(
+        edge.fill(&item, "Content+json").await["Content"]["Name"],
+        "Before"
+    );
+    let l = edge.fill(&location, "Location+json").await;
+    assert_eq!(l["Location"]["ContentInfo"]["Content"]["Name"], "Before");
+
+    publish_name(&edge.owner, id, "After").await;
+    let c = edge.fresh(&item, "Content+json").await;
+    assert_eq!(c["Content"]["Name"], "After");
+    let l = edge.fresh(&location, "Location+json").await;
+    assert_eq!(l["Location"]["ContentInfo"]["Content"]["Name"], "After");
+}
+
+#[tokio::test]
+async fn a_move_is_seen_at_once() {
+    let Some(edge) = Edge::start().await else {
+        return;
+    };
+    let (_, a) = published_folder(&edge.owner, "A", "1/2").await;
+    let (_, b) = published_folder(&edge.owner, "B", "1/2").await;
+    let (_, x) = published_folder(&edge.owner, "X", &a).await;
+    let x_id = id_at(&x);
+    assert_eq!(
+        location_ids(&edge.fill(&children(&a), "LocationList+json").await),
+        [x_id]
+    );
+    assert!(location_ids(&edge.fill(&children(&b), "LocationList+json").await).is_empty());
+    let moved = edge
+        .fill(&format!("/content/locations/{x}"), "Location+json")
+        .await;
+    assert_eq!(moved["Location"]["pathString"], format!("/{x}/"));
+
+    edge.owner.move_to(&x, &b).send().await.assert(201);
+    let now_a = edge.fresh(&children(&a), "LocationList+json").await;
+    assert!(location_ids(&now_a).is_empty(), "{now_a}");
+    let now_b = edge.fresh(&children(&b), "LocationList+json").await;
+    assert_eq!(location_ids(&now_b), [x_id]);
+    // Under its old path: moved, or not found there any more.
+    let old = edge
+        .read(&format!("/content/locations/{x}"), "Location+json")
+        .await;
+    assert!(
+        old.status != 200 || old.json()["Location"]["pathString"] == format!("/{b}/{x_id}/"),
+        "{old:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_hide_is_seen_at_once() {
+    let Some(edge) = Edge::start().await else {
+        return;
+    };
+    let (_, h) = published_folder(&edge.owner, "Hidden soon", "1/2").await;
+    let location = format!("/content/locations/{h}");
+    assert_eq!(
+        edge.fill(&location, "Location+json").await["Location"]["hidden"],
+        false
+    );
+
+    hide(&edge.owner, &h).await;
+    let r = edge.read(&location, "Location+json").await;
+    assert!(shown_hidden(&r), "{r:?}");
+}
+
+#[tokio::test]
+async fn a_trash_is_seen_at_once() {
+    let Some(edge) = Edge::start().await else {
+        return;
+    };
+    let (_, p) = published_folder(&edge.owner, "Parent", "1/2").await;
+    let (_, t) = published_folder(&edge.owner, "Trashed soon", &p).await;
+    let location = format!("/content/locations/{t}");
+    edge.fill(&location, "Location+json").await;
+    let list = edge.fill(&children(&p), "LocationList+json").await;
+    assert_eq!(location_ids(&list), [id_at(&t)]);
+
+    trash(&edge.owner, &t).await;
+    edge.read(&location, "Location+json").await.assert(404);
+    let list = edge.fresh(&children(&p), "LocationList+json").await;
+    assert!(location_ids(&list).is_empty(), "{list}");
+    let parent = edge
+        .fresh(&format!("/content/locations/{p}"), "Location+json")
+        .await;
+    assert_eq!(parent["Location"]["childCount"], 0);
+}
+
+#[tokio::test]
+async fn a_restore_is_seen_at_once() {
+    let Some(edge) = Edge::start().await else {
+        return;
+    };
+    let (_, p) = published_folder(&edge.owner, "Parent", "1/2").await;
+    let (_, t) = published_folder(&edge.owner, "Trashed", &p).await;
+    let parent = format!("/content/locations/{p}");
+    let item = trash(&edge.owner, &t).await;
+    assert!(location_ids(&edge.fill(&children(&p), "LocationList+json").await).is_empty());
+    assert_eq!(
+        edge.fill(&parent, "Location+json").await["Location"]["childCount"],
+        0
+    );
+
+    edge.owner
+        .abs("MOVE", &item)
+        .admin()
+        .send()
+        .await
+        .assert(201);
+    let list = edge.fresh(&children(&p), "LocationList+json").await;
+    assert_eq!(location_ids(&list).len(), 1, "{list}");
+    assert_eq!(
+        edge.fresh(&parent, "Location+json").await["Location"]["childCount"],
+        1
+    );
+}
+
+#[tokio::test]
+async fn a_role_change_is_seen_at_once() {
+    let Some(edge) = Edge::start().await else {
+        return;
+    };
+    // Of a parent in the Standard Section, one child in it and one in Media, which the
+    // Anonymous Role does not read.
+    let (_, p) = published_folder(&edge.owner, "Parent", "1/2").await;
+    let (_, a) = published_folder(&edge.owner, "Standard", &p).await;
+    let (m, m_at) = published_folder(&edge.owner, "Media", &p).await;
+    edge.owner.set_section(m, 3).await;
+    let media = format!("/content/objects/{m}");
+    let list = edge.fill(&children(&p), "LocationList+json").await;
+    assert_eq!(location_ids(&list), [id_at(&a)]);
+    let refused = edge.read(&media, "Content+json").await;
+    assert!(refused.status >= 400, "{refused:?}");
+
+    // A Role that reads everything, given to the anonymous user (id 10).
+    let all = [json!(["content", "read", []])];
+    role_for(&edge.owner, 10, "Anonymous reads all", &all, None).await;
+    let list = edge.fresh(&children(&p), "LocationList+json").await;
+    assert_eq!(location_ids(&list), [id_at(&a), id_at(&m_at)]);
+    edge.fresh(&media, "Content+json").await;
+}
+
+#[tokio::test]
+async fn a_content_type_change_is_seen_at_once() {
+    let Some(edge) = Edge::start().await else {
+        return;
+    };
+    let folder = edge.fill("/content/types/1", "ContentType+json").await;
+    assert_eq!(folder["ContentType"]["isContainer"], true);
+
+    let owner = &edge.owner;
+    (owner.req("POST", "/content/types/1").admin())
+        .json_body("ContentTypeUpdate", json!({}))
+        .send()
+        .await
+        .assert(201);
+    (owner.req("PATCH", "/content/types/1/draft").admin())
+        .json_body("ContentTypeUpdate", json!({"isContainer": false}))
+        .send()
+        .await
+        .assert(200);
+    (owner.req("PUBLISH", "/content/types/1/draft").admin())
+        .send()
+        .await
+        .assert(200);
+    let folder = edge.fresh("/content/types/1", "ContentType+json").await;
+    assert_eq!(folder["ContentType"]["isContainer"], false);
+}
+
+#[tokio::test]
+async fn anonymous_answers_are_shared_and_tagged() {
+    let Some(edge) = Edge::start().await else {
+        return;
+    };
+    let (id, at) = published_folder(&edge.owner, "Shared", "1/2").await;
+    let path = format!("/content/locations/{at}");
+    // One reader, then another (with a tracker's cookie, which Varnish drops): its HIT.
+    let first = edge.varnish.get(&path).accept("Location+json").send().await;
+    first.assert(200);
+    assert_eq!(first.x_cache(), "MISS", "{first:?}");
+    let other = (edge.varnish.get(&path).accept("Location+json"))
+        .cookie("_ga=GA1.1.1234; theme=dark")
+        .header("user-agent", "another reader")
+        .send()
+        .await;
+    other.assert(200);
+    assert!(other.hit(), "{other:?}");
+    assert_eq!(other.body, first.body);
+    // Public, for a TTL; its tags shown to the tests (a debugger); the user context hash
+    // neither in Vary nor anywhere else.
+    let cc = other.header("cache-control").unwrap_or_default();
+    assert!(cc.contains("public"), "{cc}");
+    let tags = other.header("xkey").unwrap_or_default();
+    let tags: Vec<&str> = tags.split_whitespace().collect();
+    for tag in [
+        "ez-all".to_string(),
+        format!("c{id}"),
+        format!("l{}", id_at(&at)),
+    ] {
+        assert!(tags.contains(&tag.as_str()), "{tag} not in {tags:?}");
+    }
+    let vary = other.header("vary").unwrap_or_default();
+    assert!(!vary.to_lowercase().contains("user-context-hash"), "{vary}");
+    assert!(other.header("x-user-context-hash").is_none());
+    // Another format is another answer.
+    let xml = edge.varnish.get(&path).accept("Location+xml").send().await;
+    xml.assert(200);
+    assert_eq!(xml.x_cache(), "MISS");
+}
+
+#[tokio::test]
+async fn an_editors_answer_never_reaches_anonymous() {
+    let Some(edge) = Edge::start().await else {
+        return;
+    };
+    // An editor who reads every Section; an item in Media, which anonymous may not read.
+    let editor = plain_user(&edge.owner, "editor").await;
+    role_for(
+        &edge.owner,
+        editor,
+        "Reads all",
+        &[json!(["content", "read", []])],
+        None,
+    )
+    .await;
+    let (m, _) = published_folder(&edge.owner, "Media", "1/2").await;
+    edge.owner.set_section(m, 3).await;
+    let (s, _) = published_folder(&edge.owner, "Standard", "1/2").await;
+    let (cookie, _) = edge.owner.login_as("editor", PW).await;
+    let as_editor = |path: &str| {
+        edge.varnish
+            .get(path)
+            .accept("Content+json")
+            .cookie(&format!("_ga=1; {cookie}"))
+    };
+
+    for id in [m, s] {
+        let path = format!("/content/objects/{id}");
+        let mine = as_editor(&path).send().await;
+        mine.assert(200);
+        // Not for other caches to keep.
+        let cc = mine.header("cache-control").unwrap_or_default();
+        assert!(!cc.contains("public"), "{path}: {cc}");
+        let again = as_editor(&path).send().await;
+        assert_eq!(again.body, mine.body);
+
+        let anonymous = edge.read(&path, "Content+json").await;
+        assert!(
+            !anonymous.hit(),
+            "{path}: the editor's answer reached anonymous"
+        );
+        if id == m {
+            assert!(anonymous.status >= 400, "{path}: {anonymous:?}");
+        } else {
+            anonymous.assert(200);
+        }
+        // Nor does an admin's (HTTP Basic).
+        let admin = edge
+            .varnish
+            .get(&path)
+            .accept("Content+json")
+            .admin()
+            .send()
+            .await;
+        admin.assert(200);
+        let anonymous = edge.read(&path, "Content+json").await;
+        let readable = id == s;
+        assert_eq!(anonymous.status == 200, readable, "{path}: {anonymous:?}");
+    }
+}
+
+#[tokio::test]
+async fn changes_made_while_cairn_is_down_are_purged_when_it_is_back() {
+    // The owner does not purge: the served instance, stopped while the owner changes things,
+    // must purge them all once started again.
+    let Some(mut edge) = Edge::start_with(false).await else {
+        return;
+    };
+    let (p, p_at) = published_folder(&edge.owner, "Parent", "1/2").await;
+    let (e, _) = published_folder(&edge.owner, "Edited", &p_at).await;
+    let (_, h) = published_folder(&edge.owner, "Hidden", &p_at).await;
+    let (_, t) = published_folder(&edge.owner, "Trashed", &p_at).await;
+    let edited = format!("/content/objects/{e}");
+    let hidden = format!("/content/locations/{h}");
+    let parent = format!("/content/locations/{p_at}");
+    let parent_item = format!("/content/objects/{p}");
+    edge.fill(&edited, "Content+json").await;
+    edge.fill(&parent_item, "Content+json").await;
+    edge.fill(&hidden, "Location+json").await;
+    assert_eq!(
+        edge.fill(&parent, "Location+json").await["Location"]["childCount"],
+        3
+    );
+
+    edge.stop_cairn().await;
+    publish_name(&edge.owner, e, "Edited while down").await;
+    hide(&edge.owner, &h).await;
+    trash(&edge.owner, &t).await;
+    (edge
+        .owner
+        .req("PATCH", &format!("/content/objects/{p}"))
+        .admin())
+    .json_body("ContentUpdate", json!({"remoteId": "changed-while-down"}))
+    .send()
+    .await
+    .assert(200);
+    // Nothing purged them yet: Varnish still has the old answers.
+    assert!(edge.read(&edited, "Content+json").await.hit());
+
+    edge.start_cairn().await;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let c = edge.read(&edited, "Content+json").await;
+        let l = edge.read(&hidden, "Location+json").await;
+        let q = edge.read(&parent, "Location+json").await;
+        let r = edge.read(&parent_item, "Content+json").await;
+        let done = c.status == 200
+            && c.json()["Content"]["Name"] == "Edited while down"
+            && shown_hidden(&l)
+            && q.status == 200
+            && q.json()["Location"]["childCount"] == 2
+            && r.status == 200
+            && r.json()["Content"]["_remoteId"] == "changed-while-down";
+        if done {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "purges still missing 20 s after cairn started again: {c:?}\n{l:?}\n{q:?}\n{r:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
