@@ -16,10 +16,14 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 pub struct Served {
     /// Where it listens (when started).
     pub addr: SocketAddr,
-    running: Option<(
-        tokio::sync::oneshot::Sender<()>,
-        tokio::task::JoinHandle<()>,
-    )>,
+    running: Option<Running>,
+}
+
+/// A served app: its server's stop signal and task, and the app (to tell it it stops).
+struct Running {
+    stop: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<()>,
+    app: Arc<TestApp>,
 }
 
 /// The application as a poem endpoint that can be shared with the server's connections.
@@ -56,11 +60,12 @@ impl Served {
         let acceptor = poem::listener::TcpAcceptor::from_tokio(listener).expect("an acceptor");
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let server = poem::Server::new_with_acceptor(acceptor);
-        let app = Shared(Arc::new(app));
+        let app = Arc::new(app);
+        let endpoint = Shared(app.clone());
         let task = tokio::spawn(async move {
             let _ = server
                 .run_with_graceful_shutdown(
-                    app,
+                    endpoint,
                     async move {
                         let _ = stopped.await;
                     },
@@ -68,13 +73,15 @@ impl Served {
                 )
                 .await;
         });
-        self.running = Some((stop, task));
+        self.running = Some(Running { stop, task, app });
     }
 
-    /// Stops serving: nothing listens on the port any more, its connections (Varnish's
-    /// pooled ones too) are closed, and the app is dropped with them.
+    /// Stops serving as `cairn serve` stops on SIGTERM: the app is told it stops (its change
+    /// feed's streams and background senders end), nothing listens on the port any more, its
+    /// connections (Varnish's pooled ones too) are closed, and the app is dropped.
     pub async fn stop(&mut self) {
-        if let Some((stop, task)) = self.running.take() {
+        if let Some(Running { stop, task, app }) = self.running.take() {
+            app.service.feed.stop();
             let _ = stop.send(());
             let _ = task.await;
         }
