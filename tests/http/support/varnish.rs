@@ -129,9 +129,10 @@ impl Varnish {
             .expect("varnishd -C");
         if !compiled.status.success() {
             let why = String::from_utf8_lossy(&compiled.stderr);
-            if why.contains("xkey") {
+            if let Some(line) = why.lines().find(|l| l.contains("xkey")) {
                 return no_varnish(&format!(
-                    "the xkey vmod is missing (Debian: varnish-modules): {why}"
+                    "the xkey vmod is missing (Debian: varnish-modules): {}",
+                    line.trim()
                 ));
             }
             panic!("{} does not compile: {why}", vcl.display());
