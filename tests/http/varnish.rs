@@ -1,6 +1,7 @@
 //! Reads at the edge (issue 44), behind a real Varnish (`docs/varnish/cairn.vcl`, or the VCL
 //! `CAIRN_VCL` names) in front of cairn served over TCP and purging it: every kind of change
-//! is seen by the next read through it, anonymous answers are shared, an editor's never
+//! is seen by the next reads through it (once its purge has arrived, within `PURGED_WITHIN`),
+//! anonymous answers are shared, an editor's never
 //! reaches anonymous, and the purges of changes made while cairn was down arrive when it is
 //! back. Skipped with a warning without varnishd and its xkey vmod (`.ci/varnish`), failing
 //! instead under `CAIRN_REQUIRE_VARNISH`.
