@@ -50,6 +50,11 @@ impl Served {
         self.addr.port()
     }
 
+    /// The app served now (for changes made through it in process).
+    pub fn app(&self) -> Arc<TestApp> {
+        self.running.as_ref().expect("an app served").app.clone()
+    }
+
     /// Serves `app` on the port (stopping what was served there first).
     pub async fn start(&mut self, app: TestApp) {
         self.stop().await;
