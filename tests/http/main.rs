@@ -35,4 +35,5 @@ mod trash;
 mod uploads;
 mod url_aliases;
 mod users;
+mod varnish;
 mod views;

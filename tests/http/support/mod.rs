@@ -3,7 +3,8 @@
 //! application over it, and a small client that speaks to it in XML or JSON. Server-Sent
 //! Events are read in `stream`, the database straight in `db` (and through a proxy that can
 //! stop, `proxy`), the storage tests' S3 server
-//! lives in `s3`, and table-driven request checks in `tables`; all of it is reachable as
+//! lives in `s3`, Varnish and the app served over TCP for the tests behind it in `varnish`,
+//! and table-driven request checks in `tables`; all of it is reachable as
 //! `crate::support::*`.
 
 mod db;
@@ -11,6 +12,7 @@ mod proxy;
 mod s3;
 mod stream;
 mod tables;
+mod varnish;
 
 pub use proxy::*;
 pub use s3::*;
@@ -18,6 +20,7 @@ pub use s3::*;
 #[allow(unused_imports)]
 pub use stream::*;
 pub use tables::*;
+pub use varnish::*;
 
 use cairn::config::{Cli, Command};
 use cairn_runtime::xml::XmlElement;
