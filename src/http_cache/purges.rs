@@ -207,7 +207,12 @@ impl Purger {
                 }
             }
             tokio::select! {
-                _ = wake.changed() => {}
+                changed = wake.changed() => {
+                    // The feed is gone with the server.
+                    if changed.is_err() {
+                        return;
+                    }
+                }
                 _ = tokio::time::sleep(POLL) => {}
             }
         }
