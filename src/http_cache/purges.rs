@@ -10,7 +10,7 @@
 //! [`WAIT`]): the next read through the cache, by anyone, sees it.
 
 use crate::feed::Signal;
-use cairn_runtime::http::{ALL, ANY, InFlight};
+use cairn_runtime::http::{ALL, ANY, Drained, InFlight};
 use cairn_store::Db;
 use cairn_store::events::{self, Pending, Touched};
 use poem::http::HeaderName;
@@ -267,11 +267,7 @@ impl Purger {
         let tags = tags_of(&pending, lost);
         // An answer rendered before these changes and still going out would reach the cache
         // after the purge, and stay.
-        if self.in_flight.drain(DRAIN).await {
-            tokio::time::sleep(SETTLE).await;
-        } else {
-            tracing::warn!(cache = %self.cache, "purging while answers begun before are still out");
-        }
+        self.drain().await;
         for chunk in chunks(&tags) {
             self.send(&chunk).await?;
         }
@@ -299,12 +295,23 @@ impl Purger {
             .collect();
         let lost = cursor - seen > late.len() as u64;
         let tags = tags_of(&late, lost);
-        self.in_flight.drain(DRAIN).await;
-        tokio::time::sleep(SETTLE).await;
+        self.drain().await;
         for chunk in chunks(&tags) {
             self.send(&chunk).await?;
         }
         Ok(())
+    }
+
+    /// Waits until the public answers begun before now have gone out, and the cache has had
+    /// a moment to hold them.
+    async fn drain(&self) {
+        match self.in_flight.drain(DRAIN).await {
+            Drained::Idle => {}
+            Drained::Out => tokio::time::sleep(SETTLE).await,
+            Drained::Late => {
+                tracing::warn!(cache = %self.cache, "purging while answers begun before are still out")
+            }
+        }
     }
 
     /// One purge request; a cache that does not answer 2xx has not taken it.

@@ -93,15 +93,15 @@ impl InFlight {
         !state.1.is_empty()
     }
 
-    /// Waits until every answer begun before this call has gone out, at most `limit`;
-    /// whether they all have.
-    pub async fn drain(&self, limit: std::time::Duration) -> bool {
+    /// Waits until every answer begun before this call has gone out, at most `limit`.
+    pub async fn drain(&self, limit: std::time::Duration) -> Drained {
         let round = {
             let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
             state.0 += 1;
             state.0
         };
         let deadline = tokio::time::Instant::now() + limit;
+        let mut waited = false;
         loop {
             let done = self.done.notified();
             tokio::pin!(done);
@@ -110,14 +110,28 @@ impl InFlight {
                 let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
                 state.1.range(..round).next().is_some()
             };
-            if !pending {
-                return true;
+            match (pending, waited) {
+                (false, false) => return Drained::Idle,
+                (false, true) => return Drained::Out,
+                _ => {}
             }
             if tokio::time::timeout_at(deadline, done).await.is_err() {
-                return false;
+                return Drained::Late;
             }
+            waited = true;
         }
     }
+}
+
+/// What a drain found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Drained {
+    /// No answer begun before it was in flight.
+    Idle,
+    /// Those in flight have gone out.
+    Out,
+    /// Some were still out when the time was up.
+    Late,
 }
 
 impl Drop for Flying<'_> {
@@ -266,14 +280,16 @@ mod tests {
         };
         tokio::task::yield_now().await;
         // Begun after the drain: not waited for.
-        let _late = in_flight.begin();
+        let late = in_flight.begin();
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         assert!(!waiting.is_finished());
         drop(early);
-        assert!(waiting.await.unwrap());
+        assert_eq!(waiting.await.unwrap(), Drained::Out);
         let stuck = in_flight.begin();
-        assert!(!in_flight.drain(std::time::Duration::from_millis(10)).await);
-        drop(stuck);
+        let limit = std::time::Duration::from_millis(10);
+        assert_eq!(in_flight.drain(limit).await, Drained::Late);
+        drop((stuck, late));
+        assert_eq!(in_flight.drain(limit).await, Drained::Idle);
     }
 
     #[test]

@@ -11,7 +11,7 @@ mod edge;
 mod endpoint;
 mod request;
 
-pub use edge::{ALL, ANY, Edge, EdgeSettings, InFlight, USER_CONTEXT_HASH, vary};
+pub use edge::{ALL, ANY, Drained, Edge, EdgeSettings, InFlight, USER_CONTEXT_HASH, vary};
 pub use endpoint::{ErrorRenderer, Handler, HandlerFuture, Mount, PathEndpoint, method_override};
 pub use request::{Rq, decode_json, parse_query, storable};
 
