@@ -3,7 +3,7 @@
 //! change sends to `--purge-url` (here a small HTTP server of the test's own that records
 //! them). The tests behind a real Varnish are in `varnish.rs`.
 
-use crate::content::{publish, published_folder};
+use crate::content::{publish_name, published_folder};
 use crate::permissions::role_for;
 use crate::support::*;
 use crate::users::{PASSWORD, new_user};
@@ -341,7 +341,7 @@ async fn a_failed_purge_is_sent_again_and_outlives_a_restart() {
     app.service.feed.stop();
     let other = app.another_instance().await;
     let (id2, _) = published_folder(&other, "Meanwhile", "1/2").await;
-    publish_edit(&other, id).await;
+    publish_name(&other, id, "Edited").await;
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     assert_eq!(cache.count(&format!("c{id2}")), 0, "nobody purged yet");
     let again = app
@@ -349,21 +349,6 @@ async fn a_failed_purge_is_sent_again_and_outlives_a_restart() {
         .await;
     cache.wait_for(&format!("c{id2}")).await;
     drop(again);
-}
-
-/// A new version of `id` (a folder) published by `app`.
-async fn publish_edit(app: &TestApp, id: i64) {
-    let draft = app
-        .req("COPY", &format!("/content/objects/{id}/currentversion"))
-        .admin()
-        .accept("Version+json")
-        .send()
-        .await;
-    draft.assert(201);
-    let no = draft.json()["Version"]["VersionInfo"]["versionNo"]
-        .as_i64()
-        .unwrap();
-    publish(app, id, no).await;
 }
 
 #[tokio::test]

@@ -5,7 +5,7 @@
 //! back. Skipped with a warning without varnishd and its xkey vmod (`.ci/varnish`), failing
 //! instead under `CAIRN_REQUIRE_VARNISH`.
 
-use crate::content::published_folder;
+use crate::content::{publish_name, published_folder};
 use crate::permissions::{PW, plain_user, role_for};
 use crate::support::*;
 use serde_json::{Value, json};
@@ -154,30 +154,6 @@ fn children(at: &str) -> String {
 
 fn id_at(path: &str) -> i64 {
     last_id(path)
-}
-
-/// A new version of `id` whose `name` is `name`, published (as admin).
-async fn publish_name(app: &TestApp, id: i64, name: &str) {
-    let r = app
-        .req("COPY", &format!("/content/objects/{id}/currentversion"))
-        .admin()
-        .accept("Version+json")
-        .send()
-        .await;
-    r.assert(201);
-    let no = r.json()["Version"]["VersionInfo"]["versionNo"]
-        .as_i64()
-        .unwrap();
-    app.req("PATCH", &format!("/content/objects/{id}/versions/{no}"))
-        .admin()
-        .json_body(
-            "VersionUpdate",
-            json!({"fields": {"field": [{"fieldDefinitionIdentifier": "name", "fieldValue": name}]}}),
-        )
-        .send()
-        .await
-        .assert(200);
-    crate::content::publish(app, id, no).await;
 }
 
 /// Hides the Location at `at` (as admin).

@@ -53,6 +53,30 @@ pub async fn publish(app: &TestApp, id: i64, no: i64) {
         .assert(204);
 }
 
+/// A new version of `id` whose `name` is `name`, published (as admin).
+pub async fn publish_name(app: &TestApp, id: i64, name: &str) {
+    let r = app
+        .req("COPY", &format!("/content/objects/{id}/currentversion"))
+        .admin()
+        .accept("Version+json")
+        .send()
+        .await;
+    r.assert(201);
+    let no = r.json()["Version"]["VersionInfo"]["versionNo"]
+        .as_i64()
+        .unwrap();
+    app.req("PATCH", &format!("/content/objects/{id}/versions/{no}"))
+        .admin()
+        .json_body(
+            "VersionUpdate",
+            json!({"fields": {"field": [{"fieldDefinitionIdentifier": "name", "fieldValue": name}]}}),
+        )
+        .send()
+        .await
+        .assert(200);
+    publish(app, id, no).await;
+}
+
 /// Creates and publishes a folder; returns (content id, location path `1/2/n`).
 pub async fn published_folder(app: &TestApp, name: &str, parent: &str) -> (i64, String) {
     let id = create_folder(app, name, parent).await;
