@@ -32,8 +32,9 @@ const HELD: Duration = Duration::from_millis(20);
 /// The longest a purge waits for the public answers begun before it to go out.
 const DRAIN: Duration = Duration::from_secs(1);
 /// After they went out, how long a cache may take to hold them (they went out as bytes on a
-/// socket; the cache reads them a moment later).
-const SETTLE: Duration = Duration::from_millis(2);
+/// socket; the cache reads them a moment later, later still on a busy machine). Waited only
+/// when a public answer went out that recently.
+const SETTLE: Duration = Duration::from_millis(10);
 /// The longest a write waits for its purges before it answers.
 pub const WAIT: Duration = Duration::from_secs(2);
 const FIRST_BACKOFF: Duration = Duration::from_millis(100);
@@ -305,13 +306,10 @@ impl Purger {
     /// Waits until the public answers begun before now have gone out, and the cache has had
     /// a moment to hold them.
     async fn drain(&self) {
-        match self.in_flight.drain(DRAIN).await {
-            Drained::Idle => {}
-            Drained::Out => tokio::time::sleep(SETTLE).await,
-            Drained::Late => {
-                tracing::warn!(cache = %self.cache, "purging while answers begun before are still out")
-            }
+        if self.in_flight.drain(DRAIN).await == Drained::Late {
+            tracing::warn!(cache = %self.cache, "purging while answers begun before are still out");
         }
+        self.in_flight.settle(SETTLE).await;
     }
 
     /// One purge request; a cache that does not answer 2xx has not taken it.

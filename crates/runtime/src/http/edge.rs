@@ -67,6 +67,8 @@ impl Default for EdgeSettings {
 #[derive(Debug, Default)]
 pub struct InFlight {
     state: Mutex<(u64, BTreeMap<u64, usize>)>,
+    /// When the last answer went out.
+    last_out: Mutex<Option<tokio::time::Instant>>,
     done: tokio::sync::Notify,
 }
 
@@ -84,6 +86,15 @@ impl InFlight {
         Flying {
             in_flight: self,
             round,
+        }
+    }
+
+    /// Waits until `settle` has passed since the last answer went out: it left as bytes on
+    /// a socket, and the cache that asked holds it only a moment later.
+    pub async fn settle(&self, settle: std::time::Duration) {
+        let last = *self.last_out.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(last) = last {
+            tokio::time::sleep_until(last + settle).await;
         }
     }
 
@@ -136,6 +147,8 @@ pub enum Drained {
 
 impl Drop for Flying<'_> {
     fn drop(&mut self) {
+        *(self.in_flight.last_out.lock()).unwrap_or_else(|e| e.into_inner()) =
+            Some(tokio::time::Instant::now());
         let mut state = (self.in_flight.state.lock()).unwrap_or_else(|e| e.into_inner());
         if let Some(n) = state.1.get_mut(&self.round) {
             *n -= 1;
