@@ -189,3 +189,11 @@ pub fn markdown(report: &Report, load: Load) -> String {
         crate::report::markdown(&report.served, load)
     )
 }
+
+/// The report for `--json`: each render's milliseconds, and the served files' outcomes.
+pub fn json(report: &Report, load: Load) -> serde_json::Value {
+    serde_json::json!({
+        "render_ms": report.render_ms,
+        "served": crate::report::json(&report.served, load),
+    })
+}

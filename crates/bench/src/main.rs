@@ -438,6 +438,15 @@ async fn bench(args: BenchArgs) -> Result<()> {
         if let Some(outcome) = &full_text_outcome {
             doc["full_text"] = report::json(std::slice::from_ref(outcome), load);
         }
+        if let Some(outcome) = &aggregation_outcome {
+            doc["aggregations"] = report::json(std::slice::from_ref(outcome), load);
+        }
+        if let Some(report) = &image_report {
+            doc["images"] = images::json(report, load);
+        }
+        if !mixed_reports.is_empty() {
+            doc["mixed"] = mixed::json(&mixed_reports);
+        }
         report::write_json(path, &doc)?;
         eprintln!("wrote {}", path.display());
     }

@@ -379,3 +379,23 @@ pub fn markdown(reports: &[Report]) -> String {
     }
     out
 }
+
+/// The reports for `--json`.
+pub fn json(reports: &[Report]) -> serde_json::Value {
+    (reports.iter())
+        .map(|r| {
+            serde_json::json!({
+                "scenario": r.label,
+                "seconds": r.seconds,
+                "reads": r.reads,
+                "writes": r.writes,
+                "stale": r.stale,
+                "errors": r.errors,
+                "read_p50_us": r.read_p50_us,
+                "read_p99_us": r.read_p99_us,
+                "hits": r.hits,
+                "misses": r.misses,
+            })
+        })
+        .collect()
+}
