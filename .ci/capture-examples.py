@@ -20,8 +20,8 @@ EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "spec"
 P = "/api/ibexa/v2"
 ADMIN = "Basic " + base64.b64encode(b"admin:publish").decode()
 PNG = base64.b64encode(bytes.fromhex(
-    "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63"
-    "f8cfc0f01f0005000201a1d3e5e00000000049454e44ae426082")).decode()
+    "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c63"
+    "f8cfc0f01f00050001ff89993d1d0000000049454e44ae426082")).decode()
 
 
 class Server:

@@ -476,7 +476,20 @@ fn value_schema(api: &Api, ty: &Ty, xml: bool) -> Value {
             }).collect::<Vec<_>>()}),
             _ => reference(&format!("{n}{suffix}")),
         },
-        Ty::List { item, .. } => json!({"type": "array", "items": value_schema(api, item, xml)}),
+        Ty::List { item, .. } => {
+            // A list writes a one-of item as it is, not wrapped in its element (any member
+            // that fits: two members may share a shape).
+            let items = match &**item {
+                Ty::Named(n) if !xml => match &api.types[n].body {
+                    TypeBody::OneOf(members) => {
+                        json!({"anyOf": members.iter().map(|m| reference(m)).collect::<Vec<_>>()})
+                    }
+                    _ => value_schema(api, item, xml),
+                },
+                _ => value_schema(api, item, xml),
+            };
+            json!({"type": "array", "items": items})
+        }
         s => scalar_schema(s),
     }
 }
