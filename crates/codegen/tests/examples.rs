@@ -228,6 +228,32 @@ impl Check<'_> {
         }
     }
 
+    /// The members of `ty` when it is a union.
+    fn members(&self, ty: &Ty) -> Option<Vec<String>> {
+        match ty {
+            Ty::Named(n) => match &self.api.types[n].body {
+                TypeBody::OneOf(members) => Some(members.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether one of `members` passes `check`; a problem at `path` otherwise.
+    fn any_member(&mut self, members: &[String], path: &str, check: impl Fn(&mut Self, &TypeDef)) {
+        let fits = members.iter().any(|m| {
+            let mut c = Check {
+                api: self.api,
+                problems: Vec::new(),
+            };
+            check(&mut c, &self.api.types[m]);
+            c.problems.is_empty()
+        });
+        if !fits {
+            self.problem(path, format!("one of {members:?} expected"));
+        }
+    }
+
     fn json_value(&mut self, ty: &Ty, v: &Value, path: &str) {
         let ok = match ty {
             Ty::Int | Ty::Offset | Ty::Limit => v.is_i64() || v.is_u64(),
@@ -259,7 +285,14 @@ impl Check<'_> {
             Ty::List { item, .. } => match v.as_array() {
                 Some(a) => {
                     for (i, x) in a.iter().enumerate() {
-                        self.json_value(item, x, &format!("{path}[{}]", i + 1));
+                        let ipath = format!("{path}[{}]", i + 1);
+                        match self.members(item) {
+                            // A one-of item is written bare: whichever member it fits.
+                            Some(members) => self.any_member(&members, &ipath, |c, t| {
+                                c.json_type(t, x, &ipath);
+                            }),
+                            None => self.json_value(item, x, &ipath),
+                        }
                     }
                     true
                 }
@@ -323,10 +356,34 @@ impl Check<'_> {
                     }
                 }
                 Place::Text => self.xml_text(&f.ty, &el.text, &fpath),
-                Place::Element => {
-                    elements.push(&f.wire);
-                    self.xml_field(f, el, &fpath);
-                }
+                Place::Element => match &f.ty {
+                    // A list of a union without a wrapper: each item is its member's own
+                    // element, right in `el`.
+                    Ty::List {
+                        item,
+                        wrapped_as: None,
+                    } if self.members(item).is_some() => {
+                        let members = self.members(item).unwrap_or_default();
+                        for m in &members {
+                            elements.push(&self.api.types[m].element);
+                        }
+                        let items = (el.children.iter()).filter(|c| {
+                            members.iter().any(|m| self.api.types[m].element == c.name)
+                        });
+                        for (i, c) in items.enumerate() {
+                            let ipath = format!("{fpath}[{}]", i + 1);
+                            let named: Vec<String> = (members.iter())
+                                .filter(|m| self.api.types[*m].element == c.name)
+                                .cloned()
+                                .collect();
+                            self.any_member(&named, &ipath, |k, t| k.xml_type(t, c, &ipath));
+                        }
+                    }
+                    _ => {
+                        elements.push(&f.wire);
+                        self.xml_field(f, el, &fpath);
+                    }
+                },
             }
         }
         for (k, _) in &el.attrs {
