@@ -7,13 +7,14 @@
 
 use super::ahead::{Ahead, Reader};
 use super::source::{BATCH, Row, Source};
-use super::target::Insert;
+use super::target::{Insert, Rows, Target};
 use super::values::{Extras, convert};
 use super::{Cx, states, users};
 use crate::full_text::Document;
-use anyhow::Result;
+use anyhow::{Result, anyhow};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
+use tokio::sync::mpsc;
 
 const CONTENT: &[&str] = &[
     "id",
@@ -104,9 +105,13 @@ impl Reader for Items {
             .collect::<Vec<_>>()
             .join(",");
         let of_items = format!("contentobject_id IN ({ids})");
-        let versions = (src.select("ezcontentobject_version", VERSION, &of_items, "id")).await?;
-        let names = src
-            .select(
+        let of_sources = format!("from_contentobject_id IN ({ids})");
+        // The batch's statements run at once, each on a connection of the source's pool (the
+        // old site's database works on them side by side); the external tables' after the
+        // fields that name their rows.
+        let (versions, names, fields, relations, states, users) = tokio::try_join!(
+            src.select("ezcontentobject_version", VERSION, &of_items, "id"),
+            src.select(
                 "ezcontentobject_name",
                 &[
                     "contentobject_id",
@@ -116,13 +121,9 @@ impl Reader for Items {
                 ],
                 &of_items,
                 "",
-            )
-            .await?;
-        let fields =
-            (src.select("ezcontentobject_attribute", FIELD, &of_items, "id, version")).await?;
-        let extras = extras(src, &ids, &fields).await?;
-        let relations = src
-            .select(
+            ),
+            src.select("ezcontentobject_attribute", FIELD, &of_items, "id, version"),
+            src.select(
                 "ezcontentobject_link",
                 &[
                     "id",
@@ -132,11 +133,14 @@ impl Reader for Items {
                     "relation_type",
                     "contentclassattribute_id",
                 ],
-                &format!("from_contentobject_id IN ({ids})"),
+                &of_sources,
                 "id",
-            )
-            .await?;
-        let states = states::read_links(src, &ids).await?;
+            ),
+            states::read_links(src, &ids),
+            users::accounts(src, &ids),
+        )?;
+        let mut extras = extras(src, &fields).await?;
+        extras.users = users;
         Ok(Some(Batch {
             rows,
             versions,
@@ -149,24 +153,91 @@ impl Reader for Items {
     }
 }
 
+/// One batch converted: the rows of each table, in the order they are written, and the
+/// full-text documents of its published items.
+pub struct Converted {
+    rows: Vec<Rows>,
+    documents: BTreeMap<i64, String>,
+}
+
+/// The content items, a pipeline of three: the source's batches are read ahead (`ahead`),
+/// converted, and written, each batch converted while the one before is written. On a
+/// multi-threaded runtime the conversion runs on a thread of its own (the write, SQLite's
+/// work included, runs on this one); on a single-threaded one they take turns. At most one
+/// converted batch waits while one is written (a bounded channel of one place, taken before
+/// a batch is converted). A failed write stops the conversion; a failed conversion ends the
+/// writes after the batches before it, and either error is the migration's.
 pub async fn contents(cx: &mut Cx<'_>) -> Result<()> {
-    let mut extra_relations = Vec::new();
-    let mut max_relation = 0;
-    let mut items = Ahead::start(cx.src.clone(), Items::default());
-    while let Some(b) = items.next().await? {
-        batch(cx, b, &mut extra_relations, &mut max_relation).await?;
-    }
+    let out = cx.out;
+    let items = Ahead::start(cx.src.clone(), Items::default());
+    let (tx, rx) = mpsc::channel(1);
+    let multi = tokio::runtime::Handle::current().runtime_flavor()
+        == tokio::runtime::RuntimeFlavor::MultiThread;
+    let (converted, written) = if multi {
+        let handle = tokio::runtime::Handle::current();
+        tokio::task::block_in_place(|| {
+            std::thread::scope(|s| {
+                let converting = std::thread::Builder::new()
+                    .name("migrate-convert".into())
+                    .spawn_scoped(s, || handle.block_on(converting(cx, items, tx)))
+                    .map_err(|e| anyhow!("cannot start the conversion's thread: {e}"));
+                let written = handle.block_on(writing(out, rx));
+                let converted = match converting {
+                    Ok(t) => t
+                        .join()
+                        .unwrap_or_else(|_| Err(anyhow!("the conversion panicked"))),
+                    Err(e) => Err(e),
+                };
+                (converted, written)
+            })
+        })
+    } else {
+        tokio::join!(converting(cx, items, tx), writing(out, rx))
+    };
+    written?;
+    let (extra_relations, max_relation) = converted?;
     // Relations of several types at once in the source: one row per type here, the first
     // with the source's id, the others after the highest.
-    let mut out = Vec::new();
+    let mut rows = Vec::new();
     for (i, mut r) in extra_relations.into_iter().enumerate() {
         let Insert { values, .. } = &mut r;
         values.insert(0, (max_relation + 1 + i as i64).into());
-        out.push(r);
+        rows.push(r);
     }
-    cx.out
-        .insert("content_relations", RELATION_COLUMNS, out)
+    out.insert("content_relations", RELATION_COLUMNS, rows)
         .await
+}
+
+/// Converts the batches of `items` and sends them to the writer; the relations of several
+/// types (one row per type after the first) and the highest relation id, for the end. Stops
+/// without an error when the writer is gone (its error is the migration's).
+async fn converting(
+    cx: &mut Cx<'_>,
+    mut items: Ahead<Batch>,
+    tx: mpsc::Sender<Converted>,
+) -> Result<(Vec<Insert>, i64)> {
+    let mut extra_relations = Vec::new();
+    let mut max_relation = 0;
+    // The channel's place is taken before a batch is converted: one batch is converted
+    // while one is written, no more.
+    while let Ok(place) = tx.reserve().await {
+        let Some(b) = items.next().await? else {
+            break;
+        };
+        place.send(batch(cx, b, &mut extra_relations, &mut max_relation).await?);
+    }
+    Ok((extra_relations, max_relation))
+}
+
+/// Writes the converted batches, in order.
+async fn writing(out: Target<'_>, mut rx: mpsc::Receiver<Converted>) -> Result<()> {
+    while let Some(c) = rx.recv().await {
+        for rows in c.rows {
+            out.insert_rows(rows).await?;
+        }
+        out.documents(c.documents).await?;
+    }
+    Ok(())
 }
 
 const RELATION_COLUMNS: &[&str] = &[
@@ -183,7 +254,7 @@ async fn batch(
     b: Batch,
     extra_relations: &mut Vec<Insert>,
     max_relation: &mut i64,
-) -> Result<()> {
+) -> Result<Converted> {
     let rows = &b.rows;
     cx.report.read("content items", rows.len());
     let mut out = Vec::new();
@@ -226,31 +297,39 @@ async fn batch(
     }
     cx.report.written("content items", out.len());
     cx.progress.advance(rows.len());
-    let columns = [
-        "id",
-        "content_type_id",
-        "section_id",
-        "owner_id",
-        "remote_id",
-        "main_language_code",
-        "always_available",
-        "current_version",
-        "status",
-        "published",
-        "modified",
-        "is_hidden",
-        "name",
-    ];
-    cx.out.insert("contents", &columns, out).await?;
-    let carried = versions(cx, &b.versions, &b.names).await?;
-    users::users(cx, &b.extras.users).await?;
-    fields(cx, &b.fields, &b.extras, &carried, &published).await?;
-    relations(cx, &b.relations, &carried, extra_relations, max_relation).await?;
-    states::links(cx, &b.states).await
+    let contents = Rows {
+        table: "contents",
+        columns: &[
+            "id",
+            "content_type_id",
+            "section_id",
+            "owner_id",
+            "remote_id",
+            "main_language_code",
+            "always_available",
+            "current_version",
+            "status",
+            "published",
+            "modified",
+            "is_hidden",
+            "name",
+        ],
+        rows: out,
+    };
+    let (carried, versions) = versions(cx, &b.versions, &b.names);
+    let users = users::users(cx, &b.extras.users);
+    let (fields, documents) = fields(cx, &b.fields, &b.extras, &carried, &published).await;
+    let relations = relations(cx, &b.relations, &carried, extra_relations, max_relation);
+    let states = states::links(cx, &b.states);
+    Ok(Converted {
+        rows: vec![contents, versions, users, fields, relations, states],
+        documents,
+    })
 }
 
-/// The versions of the batch (`rows`, their `names`); the (content, version) pairs written.
-async fn versions(cx: &mut Cx<'_>, rows: &[Row], names: &[Row]) -> Result<HashSet<(i64, i64)>> {
+/// The versions of the batch (`rows`, their `names`): the (content, version) pairs carried
+/// and their rows.
+fn versions(cx: &mut Cx<'_>, rows: &[Row], names: &[Row]) -> (HashSet<(i64, i64)>, Rows) {
     let mut by_version: HashMap<(i64, i64), Map<String, Value>> = HashMap::new();
     for n in names {
         (by_version
@@ -311,24 +390,27 @@ async fn versions(cx: &mut Cx<'_>, rows: &[Row], names: &[Row]) -> Result<HashSe
         });
     }
     cx.report.written("versions", out.len());
-    let columns = [
-        "id",
-        "content_id",
-        "version_no",
-        "status",
-        "creator_id",
-        "created",
-        "modified",
-        "initial_language_code",
-        "language_codes",
-        "names",
-    ];
-    cx.out.insert("content_versions", &columns, out).await?;
-    Ok(carried)
+    let rows = Rows {
+        table: "content_versions",
+        columns: &[
+            "id",
+            "content_id",
+            "version_no",
+            "status",
+            "creator_id",
+            "created",
+            "modified",
+            "initial_language_code",
+            "language_codes",
+            "names",
+        ],
+        rows: out,
+    };
+    (carried, rows)
 }
 
-/// The external tables of the batch's fields.
-async fn extras(src: &Source, ids: &str, fields: &[Row]) -> Result<Extras> {
+/// The external tables of the batch's fields (all but `ezuser`, read with the fields).
+async fn extras(src: &Source, fields: &[Row]) -> Result<Extras> {
     let mut ex = Extras::default();
     let of = |t: &str| -> Vec<i64> {
         let mut v: Vec<i64> = (fields.iter())
@@ -437,21 +519,20 @@ async fn extras(src: &Source, ids: &str, fields: &[Row]) -> Result<Extras> {
             .await?;
         ex.media = keyed(rows, "contentobject_attribute_id", "version");
     }
-    ex.users = users::accounts(src, ids).await?;
     Ok(ex)
 }
 
 /// The fields of the batch (`rows`; `extras`, what the external tables hold for them). The
 /// published items' current versions (`published`: content id → version) get their
 /// full-text documents as the index's catch-up would make them: the words of their searchable
-/// fields, in the fields' order.
+/// fields, in the fields' order. The rows to write and the documents.
 async fn fields(
     cx: &mut Cx<'_>,
     rows: &[Row],
     extras: &Extras,
     carried: &HashSet<(i64, i64)>,
     published: &HashMap<i64, i64>,
-) -> Result<()> {
+) -> (Rows, BTreeMap<i64, String>) {
     cx.report.read("fields", rows.len());
     cx.progress.advance(rows.len());
     let mut documents: BTreeMap<i64, Document> = (published.keys())
@@ -541,28 +622,31 @@ async fn fields(
         });
     }
     cx.report.written("fields", out.len());
-    let columns = [
-        "id",
-        "version_no",
-        "content_id",
-        "field_definition_id",
-        "language_code",
-        "value",
-        "sort_key_string",
-        "sort_key_int",
-    ];
-    cx.out.insert("content_fields", &columns, out).await?;
+    let rows = Rows {
+        table: "content_fields",
+        columns: &[
+            "id",
+            "version_no",
+            "content_id",
+            "field_definition_id",
+            "language_code",
+            "value",
+            "sort_key_string",
+            "sort_key_int",
+        ],
+        rows: out,
+    };
     let documents = documents.into_iter().map(|(id, d)| (id, d.text)).collect();
-    cx.out.documents(documents).await
+    (rows, documents)
 }
 
-async fn relations(
+fn relations(
     cx: &mut Cx<'_>,
     rows: &[Row],
     carried: &HashSet<(i64, i64)>,
     extra: &mut Vec<Insert>,
     max_relation: &mut i64,
-) -> Result<()> {
+) -> Rows {
     cx.report.read("relations", rows.len());
     let mut out = Vec::new();
     for r in rows {
@@ -614,7 +698,9 @@ async fn relations(
         }
     }
     cx.report.written("relations", out.len());
-    cx.out
-        .insert("content_relations", RELATION_COLUMNS, out)
-        .await
+    Rows {
+        table: "content_relations",
+        columns: RELATION_COLUMNS,
+        rows: out,
+    }
 }

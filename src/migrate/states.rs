@@ -4,7 +4,7 @@
 
 use super::Cx;
 use super::source::{Row, Source};
-use super::target::Insert;
+use super::target::{Insert, Rows};
 use anyhow::Result;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -155,8 +155,9 @@ pub async fn read_links(src: &Source, ids: &str) -> Result<Vec<Row>> {
     .await
 }
 
-/// The states of a batch of content items (written already): its rows of `ezcobj_state_link`.
-pub async fn links(cx: &mut Cx<'_>, rows: &[Row]) -> Result<()> {
+/// The states of a batch of content items (converted already): its rows of
+/// `ezcobj_state_link`, as rows to write.
+pub fn links(cx: &mut Cx<'_>, rows: &[Row]) -> Rows {
     cx.report.read("content Object states", rows.len());
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -192,11 +193,9 @@ pub async fn links(cx: &mut Cx<'_>, rows: &[Row]) -> Result<()> {
         });
     }
     cx.report.written("content Object states", out.len());
-    (cx.out)
-        .insert(
-            "content_object_states",
-            &["content_id", "group_id", "state_id"],
-            out,
-        )
-        .await
+    Rows {
+        table: "content_object_states",
+        columns: &["content_id", "group_id", "state_id"],
+        rows: out,
+    }
 }

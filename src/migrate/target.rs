@@ -110,13 +110,27 @@ pub struct Insert {
     pub values: Vec<Value>,
 }
 
+/// Rows for one table, converted and not written yet (the writer of a pipeline inserts
+/// them).
+pub struct Rows {
+    pub table: &'static str,
+    pub columns: &'static [&'static str],
+    pub rows: Vec<Insert>,
+}
+
 /// The write side of a migration.
+#[derive(Clone, Copy)]
 pub struct Target<'a> {
     pub tx: &'a Tx,
     pub backend: DbBackend,
 }
 
 impl Target<'_> {
+    /// Inserts converted [`Rows`].
+    pub async fn insert_rows(&self, rows: Rows) -> Result<()> {
+        self.insert(rows.table, rows.columns, rows.rows).await
+    }
+
     /// Runs one statement (`?` placeholders).
     pub async fn exec(&self, sql: &str, values: Vec<Value>) -> Result<u64> {
         Ok(self

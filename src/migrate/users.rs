@@ -6,7 +6,7 @@
 
 use super::Cx;
 use super::source::{Row, Source};
-use super::target::Insert;
+use super::target::{Insert, Rows};
 use anyhow::Result;
 use std::collections::HashMap;
 
@@ -75,8 +75,9 @@ pub fn password_hash(login: &str, hash: &str, kind: i64) -> Result<String, Strin
     }
 }
 
-/// The accounts of a batch of content items (written already), by content id.
-pub async fn users(cx: &mut Cx<'_>, accounts: &HashMap<i64, Row>) -> Result<()> {
+/// The accounts of a batch of content items (converted already), by content id: the rows
+/// to write.
+pub fn users(cx: &mut Cx<'_>, accounts: &HashMap<i64, Row>) -> Rows {
     let mut rows: Vec<&Row> = accounts.values().collect();
     rows.sort_by_key(|r| r.int("contentobject_id"));
     cx.report.read("users", rows.len());
@@ -114,14 +115,17 @@ pub async fn users(cx: &mut Cx<'_>, accounts: &HashMap<i64, Row>) -> Result<()> 
         });
     }
     cx.report.written("users", out.len());
-    let columns = [
-        "id",
-        "login",
-        "email",
-        "password_hash",
-        "password_updated_at",
-        "enabled",
-        "max_login",
-    ];
-    cx.out.insert("users", &columns, out).await
+    Rows {
+        table: "users",
+        columns: &[
+            "id",
+            "login",
+            "email",
+            "password_hash",
+            "password_updated_at",
+            "enabled",
+            "max_login",
+        ],
+        rows: out,
+    }
 }
