@@ -130,8 +130,10 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<S
         Arc::new(cascades::Cascades),
         images::Images::new(variations, workers, args.image_queue as usize),
     );
-    // The public answers in flight, counted across dialects: purges wait for them.
+    // The public answers in flight, counted across dialects when caches in front are purged:
+    // purges wait for them.
     let in_flight = std::sync::Arc::new(cairn_runtime::http::InFlight::default());
+    let counted = (!args.purge_urls.is_empty()).then(|| in_flight.clone());
     let settings = dialects
         .into_iter()
         .map(|wire| {
@@ -142,7 +144,7 @@ pub async fn setup(args: &ServeArgs) -> anyhow::Result<(Arc<Services>, Vec<Arc<S
                 edge: cairn_runtime::http::EdgeSettings {
                     ttl: args.http_cache_ttl,
                     tag_header: args.http_cache_tag_header.clone(),
-                    in_flight: in_flight.clone(),
+                    in_flight: counted.clone(),
                 },
             })
         })

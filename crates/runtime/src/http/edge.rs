@@ -46,8 +46,9 @@ pub struct EdgeSettings {
     /// The header the tags are written in: `xkey` (Varnish), `Surrogate-Key` (Fastly),
     /// `Cache-Tag` (Cloudflare, comma-separated).
     pub tag_header: HeaderName,
-    /// The public answers being rendered (one count for every dialect).
-    pub in_flight: Arc<InFlight>,
+    /// The public answers being rendered (one count for every dialect), counted when caches
+    /// in front are purged (`--purge-url`): purges wait for them.
+    pub in_flight: Option<Arc<InFlight>>,
 }
 
 impl Default for EdgeSettings {
@@ -55,7 +56,7 @@ impl Default for EdgeSettings {
         EdgeSettings {
             ttl: 60,
             tag_header: HeaderName::from_static("xkey"),
-            in_flight: Arc::default(),
+            in_flight: None,
         }
     }
 }

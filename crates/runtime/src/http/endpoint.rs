@@ -143,8 +143,9 @@ impl Endpoint for PathEndpoint {
                 let format = neg.format;
                 let asked = (op.method == "GET").then(|| super::edge::Asked::of(op, &req));
                 // A public answer, which a cache may keep, counts until it has gone out.
-                let _flying =
-                    (op.edge == super::Edge::Public).then(|| self.settings.edge.in_flight.begin());
+                let _flying = (self.settings.edge.in_flight.as_ref())
+                    .filter(|_| op.edge == super::Edge::Public)
+                    .map(|f| f.begin());
                 let result = match body {
                     Ok(body) => {
                         let query = parse_query(req.uri().query().unwrap_or(""));
