@@ -212,19 +212,8 @@ impl Check<'_> {
     /// its members, whichever `check` finds no problem with.
     fn inline(&mut self, f: &Field, path: &str, check: impl Fn(&mut Self, &TypeDef)) {
         let Ty::Named(n) = &f.ty else { return };
-        let TypeBody::OneOf(members) = &self.api.types[n].body else {
-            return;
-        };
-        let fits = members.iter().any(|m| {
-            let mut c = Check {
-                api: self.api,
-                problems: Vec::new(),
-            };
-            check(&mut c, &self.api.types[m]);
-            c.problems.is_empty()
-        });
-        if !fits {
-            self.problem(path, format!("one of {members:?} expected"));
+        if let TypeBody::OneOf(members) = &self.api.types[n].body {
+            self.any_member(&members.clone(), path, check);
         }
     }
 
