@@ -12,7 +12,7 @@
 use crate::feed::Signal;
 use cairn_runtime::http::{ALL, ANY, Drained, InFlight};
 use cairn_store::Db;
-use cairn_store::events::{self, Pending, Touched};
+use cairn_store::events::{self, Pending};
 use poem::http::HeaderName;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -337,10 +337,7 @@ fn tags_of(changes: &[Pending], lost: bool) -> Vec<String> {
     }
     let mut tags = std::collections::BTreeSet::new();
     for touched in changes.iter().filter_map(|c| c.touched.as_ref()) {
-        tags.extend(touched.iter().map(|t| match t {
-            Touched::Content(id) => format!("c{id}"),
-            Touched::Location(id) => format!("l{id}"),
-        }));
+        tags.extend(touched.iter().map(|t| t.text()));
     }
     let mut out = vec![ANY.to_string()];
     out.extend(tags);
@@ -371,6 +368,7 @@ fn now() -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cairn_store::events::Touched;
 
     fn change(id: u64, touched: Option<Vec<Touched>>) -> Pending {
         Pending { id, at: 0, touched }

@@ -295,26 +295,7 @@ async fn a_publication_drops_what_shows_its_item_and_keeps_the_rest() {
     let children = parent["Location"]["childCount"].as_i64().unwrap();
 
     // A new version of the item, and a new child of the same parent.
-    let r = app
-        .req("COPY", &format!("{item}/currentversion"))
-        .admin()
-        .accept("Version+json")
-        .send()
-        .await;
-    r.assert(201);
-    let no = r.json()["Version"]["VersionInfo"]["versionNo"]
-        .as_i64()
-        .unwrap();
-    app.req("PATCH", &format!("{item}/versions/{no}"))
-        .admin()
-        .json_body(
-            "VersionUpdate",
-            json!({"fields": {"field": [{"fieldDefinitionIdentifier": "name", "fieldValue": "After"}]}}),
-        )
-        .send()
-        .await
-        .assert(200);
-    crate::content::publish(&app, id, no).await;
+    crate::content::publish_name(&app, id, "After").await;
     crate::content::published_folder(&app, "Sibling", "1/2").await;
 
     for app in [&app, &other] {

@@ -57,7 +57,9 @@ impl Touched {
         }
     }
 
-    fn text(self) -> String {
+    /// The word the outbox keeps it as, which is also its tag for shared HTTP caches
+    /// (`c<id>`, `l<id>`).
+    pub fn text(self) -> String {
         match self {
             Touched::Content(id) => format!("c{id}"),
             Touched::Location(id) => format!("l{id}"),

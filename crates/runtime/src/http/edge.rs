@@ -67,10 +67,19 @@ impl Default for EdgeSettings {
 /// then drops it; sent earlier, the purge would find nothing and the old answer would be kept.
 #[derive(Debug, Default)]
 pub struct InFlight {
-    state: Mutex<(u64, BTreeMap<u64, usize>)>,
-    /// When the last answer went out.
-    last_out: Mutex<Option<tokio::time::Instant>>,
+    state: Mutex<Rounds>,
     done: tokio::sync::Notify,
+}
+
+/// The answers in flight, by round.
+#[derive(Debug, Default)]
+struct Rounds {
+    /// The round answers begun now count in.
+    current: u64,
+    /// Answers in flight per round that has any.
+    open: BTreeMap<u64, usize>,
+    /// When the last answer went out.
+    last_out: Option<tokio::time::Instant>,
 }
 
 /// One answer in flight, counted until dropped.
@@ -82,8 +91,8 @@ pub(crate) struct Flying<'a> {
 impl InFlight {
     pub(crate) fn begin(&self) -> Flying<'_> {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let round = state.0;
-        *state.1.entry(round).or_default() += 1;
+        let round = state.current;
+        *state.open.entry(round).or_default() += 1;
         Flying {
             in_flight: self,
             round,
@@ -93,7 +102,7 @@ impl InFlight {
     /// Waits until `settle` has passed since the last answer went out: it left as bytes on
     /// a socket, and the cache that asked holds it only a moment later.
     pub async fn settle(&self, settle: std::time::Duration) {
-        let last = *self.last_out.lock().unwrap_or_else(|e| e.into_inner());
+        let last = (self.state.lock().unwrap_or_else(|e| e.into_inner())).last_out;
         if let Some(last) = last {
             tokio::time::sleep_until(last + settle).await;
         }
@@ -102,15 +111,15 @@ impl InFlight {
     /// Whether any answer is in flight.
     pub fn busy(&self) -> bool {
         let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        !state.1.is_empty()
+        !state.open.is_empty()
     }
 
     /// Waits until every answer begun before this call has gone out, at most `limit`.
     pub async fn drain(&self, limit: std::time::Duration) -> Drained {
         let round = {
             let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-            state.0 += 1;
-            state.0
+            state.current += 1;
+            state.current
         };
         let deadline = tokio::time::Instant::now() + limit;
         let mut waited = false;
@@ -120,7 +129,7 @@ impl InFlight {
             done.as_mut().enable();
             let pending = {
                 let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-                state.1.range(..round).next().is_some()
+                state.open.range(..round).next().is_some()
             };
             match (pending, waited) {
                 (false, false) => return Drained::Idle,
@@ -148,13 +157,12 @@ pub enum Drained {
 
 impl Drop for Flying<'_> {
     fn drop(&mut self) {
-        *(self.in_flight.last_out.lock()).unwrap_or_else(|e| e.into_inner()) =
-            Some(tokio::time::Instant::now());
         let mut state = (self.in_flight.state.lock()).unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = state.1.get_mut(&self.round) {
+        state.last_out = Some(tokio::time::Instant::now());
+        if let Some(n) = state.open.get_mut(&self.round) {
             *n -= 1;
             if *n == 0 {
-                state.1.remove(&self.round);
+                state.open.remove(&self.round);
                 self.in_flight.done.notify_waiters();
             }
         }
