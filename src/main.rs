@@ -104,6 +104,7 @@ async fn main() -> anyhow::Result<()> {
 /// the full-text index caught up (as the server does at start-up) and the checks of
 /// `cairn check`.
 async fn migrate(args: cairn::config::MigrateArgs) -> anyhow::Result<()> {
+    logging(&args.serve, false)?;
     let db = args.serve.db.open().await?;
     let files = args.serve.storage.open("/var/storage")?;
     let options = cairn::migrate::Options {
@@ -199,17 +200,29 @@ fn read_password(login: &str) -> anyhow::Result<String> {
     Ok(line.trim_end_matches(['\r', '\n']).to_string())
 }
 
-async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+/// Logs as `--log` and `--log-json` say: the server's to standard output, a command's to
+/// standard error (its standard output is its report).
+fn logging(args: &ServeArgs, server: bool) -> anyhow::Result<()> {
     let filter = EnvFilter::try_new(&args.log)
         .map_err(|e| anyhow::anyhow!("bad --log filter '{}': {e}", args.log))?;
+    let to = move || -> Box<dyn std::io::Write> {
+        if server {
+            Box::new(std::io::stdout())
+        } else {
+            Box::new(std::io::stderr())
+        }
+    };
+    let logs = tracing_subscriber::fmt().with_writer(to);
     if args.log_json {
-        tracing_subscriber::fmt()
-            .json()
-            .with_env_filter(filter)
-            .init();
+        logs.json().with_env_filter(filter).init();
     } else {
-        tracing_subscriber::fmt().with_env_filter(filter).init();
+        logs.with_env_filter(filter).init();
     }
+    Ok(())
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    logging(&args, true)?;
     let (service, settings) = cairn::setup(&args).await?;
     let prefixes: Vec<&str> = settings.iter().map(|s| s.wire.prefix.as_str()).collect();
     let prefixes = prefixes.join(", ");

@@ -96,20 +96,21 @@ impl Reader for Items {
         }
         let after = self.after.unwrap_or(i64::MIN);
         let rows = (src.batch_after("ezcontentobject", &columns, "id", after, "")).await?;
-        let Some(last) = rows.last() else {
+        let (Some(first), Some(last)) = (rows.first(), rows.last()) else {
             return Ok(None);
         };
-        self.after = Some(last.int("id"));
+        // The batch is every content item with an id in this range (read in id order): the
+        // rows of each table for it are one range of that table's index by content item.
+        let items = (first.int("id"), last.int("id"));
+        self.after = Some(items.1);
         self.done = rows.len() < BATCH;
-        let ids = (rows.iter().map(|r| r.int("id").to_string()))
-            .collect::<Vec<_>>()
-            .join(",");
-        let of_items = format!("contentobject_id IN ({ids})");
-        let of_sources = format!("from_contentobject_id IN ({ids})");
+        let of_items = format!("contentobject_id BETWEEN {} AND {}", items.0, items.1);
+        let of_sources = format!("from_contentobject_id BETWEEN {} AND {}", items.0, items.1);
         // The batch's statements run at once, each on a connection of the source's pool (the
         // old site's database works on them side by side); the external tables' after the
-        // fields that name their rows.
-        let (versions, names, fields, relations, states, users) = tokio::try_join!(
+        // fields that name their rows. The fields are put in order here, not by the source
+        // (a sort of whole rows, their texts with them, on the old site's server).
+        let (versions, names, mut fields, relations, states, users) = tokio::try_join!(
             src.select("ezcontentobject_version", VERSION, &of_items, "id"),
             src.select(
                 "ezcontentobject_name",
@@ -122,7 +123,7 @@ impl Reader for Items {
                 &of_items,
                 "",
             ),
-            src.select("ezcontentobject_attribute", FIELD, &of_items, "id, version"),
+            src.select("ezcontentobject_attribute", FIELD, &of_items, ""),
             src.select(
                 "ezcontentobject_link",
                 &[
@@ -136,9 +137,10 @@ impl Reader for Items {
                 &of_sources,
                 "id",
             ),
-            states::read_links(src, &ids),
-            users::accounts(src, &ids),
+            states::read_links(src, items),
+            users::accounts(src, items),
         )?;
+        fields.sort_by_cached_key(|f| (f.int("id"), f.int("version")));
         let mut extras = extras(src, &fields).await?;
         extras.users = users;
         Ok(Some(Batch {
@@ -218,14 +220,31 @@ async fn converting(
 ) -> Result<(Vec<Insert>, i64)> {
     let mut extra_relations = Vec::new();
     let mut max_relation = 0;
+    // How long the conversion waited for the writer, for the source, and worked (logged:
+    // which stage holds the pipeline up).
+    let mut waited = [std::time::Duration::ZERO; 3];
+    let mut clock = std::time::Instant::now();
+    let mut lap = |i: usize| {
+        let now = std::time::Instant::now();
+        waited[i] += now - clock;
+        clock = now;
+    };
     // The channel's place is taken before a batch is converted: one batch is converted
     // while one is written, no more.
     while let Ok(place) = tx.reserve().await {
+        lap(0);
         let Some(b) = items.next().await? else {
             break;
         };
+        lap(1);
         place.send(batch(cx, b, &mut extra_relations, &mut max_relation).await?);
+        lap(2);
     }
+    let [writer, source, work] = waited.map(|d| d.as_secs_f64());
+    tracing::info!(
+        "migrate: content items converted in {work:.2} s, waiting {source:.2} s for the \
+         source and {writer:.2} s for the writer"
+    );
     Ok((extra_relations, max_relation))
 }
 

@@ -55,9 +55,19 @@ const COLUMNS: &[&str] = &[
     "sort_order",
 ];
 
+/// The Locations, then each content item's main Location: the pairs written to a table of
+/// the migration's own (not a temporary one: SQLite's temporary storage is set for the
+/// index builds later in the transaction) and set with one statement, not one per item.
 pub async fn locations(cx: &mut Cx<'_>) -> Result<()> {
     let nodes = ByKey::new("ezcontentobject_tree", NODE, "node_id");
     let mut nodes = Ahead::start(cx.src.clone(), nodes);
+    cx.out
+        .exec(
+            "CREATE TABLE migrate_main_locations \
+             (content_id BIGINT NOT NULL, location_id BIGINT NOT NULL)",
+            vec![],
+        )
+        .await?;
     while let Some(rows) = nodes.next().await? {
         cx.report.read("Locations", rows.len());
         cx.progress.advance(rows.len());
@@ -74,7 +84,10 @@ pub async fn locations(cx: &mut Cx<'_>) -> Result<()> {
                 continue;
             }
             if id != 1 && r.int("main_node_id") == id {
-                mains.push((content, id));
+                mains.push(Insert {
+                    from: r.describe("ezcontentobject_tree"),
+                    values: vec![content.into(), id.into()],
+                });
             }
             out.push(Insert {
                 from: r.describe("ezcontentobject_tree"),
@@ -83,22 +96,21 @@ pub async fn locations(cx: &mut Cx<'_>) -> Result<()> {
         }
         cx.report.written("Locations", out.len());
         cx.out.insert("locations", COLUMNS, out).await?;
-        for chunk in mains.chunks(500) {
-            let cases: String = chunk
-                .iter()
-                .map(|(c, l)| format!(" WHEN {c} THEN {l}"))
-                .collect();
-            let ids = chunk
-                .iter()
-                .map(|(c, _)| c.to_string())
-                .collect::<Vec<_>>()
-                .join(",");
-            let sql = format!(
-                "UPDATE contents SET main_location_id = CASE id{cases} END WHERE id IN ({ids})"
-            );
-            cx.out.exec(&sql, vec![]).await?;
-        }
+        let columns = &["content_id", "location_id"];
+        cx.out
+            .insert("migrate_main_locations", columns, mains)
+            .await?;
     }
+    cx.out
+        .exec(
+            "UPDATE contents SET main_location_id = m.location_id \
+             FROM migrate_main_locations m WHERE m.content_id = contents.id",
+            vec![],
+        )
+        .await?;
+    cx.out
+        .exec("DROP TABLE migrate_main_locations", vec![])
+        .await?;
     Ok(())
 }
 

@@ -272,32 +272,52 @@ pub async fn migrate(db: &Db, files: &dyn FileStore, options: &Options) -> Resul
     }
 }
 
-/// Every kind, parents before children.
+/// Every kind, parents before children; how long each took is logged (`--log info`).
 async fn run(cx: &mut Cx<'_>) -> Result<()> {
+    let mut clock = Clock(std::time::Instant::now());
     note_tables(cx).await?;
     cx.out.clear().await?;
     let unindexed = cx.out.unindex().await?;
+    clock.lap("the clean install cleared");
     languages::languages(cx).await?;
     languages::sections(cx).await?;
     states::groups_and_states(cx).await?;
     types::groups(cx).await?;
     types::types(cx).await?;
     definitions::definitions(cx).await?;
+    clock.lap("languages, Sections, Object states and content types");
     content::contents(cx).await?;
+    clock.lap("content items");
     locations::locations(cx).await?;
     locations::trash(cx).await?;
     locations::pending(cx).await?;
+    clock.lap("Locations");
     url_aliases::aliases(cx).await?;
     url_aliases::wildcards(cx).await?;
+    clock.lap("URL aliases");
     roles::roles(cx).await?;
     bookmarks::bookmarks(cx).await?;
     locations::derived(cx).await?;
+    clock.lap("Roles, bookmarks and derived columns");
     cx.out.reindex(unindexed).await?;
     cx.out.continue_ids().await?;
+    clock.lap("indexes made again");
     if !cx.progress.quiet() {
         eprintln!("{}", cx.progress.line());
     }
     Ok(())
+}
+
+/// The time since the last lap, logged.
+struct Clock(std::time::Instant);
+
+impl Clock {
+    fn lap(&mut self, what: &str) {
+        let now = std::time::Instant::now();
+        let took = now - self.0;
+        tracing::info!("migrate: {what} in {:.2} s", took.as_secs_f64());
+        self.0 = now;
+    }
 }
 
 /// The source's tables that are not carried go into the report, with why.

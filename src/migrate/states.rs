@@ -144,12 +144,13 @@ pub async fn groups_and_states(cx: &mut Cx<'_>) -> Result<()> {
     cx.out.insert("object_states", &columns, out).await
 }
 
-/// The state rows of the content items `ids` (a batch's, read ahead of [`links`]).
-pub async fn read_links(src: &Source, ids: &str) -> Result<Vec<Row>> {
+/// The state rows of the content items with ids in `items` (a batch's, read ahead of
+/// [`links`]).
+pub async fn read_links(src: &Source, items: (i64, i64)) -> Result<Vec<Row>> {
     src.select(
         "ezcobj_state_link",
         &["contentobject_id", "contentobject_state_id"],
-        &format!("contentobject_id IN ({ids})"),
+        &format!("contentobject_id BETWEEN {} AND {}", items.0, items.1),
         "contentobject_id, contentobject_state_id",
     )
     .await

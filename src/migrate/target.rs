@@ -68,6 +68,12 @@ const SEQUENCES: &[(&str, &str)] = &[
     ("policies", "policies"),
 ];
 
+/// Indexes that SQLite keeps through the bulk load: the load writes their keys in order
+/// (content items by id, each one's fields and relations together), so each row costs an
+/// append to the index's last page, paid while the writer waits for the next batch, where
+/// building the index after the load reads the whole table again on the writer alone.
+const IN_KEY_ORDER: &[&str] = &["content_fields_version", "content_relations_source"];
+
 /// `rows` as a JSON array of objects keyed by `columns`; `None` when a value has no JSON
 /// form here.
 fn records(columns: &[&str], rows: &[Insert]) -> Option<String> {
@@ -273,7 +279,8 @@ impl Target<'_> {
     }
 
     /// Drops the indexes of the tables a migration fills that no insert needs: every one that
-    /// is not unique (unique ones stay, so that a duplicate is found at its row and named),
+    /// is not unique (unique ones stay, so that a duplicate is found at its row and named)
+    /// but those SQLite fills in key order ([`IN_KEY_ORDER`]),
     /// and on PostgreSQL the foreign keys too (checked by a trigger per row there). Made
     /// again at the end by [`Target::reindex`], in the same transaction: one sort of each
     /// index, one check of each key, instead of a B-tree insert and a lookup per row. A
@@ -324,8 +331,8 @@ impl Target<'_> {
                          AND sql NOT LIKE 'CREATE UNIQUE %' ORDER BY 1, 2"
                     ))
                     .await?;
-                indexes
-                    .into_iter()
+                (indexes.into_iter())
+                    .filter(|[_, name, _]| !IN_KEY_ORDER.contains(&name.as_str()))
                     .map(|[_, name, def]| (format!("DROP INDEX \"{name}\""), def))
                     .unzip()
             }

@@ -10,8 +10,8 @@ use super::target::{Insert, Rows};
 use anyhow::Result;
 use std::collections::HashMap;
 
-/// The accounts of the content items `ids`, by content id.
-pub async fn accounts(src: &Source, ids: &str) -> Result<HashMap<i64, Row>> {
+/// The accounts of the content items with ids in `items`, by content id.
+pub async fn accounts(src: &Source, items: (i64, i64)) -> Result<HashMap<i64, Row>> {
     if !src.has("ezuser") {
         return Ok(HashMap::new());
     }
@@ -39,8 +39,10 @@ pub async fn accounts(src: &Source, ids: &str) -> Result<HashMap<i64, Row>> {
     };
     let sql = format!(
         "SELECT u.contentobject_id, u.login, u.email, u.password_hash, u.password_hash_type, {updated}, \
-         {enabled}, {max} FROM {} u {settings} WHERE u.contentobject_id IN ({ids}) ORDER BY u.contentobject_id",
+         {enabled}, {max} FROM {} u {settings} WHERE u.contentobject_id BETWEEN {} AND {} ORDER BY u.contentobject_id",
         src.name("ezuser"),
+        items.0,
+        items.1,
     );
     let columns = [
         "contentobject_id",

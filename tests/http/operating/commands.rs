@@ -71,9 +71,23 @@ async fn check_reports_what_is_out_of_step() {
         vec![],
     )
     .await;
+    app.sql(
+        "INSERT INTO content_fields (id, version_no, content_id, field_definition_id, \
+         language_code, value, sort_key_string, sort_key_int) \
+         VALUES (99999, 99, 41, 1, 'eng-GB', '\"x\"', '', 0)",
+        vec![],
+    )
+    .await;
     let problems = cairn::admin::check(&app.service.db).await.unwrap();
     let checks: Vec<&str> = problems.iter().map(|p| p.check).collect();
     assert!(checks.iter().any(|c| c.contains("depths")), "{problems:?}");
+    let fields = (problems.iter())
+        .find(|p| p.check == "fields belong to a version")
+        .unwrap_or_else(|| panic!("{problems:?}"));
+    assert_eq!(
+        (fields.count, &fields.first[..]),
+        (1, &["99999".to_string()][..])
+    );
     assert!(
         checks.iter().any(|c| c.contains("bookmarks")),
         "{problems:?}"
