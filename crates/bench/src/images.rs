@@ -201,7 +201,10 @@ pub fn markdown(report: &Report, load: Load) -> String {
     format!(
         "| a 4000 × 3000 JPEG, ms per request | requests | min | p50 | max |\n\
          | --- | ---: | ---: | ---: | ---: |\n{}{}\n{}",
-        row("uploaded (an image item created with it)", &report.upload_ms),
+        row(
+            "uploaded (an image item created with it)",
+            &report.upload_ms
+        ),
         row("`small` rendered (one thread)", &report.render_ms),
         crate::report::markdown(&report.served, load)
     )
