@@ -391,7 +391,7 @@ mod tests {
     /// `bytes` decoded by libjpeg-turbo for a variation at least `at` large.
     fn turbo(bytes: &[u8], at: Option<(u32, u32)>) -> Result<DynamicImage, Option<String>> {
         let (header, _) = open(bytes).unwrap();
-        jpeg(bytes, &header, at)
+        super::jpeg(bytes, &header, at)
     }
 
     #[test]
