@@ -5,16 +5,17 @@
 //! encoded. Everything here is synchronous and CPU-bound: callers run it off the request
 //! threads (`super::Images`).
 //!
-//! JPEGs are decoded by libjpeg-turbo (built into the binary from the `turbojpeg` crate's
-//! source; its errors come back as errors, never an exit), at 1/8, 1/4 or 1/2 of their size
-//! when that is enough (DCT scaling: most of the decoding skipped; the whole data is read all
-//! the same), with at most [`SCAN_LIMIT`] progressive scans. It is given only grey, RGB and
-//! YCbCr JPEGs (one or three components), whose buffers are at most 6 bytes a pixel (a
-//! progressive JPEG's coefficients kept whole), within [`MAX_ALLOC`] at [`MAX_PIXELS`]. CMYK
-//! and YCCK JPEGs, those whose header it cannot read, and those it decodes with an error or a
-//! warning (data cut short, extraneous bytes) are decoded whole by `image`'s decoder, which
-//! accepts or refuses them as it did before libjpeg-turbo: libjpeg-turbo makes the clean JPEGs
-//! faster and refuses nothing `image` accepts. Every other format is decoded by `image`.
+//! JPEGs are decoded by libjpeg-turbo (mozjpeg's copy of it, compiled into the binary by the
+//! `mozjpeg-sys` crate; its errors unwind out of its C code and are caught, never an abort),
+//! at 1/8, 1/4 or 1/2 of their size when that is enough (DCT scaling: most of the decoding
+//! skipped; the whole data is read all the same), with at most [`SCAN_LIMIT`] scans. It is
+//! given only grey, RGB and YCbCr JPEGs (one or three components), whose buffers are at most
+//! 6 bytes a pixel (a progressive JPEG's coefficients kept whole), within [`MAX_ALLOC`] at
+//! [`MAX_PIXELS`]. CMYK and YCCK JPEGs, those whose header it cannot read, and those it
+//! decodes with an error or a warning (data cut short, extraneous bytes) are decoded whole by
+//! `image`'s decoder, which accepts or refuses them as it did before libjpeg-turbo:
+//! libjpeg-turbo makes the clean JPEGs faster and refuses nothing `image` accepts. Every
+//! other format is decoded by `image`.
 
 use super::config::{Format, Variation};
 use super::geometry::{Plan, Step};
@@ -26,7 +27,7 @@ pub const MAX_PIXELS: u64 = 50_000_000;
 /// The most bytes a decoder may allocate.
 const MAX_ALLOC: u64 = 512 * 1024 * 1024;
 
-/// The most scans of a progressive JPEG read (libjpeg-turbo's own advice against the JPEGs
+/// The most scans of a JPEG read (libjpeg-turbo's own advice against the progressive JPEGs
 /// made of many scans that each take a pass over the whole image).
 const SCAN_LIMIT: u32 = 500;
 
@@ -168,63 +169,147 @@ fn pixels(
 
 /// The JPEG `bytes` decoded by libjpeg-turbo as [`pixels`] says. `Err(None)` when it is not
 /// one libjpeg-turbo is given (CMYK, YCCK, or a header it cannot read); `Err(Some(why))`
-/// when it says an error or a warning (data cut short, extraneous bytes, ...).
+/// when it says an error or a warning (data cut short, extraneous bytes, ...). Its errors
+/// and warnings unwind out of its C code ([`libjpeg_errors`]) and are caught here: a bad
+/// file never takes the process down.
 fn jpeg(
     bytes: &[u8],
     header: &Header,
     at: Option<(u32, u32)>,
 ) -> Result<DynamicImage, Option<String>> {
-    use turbojpeg::{Colorspace, Decompressor, PixelFormat, ScalingFactor};
-    let mut decompressor = Decompressor::new().map_err(|_| None)?;
-    let found = decompressor.read_header(bytes).map_err(|_| None)?;
-    let format = match found.colorspace {
-        Colorspace::Gray => PixelFormat::GRAY,
-        Colorspace::RGB | Colorspace::YCbCr => PixelFormat::RGB,
-        Colorspace::CMYK | Colorspace::YCCK => return Err(None),
+    use mozjpeg::{ColorSpace, Decompress};
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    let opened = catch_unwind(|| {
+        Decompress::builder()
+            .with_err(libjpeg_errors())
+            .from_mem(bytes)
+    });
+    let Ok(Ok(mut decompress)) = opened else {
+        return Err(None);
+    };
+    let grey = match decompress.color_space() {
+        ColorSpace::JCS_GRAYSCALE => true,
+        ColorSpace::JCS_RGB | ColorSpace::JCS_YCbCr => false,
+        _ => return Err(None),
     };
     // The size `open` bounded is the size decoded.
-    if (found.width, found.height) != (header.width as usize, header.height as usize) {
+    if decompress.size() != (header.width as usize, header.height as usize) {
         return Err(None);
     }
+    let (width, height) = decompress.size();
     let scaled = |len: usize, eighths: usize| (len * eighths).div_ceil(8);
     let eighths = match at {
-        // A lossless JPEG has no DCT to scale.
-        Some((w, h)) if !found.is_lossless => [1, 2, 4]
+        Some((w, h)) => [1, 2, 4]
             .into_iter()
-            .find(|&e| {
-                scaled(found.width, e) >= w as usize && scaled(found.height, e) >= h as usize
-            })
+            .find(|&e| scaled(width, e) >= w as usize && scaled(height, e) >= h as usize)
             .unwrap_or(8),
-        _ => 8,
+        None => 8,
     };
-    let failed = |e: turbojpeg::Error| {
-        Some(match e {
-            turbojpeg::Error::TurboJpegError(why) => why.trim().to_owned(),
-            e => e.to_string(),
-        })
+    decompress.scale(eighths as u8);
+    // The decompressor (libjpeg's memory) is dropped when it unwinds, as when it returns.
+    let decoded = catch_unwind(AssertUnwindSafe(move || {
+        let started = if grey {
+            decompress.grayscale()
+        } else {
+            decompress.rgb()
+        };
+        let mut started = started.map_err(|e| e.to_string())?;
+        let (w, h) = (started.width(), started.height());
+        if (w, h) != (scaled(width, eighths), scaled(height, eighths)) {
+            return Err("the decoded JPEG is not of its size".to_owned());
+        }
+        let mut pixels = vec![0u8; w * h * if grey { 1 } else { 3 }];
+        started
+            .read_scanlines_into(&mut pixels)
+            .map_err(|e| e.to_string())?;
+        started.finish().map_err(|e| e.to_string())?;
+        Ok((w as u32, h as u32, pixels))
+    }));
+    let (w, h, pixels) = match decoded {
+        Ok(decoded) => decoded.map_err(Some)?,
+        Err(unwound) => return Err(Some(libjpeg_said(unwound))),
     };
-    decompressor
-        .set_scaling_factor(ScalingFactor::new(eighths, 8))
-        .map_err(failed)?;
-    decompressor.set_scan_limit(SCAN_LIMIT).map_err(failed)?;
-    let size = found.scaled(decompressor.scaling_factor());
-    let (width, height) = (size.width, size.height);
-    let mut pixels = vec![0; width * height * format.size()];
-    let image = turbojpeg::Image {
-        pixels: pixels.as_mut_slice(),
-        width,
-        pitch: width * format.size(),
-        height,
-        format,
-    };
-    // A warning makes it fail too, once the whole image is decoded.
-    decompressor.decompress(bytes, image).map_err(failed)?;
-    let (w, h) = (width as u32, height as u32);
-    let image = match format {
-        PixelFormat::GRAY => image::GrayImage::from_raw(w, h, pixels).map(DynamicImage::ImageLuma8),
-        _ => image::RgbImage::from_raw(w, h, pixels).map(DynamicImage::ImageRgb8),
+    let image = if grey {
+        image::GrayImage::from_raw(w, h, pixels).map(DynamicImage::ImageLuma8)
+    } else {
+        image::RgbImage::from_raw(w, h, pixels).map(DynamicImage::ImageRgb8)
     };
     image.ok_or_else(|| Some("the decoded JPEG is not of its size".into()))
+}
+
+/// libjpeg's error manager for [`jpeg`]: an error, a warning (libjpeg-turbo's
+/// "stop on warning"), or a scan beyond [`SCAN_LIMIT`] unwinds out of the C code (compiled
+/// with `-fexceptions` by mozjpeg-sys's `unwinding`) with its message; other messages are
+/// dropped. Unsafe code (one of the workspace's exceptions, Cargo.toml): libjpeg's error
+/// manager is a C interface.
+#[allow(unsafe_code)]
+fn libjpeg_errors() -> mozjpeg_sys::jpeg_error_mgr {
+    use mozjpeg_sys::{jpeg_common_struct, jpeg_decompress_struct};
+    use std::os::raw::c_int;
+
+    /// libjpeg's message for its last error or warning.
+    fn message(cinfo: &mut jpeg_common_struct) -> String {
+        let mut buffer = [0u8; 80];
+        // SAFETY: `err` is the error manager libjpeg calls us from; `format_message` writes at
+        // most 80 bytes, NUL-terminated, into its buffer (which mozjpeg-sys declares `&`, not
+        // `&mut`: the function is given its true type, as mozjpeg's own error manager does).
+        unsafe {
+            if let Some(format) = (*cinfo.err).format_message {
+                let format = std::mem::transmute::<
+                    unsafe extern "C-unwind" fn(&mut jpeg_common_struct, &[u8; 80]),
+                    unsafe extern "C-unwind" fn(&mut jpeg_common_struct, &mut [u8; 80]),
+                >(format);
+                format(cinfo, &mut buffer);
+            }
+        }
+        let len = buffer.iter().position(|&b| b == 0).unwrap_or(buffer.len());
+        String::from_utf8_lossy(&buffer[..len]).into_owned()
+    }
+
+    unsafe extern "C-unwind" fn error_exit(cinfo: &mut jpeg_common_struct) {
+        // Not a panic: no panic hook, no log of a bug.
+        std::panic::resume_unwind(Box::new(message(cinfo)));
+    }
+
+    unsafe extern "C-unwind" fn emit_message(cinfo: &mut jpeg_common_struct, level: c_int) {
+        if level < 0 {
+            std::panic::resume_unwind(Box::new(message(cinfo)));
+        }
+        // Traced at each scan's start (SOS), before it is counted.
+        // SAFETY: `msg_code` is the message being emitted; only a decompressor is given this
+        // error manager, and `cinfo` is the start of its `jpeg_decompress_struct`.
+        let scans = unsafe {
+            if (*cinfo.err).msg_code != mozjpeg_sys::JTRC_SOS as c_int || cinfo.is_decompressor == 0
+            {
+                return;
+            }
+            let decompress = cinfo as *mut jpeg_common_struct as *mut jpeg_decompress_struct;
+            (*decompress).input_scan_number
+        };
+        if scans >= SCAN_LIMIT as c_int {
+            std::panic::resume_unwind(Box::new(format!("more than {SCAN_LIMIT} scans")));
+        }
+    }
+
+    // SAFETY: a zeroed `jpeg_error_mgr` (pointers and numbers) is what `jpeg_std_error`
+    // fills in; it keeps no pointer to itself, so that it may be moved after.
+    let mut err: mozjpeg_sys::jpeg_error_mgr = unsafe { std::mem::zeroed() };
+    unsafe { mozjpeg_sys::jpeg_std_error(&mut err) };
+    err.error_exit = Some(error_exit);
+    err.emit_message = Some(emit_message);
+    err
+}
+
+/// What an unwind out of libjpeg says (a `String` from [`libjpeg_errors`], or a panic's
+/// message).
+fn libjpeg_said(unwound: Box<dyn std::any::Any + Send>) -> String {
+    match unwound.downcast::<String>() {
+        Ok(why) => *why,
+        Err(unwound) => match unwound.downcast::<&str>() {
+            Ok(why) => (*why).to_owned(),
+            Err(_) => "libjpeg-turbo failed".to_owned(),
+        },
+    }
 }
 
 /// The format and size a file's first bytes announce (no pixel decoded).
@@ -445,17 +530,12 @@ mod tests {
         let cmyk: Vec<u8> = (0..w * h)
             .flat_map(|i| [(i % 251) as u8, 40, 90, 10])
             .collect();
-        let mut compressor = turbojpeg::Compressor::new().unwrap();
-        compressor.set_quality(90).unwrap();
-        let bytes = compressor
-            .compress_to_vec(turbojpeg::Image {
-                pixels: cmyk.as_slice(),
-                width: w,
-                pitch: w * 4,
-                height: h,
-                format: turbojpeg::PixelFormat::CMYK,
-            })
-            .unwrap();
+        let mut compressor = mozjpeg::Compress::new(mozjpeg::ColorSpace::JCS_CMYK);
+        compressor.set_size(w as usize, h as usize);
+        compressor.set_quality(90.0);
+        let mut compressor = compressor.start_compress(Vec::new()).unwrap();
+        compressor.write_scanlines(&cmyk).unwrap();
+        let bytes = compressor.finish().unwrap();
         assert_eq!(turbo(&bytes, Some((100, 75))).err(), Some(None));
         let r = render(&bytes, Variations::defaults().get("small").unwrap()).unwrap();
         assert_eq!((r.width, r.height), (100, 75));
