@@ -45,9 +45,10 @@ fn dim(n: Option<u32>) -> HashValue {
     n.map_or(HashValue::Null, |n| HashValue::Int(n as i64))
 }
 
-/// The width and height of the image `file`, decoded whole within the renderer's limits: a
-/// decompression bomb or a broken image is refused here, at upload, and never rendered.
-/// Images checked before (by their content-addressed path) are not decoded again.
+/// The width and height of the image `file`, its data proved whole within the renderer's
+/// limits (`images::check`): a decompression bomb or a broken image is refused here, at
+/// upload, and never rendered. Images checked before (by their content-addressed path) are
+/// not checked again.
 fn checked(file: &upload::Upload, cx: &ValueContext<'_>) -> Result<(u32, u32), ValueError> {
     static CHECKED: std::sync::LazyLock<quick_cache::sync::Cache<String, (u32, u32)>> =
         std::sync::LazyLock::new(|| quick_cache::sync::Cache::new(10_000));
@@ -64,16 +65,13 @@ fn checked(file: &upload::Upload, cx: &ValueContext<'_>) -> Result<(u32, u32), V
             ));
         }
     };
-    let decoded = match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
+    let checked = match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
         Ok(tokio::runtime::RuntimeFlavor::MultiThread) => {
-            tokio::task::block_in_place(|| crate::images::decode(&bytes))
+            tokio::task::block_in_place(|| crate::images::check(&bytes))
         }
-        _ => crate::images::decode(&bytes),
+        _ => crate::images::check(&bytes),
     };
-    let image = decoded
-        .map_err(|e| ValueError::new("id", e.to_string()))?
-        .image;
-    let dims = (image.width(), image.height());
+    let dims = checked.map_err(|e| ValueError::new("id", e.to_string()))?;
     CHECKED.insert(file.path.clone(), dims);
     Ok(dims)
 }

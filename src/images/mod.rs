@@ -13,7 +13,7 @@ mod geometry;
 mod render;
 
 pub use config::{Format, Variation, Variations};
-pub use render::{MAX_PIXELS, Refused, decode};
+pub use render::{MAX_PIXELS, Refused, check};
 
 use crate::storage::Storage;
 use std::collections::HashMap;

@@ -4,6 +4,18 @@
 //! then applied in order (resizing with `fast_image_resize`'s SIMD Lanczos-3) and the result
 //! encoded. Everything here is synchronous and CPU-bound: callers run it off the request
 //! threads (`super::Images`).
+//!
+//! JPEGs are decoded by libjpeg-turbo (mozjpeg's copy of it, compiled into the binary by the
+//! `mozjpeg-sys` crate; its errors unwind out of its C code and are caught, never an abort),
+//! at 1/8, 1/4 or 1/2 of their size when that is enough (DCT scaling: most of the decoding
+//! skipped; the whole data is read all the same), with at most [`SCAN_LIMIT`] scans. It is
+//! given only grey, RGB and YCbCr JPEGs (one or three components), whose buffers are at most
+//! 6 bytes a pixel (a progressive JPEG's coefficients kept whole), within [`MAX_ALLOC`] at
+//! [`MAX_PIXELS`]. CMYK and YCCK JPEGs, those whose header it cannot read, and those it
+//! decodes with an error or a warning (data cut short, extraneous bytes) are decoded whole by
+//! `image`'s decoder, which accepts or refuses them as it did before libjpeg-turbo:
+//! libjpeg-turbo makes the clean JPEGs faster and refuses nothing `image` accepts. Every
+//! other format is decoded by `image`.
 
 use super::config::{Format, Variation};
 use super::geometry::{Plan, Step};
@@ -14,6 +26,10 @@ pub const MAX_PIXELS: u64 = 50_000_000;
 
 /// The most bytes a decoder may allocate.
 const MAX_ALLOC: u64 = 512 * 1024 * 1024;
+
+/// The most scans of a JPEG read (libjpeg-turbo's own advice against the progressive JPEGs
+/// made of many scans that each take a pass over the whole image).
+const SCAN_LIMIT: u32 = 500;
 
 /// Why an image is not decoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,24 +54,33 @@ impl std::fmt::Display for Refused {
     }
 }
 
-/// An image decoded (its EXIF orientation not applied), with its format.
-pub struct Decoded {
+/// An image decoded whole, 8 bits a channel (its EXIF orientation not applied), with its
+/// format.
+#[cfg(test)]
+struct Decoded {
     pub image: DynamicImage,
     pub format: Format,
 }
 
-/// Decodes `bytes` within the limits.
-pub fn decode(bytes: &[u8]) -> Result<Decoded, Refused> {
+/// Decodes `bytes` whole within the limits (the tests' look at what was rendered).
+#[cfg(test)]
+fn decode(bytes: &[u8]) -> Result<Decoded, Refused> {
     let (header, decoder) = open(bytes)?;
-    let (width, height) = (header.width, header.height);
-    let image = DynamicImage::from_decoder(decoder).map_err(|e| match e {
-        image::ImageError::Limits(_) => Refused::TooLarge { width, height },
-        e => Refused::Corrupt(e.to_string()),
-    })?;
+    let image = pixels(bytes, &header, decoder, None)?;
     Ok(Decoded {
         image,
         format: header.format,
     })
+}
+
+/// The width and height of the image `bytes` (as stored, before any orientation), once its
+/// data is proved whole: decoded within the limits, a JPEG at 1/8 of its size (every bit of
+/// its data is read all the same, so that data cut short or broken is refused as by a whole
+/// decode), other formats whole. What is accepted here can be rendered.
+pub fn check(bytes: &[u8]) -> Result<(u32, u32), Refused> {
+    let (header, decoder) = open(bytes)?;
+    pixels(bytes, &header, decoder, Some((1, 1)))?;
+    Ok((header.width, header.height))
 }
 
 /// The header of `bytes` (format, size within [`MAX_PIXELS`], orientation) and the decoder
@@ -113,38 +138,177 @@ fn turns(o: image::metadata::Orientation) -> bool {
     matches!(o, Rotate90 | Rotate270 | Rotate90FlipH | Rotate270FlipH)
 }
 
-/// The JPEG `bytes` decoded at the least of 1/8, 1/4 and 1/2 of its `width` × `height`
-/// (DCT scaling: most of the decoding skipped) that is still at least `at` in both axes;
-/// `None` when no such scale is below 1, or the decoder cannot (left to the whole decode,
-/// which says why).
-fn jpeg_at_scale(bytes: &[u8], width: u32, height: u32, at: (u32, u32)) -> Option<DynamicImage> {
-    let scaled = |len: u32, eighths: u32| (len * eighths).div_ceil(8);
-    let eighths = [1, 2, 4]
-        .into_iter()
-        .find(|&e| scaled(width, e) >= at.0 && scaled(height, e) >= at.1)?;
-    let (w, h) = (scaled(width, eighths), scaled(height, eighths));
-    let mut decoder = jpeg_decoder::Decoder::new(std::io::Cursor::new(bytes));
-    decoder.set_max_decoding_buffer_size(MAX_ALLOC as usize);
-    let (sw, sh) = decoder
-        .scale(u16::try_from(w).ok()?, u16::try_from(h).ok()?)
-        .ok()?;
-    if (u32::from(sw), u32::from(sh)) != (w, h) {
-        return None;
+/// The pixels of `bytes`, 8 bits a channel: a JPEG at the least of 1/8, 1/4, 1/2 and 1 of
+/// its size that is still at least `at` in both axes (whole without `at`), when
+/// libjpeg-turbo reads it without a warning; else whole, by `decoder`, which accepts or
+/// refuses it as it would have without libjpeg-turbo.
+fn pixels(
+    bytes: &[u8],
+    header: &Header,
+    decoder: impl ImageDecoder,
+    at: Option<(u32, u32)>,
+) -> Result<DynamicImage, Refused> {
+    let turbo = match header.format {
+        Format::Jpeg => jpeg(bytes, header, at),
+        _ => Err(None),
+    };
+    let why = match turbo {
+        Ok(image) => return Ok(image),
+        Err(why) => why,
+    };
+    let (width, height) = (header.width, header.height);
+    let image = DynamicImage::from_decoder(decoder).map_err(|e| match e {
+        image::ImageError::Limits(_) => Refused::TooLarge { width, height },
+        e => Refused::Corrupt(why.clone().unwrap_or_else(|| e.to_string())),
+    })?;
+    if let Some(why) = why {
+        tracing::debug!("a JPEG libjpeg-turbo refused ({why}) was decoded by image");
     }
-    // CMYK and 16-bit images are left to the whole decode, before any pixel is decoded here.
-    let format = decoder.info()?.pixel_format;
-    if !matches!(
-        format,
-        jpeg_decoder::PixelFormat::RGB24 | jpeg_decoder::PixelFormat::L8
-    ) {
-        return None;
+    Ok(eight_bit(image))
+}
+
+/// The JPEG `bytes` decoded by libjpeg-turbo as [`pixels`] says. `Err(None)` when it is not
+/// one libjpeg-turbo is given (CMYK, YCCK, or a header it cannot read); `Err(Some(why))`
+/// when it says an error or a warning (data cut short, extraneous bytes, ...). Its errors
+/// and warnings unwind out of its C code ([`libjpeg_errors`]) and are caught here: a bad
+/// file never takes the process down.
+fn jpeg(
+    bytes: &[u8],
+    header: &Header,
+    at: Option<(u32, u32)>,
+) -> Result<DynamicImage, Option<String>> {
+    use mozjpeg::{ColorSpace, Decompress};
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    let opened = catch_unwind(|| {
+        Decompress::builder()
+            .with_err(libjpeg_errors())
+            .from_mem(bytes)
+    });
+    let Ok(Ok(mut decompress)) = opened else {
+        return Err(None);
+    };
+    let grey = match decompress.color_space() {
+        ColorSpace::JCS_GRAYSCALE => true,
+        ColorSpace::JCS_RGB | ColorSpace::JCS_YCbCr => false,
+        _ => return Err(None),
+    };
+    // The size `open` bounded is the size decoded.
+    if decompress.size() != (header.width as usize, header.height as usize) {
+        return Err(None);
     }
-    let pixels = decoder.decode().ok()?;
-    match format {
-        jpeg_decoder::PixelFormat::L8 => {
-            image::GrayImage::from_raw(w, h, pixels).map(DynamicImage::ImageLuma8)
+    let (width, height) = decompress.size();
+    let scaled = |len: usize, eighths: usize| (len * eighths).div_ceil(8);
+    let eighths = match at {
+        Some((w, h)) => [1, 2, 4]
+            .into_iter()
+            .find(|&e| scaled(width, e) >= w as usize && scaled(height, e) >= h as usize)
+            .unwrap_or(8),
+        None => 8,
+    };
+    decompress.scale(eighths as u8);
+    // The decompressor (libjpeg's memory) is dropped when it unwinds, as when it returns.
+    let decoded = catch_unwind(AssertUnwindSafe(move || {
+        let started = if grey {
+            decompress.grayscale()
+        } else {
+            decompress.rgb()
+        };
+        let mut started = started.map_err(|e| e.to_string())?;
+        let (w, h) = (started.width(), started.height());
+        if (w, h) != (scaled(width, eighths), scaled(height, eighths)) {
+            return Err("the decoded JPEG is not of its size".to_owned());
         }
-        _ => image::RgbImage::from_raw(w, h, pixels).map(DynamicImage::ImageRgb8),
+        let mut pixels = vec![0u8; w * h * if grey { 1 } else { 3 }];
+        started
+            .read_scanlines_into(&mut pixels)
+            .map_err(|e| e.to_string())?;
+        started.finish().map_err(|e| e.to_string())?;
+        Ok((w as u32, h as u32, pixels))
+    }));
+    let (w, h, pixels) = match decoded {
+        Ok(decoded) => decoded.map_err(Some)?,
+        Err(unwound) => return Err(Some(libjpeg_said(unwound))),
+    };
+    let image = if grey {
+        image::GrayImage::from_raw(w, h, pixels).map(DynamicImage::ImageLuma8)
+    } else {
+        image::RgbImage::from_raw(w, h, pixels).map(DynamicImage::ImageRgb8)
+    };
+    image.ok_or_else(|| Some("the decoded JPEG is not of its size".into()))
+}
+
+/// libjpeg's error manager for [`jpeg`]: an error, a warning (libjpeg-turbo's
+/// "stop on warning"), or a scan beyond [`SCAN_LIMIT`] unwinds out of the C code (compiled
+/// with `-fexceptions` by mozjpeg-sys's `unwinding`) with its message; other messages are
+/// dropped. Unsafe code (one of the workspace's exceptions, Cargo.toml): libjpeg's error
+/// manager is a C interface.
+#[allow(unsafe_code)]
+fn libjpeg_errors() -> mozjpeg_sys::jpeg_error_mgr {
+    use mozjpeg_sys::{jpeg_common_struct, jpeg_decompress_struct};
+    use std::os::raw::c_int;
+
+    /// libjpeg's message for its last error or warning.
+    fn message(cinfo: &mut jpeg_common_struct) -> String {
+        let mut buffer = [0u8; 80];
+        // SAFETY: `err` is the error manager libjpeg calls us from; `format_message` writes at
+        // most 80 bytes, NUL-terminated, into its buffer (which mozjpeg-sys declares `&`, not
+        // `&mut`: the function is given its true type, as mozjpeg's own error manager does).
+        unsafe {
+            if let Some(format) = (*cinfo.err).format_message {
+                let format = std::mem::transmute::<
+                    unsafe extern "C-unwind" fn(&mut jpeg_common_struct, &[u8; 80]),
+                    unsafe extern "C-unwind" fn(&mut jpeg_common_struct, &mut [u8; 80]),
+                >(format);
+                format(cinfo, &mut buffer);
+            }
+        }
+        let len = buffer.iter().position(|&b| b == 0).unwrap_or(buffer.len());
+        String::from_utf8_lossy(&buffer[..len]).into_owned()
+    }
+
+    unsafe extern "C-unwind" fn error_exit(cinfo: &mut jpeg_common_struct) {
+        // Not a panic: no panic hook, no log of a bug.
+        std::panic::resume_unwind(Box::new(message(cinfo)));
+    }
+
+    unsafe extern "C-unwind" fn emit_message(cinfo: &mut jpeg_common_struct, level: c_int) {
+        if level < 0 {
+            std::panic::resume_unwind(Box::new(message(cinfo)));
+        }
+        // Traced at each scan's start (SOS), before it is counted.
+        // SAFETY: `msg_code` is the message being emitted; only a decompressor is given this
+        // error manager, and `cinfo` is the start of its `jpeg_decompress_struct`.
+        let scans = unsafe {
+            if (*cinfo.err).msg_code != mozjpeg_sys::JTRC_SOS as c_int || cinfo.is_decompressor == 0
+            {
+                return;
+            }
+            let decompress = cinfo as *mut jpeg_common_struct as *mut jpeg_decompress_struct;
+            (*decompress).input_scan_number
+        };
+        if scans >= SCAN_LIMIT as c_int {
+            std::panic::resume_unwind(Box::new(format!("more than {SCAN_LIMIT} scans")));
+        }
+    }
+
+    // SAFETY: a zeroed `jpeg_error_mgr` (pointers and numbers) is what `jpeg_std_error`
+    // fills in; it keeps no pointer to itself, so that it may be moved after.
+    let mut err: mozjpeg_sys::jpeg_error_mgr = unsafe { std::mem::zeroed() };
+    unsafe { mozjpeg_sys::jpeg_std_error(&mut err) };
+    err.error_exit = Some(error_exit);
+    err.emit_message = Some(emit_message);
+    err
+}
+
+/// What an unwind out of libjpeg says (a `String` from [`libjpeg_errors`], or a panic's
+/// message).
+fn libjpeg_said(unwound: Box<dyn std::any::Any + Send>) -> String {
+    match unwound.downcast::<String>() {
+        Ok(why) => *why,
+        Err(unwound) => match unwound.downcast::<&str>() {
+            Ok(why) => (*why).to_owned(),
+            Err(_) => "libjpeg-turbo failed".to_owned(),
+        },
     }
 }
 
@@ -174,9 +338,10 @@ pub struct Rendered {
 }
 
 /// Renders `variation` of the image `bytes`. Its steps are planned on the header's size; a
-/// JPEG whose first step makes it at most half as large is decoded at a reduced scale.
+/// JPEG whose first step makes it at most half as large is decoded at a reduced scale
+/// ([`pixels`]).
 pub fn render(bytes: &[u8], variation: &Variation) -> Result<Rendered, Refused> {
-    let (header, _) = open(bytes)?;
+    let (header, decoder) = open(bytes)?;
     let orientation = header.orientation;
     let plan = Plan::new(
         &variation.filters,
@@ -184,14 +349,7 @@ pub fn render(bytes: &[u8], variation: &Variation) -> Result<Rendered, Refused> 
         header.height,
         turns(orientation),
     );
-    let smaller = match (header.format, plan.decode_at) {
-        (Format::Jpeg, Some(at)) => jpeg_at_scale(bytes, header.width, header.height, at),
-        _ => None,
-    };
-    let mut image = match smaller {
-        Some(image) => image,
-        None => eight_bit(decode(bytes)?.image),
-    };
+    let mut image = pixels(bytes, &header, decoder, plan.decode_at)?;
     for step in plan.steps {
         match step {
             Step::Keep => {}
@@ -315,16 +473,32 @@ mod tests {
         out
     }
 
+    /// `bytes` decoded by libjpeg-turbo for a variation at least `at` large.
+    fn turbo(bytes: &[u8], at: Option<(u32, u32)>) -> Result<DynamicImage, Option<String>> {
+        let (header, _) = open(bytes).unwrap();
+        super::jpeg(bytes, &header, at)
+    }
+
     #[test]
     fn large_jpegs_are_decoded_at_a_reduced_scale() {
         let bytes = jpeg(1600, 1200);
         // 1/8 would be 200 × 150: enough for 150 × 100, not for 300 × 200 (1/4: 400 × 300).
-        let eighth = jpeg_at_scale(&bytes, 1600, 1200, (150, 100)).unwrap();
+        let eighth = turbo(&bytes, Some((150, 100))).unwrap();
         assert_eq!((eighth.width(), eighth.height()), (200, 150));
-        let quarter = jpeg_at_scale(&bytes, 1600, 1200, (300, 200)).unwrap();
+        let quarter = turbo(&bytes, Some((300, 200))).unwrap();
         assert_eq!((quarter.width(), quarter.height()), (400, 300));
-        // Nothing below the whole size is enough.
-        assert!(jpeg_at_scale(&bytes, 1600, 1200, (900, 100)).is_none());
+        // Nothing below the whole size is enough; nor without a size.
+        for at in [Some((900, 100)), None] {
+            let whole = turbo(&bytes, at).unwrap();
+            assert_eq!((whole.width(), whole.height()), (1600, 1200));
+        }
+        // The pixels are the picture's: libjpeg-turbo's whole decode is image's, give or take
+        // the rounding of two IDCTs.
+        let (ours, theirs) = (turbo(&bytes, None).unwrap(), decode_by_image(&bytes));
+        let most = (ours.as_bytes().iter().zip(theirs.as_bytes()))
+            .map(|(a, b)| a.abs_diff(*b))
+            .max();
+        assert!(most.is_some_and(|d| d <= 8), "{most:?}");
         // Grey stays grey.
         let mut grey = Vec::new();
         DynamicImage::ImageLuma8(image::GrayImage::from_fn(800, 600, |x, _| {
@@ -332,7 +506,7 @@ mod tests {
         }))
         .write_with_encoder(image::codecs::jpeg::JpegEncoder::new(&mut grey))
         .unwrap();
-        let small = jpeg_at_scale(&grey, 800, 600, (100, 75)).unwrap();
+        let small = turbo(&grey, Some((100, 75))).unwrap();
         assert!(matches!(small, DynamicImage::ImageLuma8(_)));
         assert_eq!((small.width(), small.height()), (100, 75));
         // Rendered at the reference's sizes all the same.
@@ -341,6 +515,90 @@ mod tests {
             let r = render(&bytes, v.get(name).unwrap()).unwrap();
             assert_eq!((r.width, r.height), size, "{name}");
             assert_eq!(header(&r.bytes), Some((Format::Jpeg, size.0, size.1)));
+        }
+        assert_eq!(check(&bytes), Ok((1600, 1200)));
+    }
+
+    /// `bytes` decoded whole by `image` alone.
+    fn decode_by_image(bytes: &[u8]) -> DynamicImage {
+        image::load_from_memory_with_format(bytes, ImageFormat::Jpeg).unwrap()
+    }
+
+    #[test]
+    fn cmyk_jpegs_are_left_to_image() {
+        let (w, h) = (800, 600);
+        let cmyk: Vec<u8> = (0..w * h)
+            .flat_map(|i| [(i % 251) as u8, 40, 90, 10])
+            .collect();
+        let mut compressor = mozjpeg::Compress::new(mozjpeg::ColorSpace::JCS_CMYK);
+        compressor.set_size(w as usize, h as usize);
+        compressor.set_quality(90.0);
+        let mut compressor = compressor.start_compress(Vec::new()).unwrap();
+        compressor.write_scanlines(&cmyk).unwrap();
+        let bytes = compressor.finish().unwrap();
+        assert_eq!(turbo(&bytes, Some((100, 75))).err(), Some(None));
+        let r = render(&bytes, Variations::defaults().get("small").unwrap()).unwrap();
+        assert_eq!((r.width, r.height), (100, 75));
+        assert_eq!(check(&bytes), Ok((800, 600)));
+    }
+
+    /// A JPEG whose frame header (SOF0) announces `w` × `h` pixels.
+    fn jpeg_announcing(w: u16, h: u16) -> Vec<u8> {
+        let mut bytes = jpeg(64, 48);
+        let sof = bytes.windows(2).position(|m| m == [0xff, 0xc0]).unwrap();
+        bytes[sof + 5..sof + 7].copy_from_slice(&h.to_be_bytes());
+        bytes[sof + 7..sof + 9].copy_from_slice(&w.to_be_bytes());
+        bytes
+    }
+
+    #[test]
+    fn broken_jpegs_are_refused_as_image_refuses_them() {
+        let big = jpeg_announcing(10_000, 10_000);
+        let too_large = Refused::TooLarge {
+            width: 10_000,
+            height: 10_000,
+        };
+        assert_eq!(check(&big), Err(too_large.clone()));
+        let small = Variations::defaults();
+        let small = small.get("small").unwrap();
+        assert_eq!(render(&big, small).err(), Some(too_large));
+        // Cut before its scan: no decoder reads it.
+        let whole = jpeg(1600, 1200);
+        let scan = whole.windows(2).position(|m| m == [0xff, 0xda]).unwrap();
+        assert!(matches!(check(&whole[..scan]), Err(Refused::Corrupt(_))));
+        assert!(matches!(
+            render(&whole[..scan], small),
+            Err(Refused::Corrupt(_))
+        ));
+        // Cut in its scan, a scan overwritten, bytes before its end: libjpeg-turbo warns, and
+        // the JPEG is accepted or refused as image alone does.
+        let mut overwritten = whole.clone();
+        let at = overwritten.len() / 2;
+        overwritten[at..at + 64].fill(0x5a);
+        let mut extraneous = whole.clone();
+        extraneous.splice(whole.len() - 2..whole.len() - 2, [1, 2, 3]);
+        for (name, bytes) in [
+            ("cut", &whole[..whole.len() / 2]),
+            ("overwritten", &overwritten[..]),
+            ("extraneous", &extraneous[..]),
+        ] {
+            let warned = turbo(bytes, Some((100, 75))).err();
+            assert!(
+                warned.as_ref().is_some_and(Option::is_some),
+                "{name}: {warned:?}"
+            );
+            let by_image = image::load_from_memory(bytes).map(|i| (i.width(), i.height()));
+            let checked = check(bytes);
+            assert_eq!(
+                checked.is_ok(),
+                by_image.is_ok(),
+                "{name}: {checked:?} {by_image:?}"
+            );
+            if let Ok(dims) = checked {
+                assert_eq!(by_image.ok(), Some(dims), "{name}");
+                let r = render(bytes, small).unwrap();
+                assert_eq!((r.width, r.height), (100, 75), "{name}");
+            }
         }
     }
 

@@ -3,7 +3,8 @@
 //!
 //! On a fresh server rendering on one thread (`--image-workers 1`), `--image-renders` image
 //! items are created, each holding a 12-megapixel JPEG (4000 × 3000, the same picture with a
-//! different byte after its end, so that each is a file of its own to render); then `small`
+//! different byte after its end, so that each is a file of its own to render), one request at
+//! a time, and each creation is timed (the upload's check of the image in it); then `small`
 //! is asked of each, one request at a time, and each request is timed: the render (decode,
 //! resize, encode) and its storing, which nothing else then runs beside. Then, under load
 //! against their ceilings: the kept `small` of the first image (its file URI), and the same
@@ -99,8 +100,10 @@ async fn variation(
     Ok(resp.json()?["ContentImageVariation"].clone())
 }
 
-/// Render times (ms, in the order measured) and the two serving outcomes.
+/// Upload and render times (ms, in the order measured) and the two serving outcomes.
 pub struct Report {
+    /// Each image's `POST /content/objects` (its base64 body read, the image checked, stored).
+    pub upload_ms: Vec<f64>,
     pub render_ms: Vec<f64>,
     pub served: Vec<Outcome>,
 }
@@ -128,10 +131,13 @@ pub async fn run(cairn: &Cairn, renders: usize, load: Load) -> Result<Report> {
         t.elapsed().as_secs_f64()
     );
     let mut values = Vec::new();
+    let mut upload_ms = Vec::new();
     for n in 0..renders.max(1) {
         let mut bytes = photo.clone();
         bytes.extend_from_slice(&(n as u64).to_le_bytes());
+        let t = Instant::now();
         values.push(upload(&mut conn, &format!("photo {n}"), &bytes).await?);
+        upload_ms.push(t.elapsed().as_secs_f64() * 1000.0);
     }
     let mut render_ms = Vec::new();
     let mut small = serde_json::Value::Null;
@@ -146,15 +152,16 @@ pub async fn run(cairn: &Cairn, renders: usize, load: Load) -> Result<Report> {
     let (Some(uri), Some(size)) = (small["uri"].as_str(), small["fileSize"].as_i64()) else {
         bail!("unexpected variation: {small}");
     };
+    let list = |ms: &[f64]| {
+        let ms: Vec<String> = ms.iter().map(|ms| format!("{ms:.1}")).collect();
+        ms.join(", ")
+    };
     eprintln!(
-        "{NAME}: small is {} x {}, {size} bytes; rendered in {}",
+        "{NAME}: uploaded in {}; small is {} x {}, {size} bytes; rendered in {}",
+        list(&upload_ms),
         small["width"],
         small["height"],
-        render_ms
-            .iter()
-            .map(|ms| format!("{ms:.1}"))
-            .collect::<Vec<_>>()
-            .join(", ")
+        list(&render_ms)
     );
     // The kept variation's bytes uploaded as an original of their own: a file of the same size.
     let kept = conn.send(&Request::new("GET", uri)).await?;
@@ -170,29 +177,43 @@ pub async fn run(cairn: &Cairn, renders: usize, load: Load) -> Result<Report> {
     served.push(crate::measure("image-variation-kept", addr, &kept_req, dir.path(), load).await?);
     let file_req = Request::new("GET", original);
     served.push(crate::measure("image-uploaded-file", addr, &file_req, dir.path(), load).await?);
-    Ok(Report { render_ms, served })
+    Ok(Report {
+        upload_ms,
+        render_ms,
+        served,
+    })
 }
 
-/// The render times as a Markdown table, then the serving table.
+/// The upload and render times as a Markdown table, then the serving table.
 pub fn markdown(report: &Report, load: Load) -> String {
-    let mut sorted = report.render_ms.clone();
-    sorted.sort_by(f64::total_cmp);
-    let at = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize];
+    let row = |what: &str, ms: &[f64]| {
+        let mut sorted = ms.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let at = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize];
+        format!(
+            "| {what} | {} | {:.1} | {:.1} | {:.1} |\n",
+            sorted.len(),
+            at(0.0),
+            at(0.5),
+            at(1.0)
+        )
+    };
     format!(
-        "| rendering `small` of a 4000 × 3000 JPEG (one thread) | renders | min | p50 | max |\n\
-         | --- | ---: | ---: | ---: | ---: |\n\
-         | ms per request | {} | {:.1} | {:.1} | {:.1} |\n\n{}",
-        sorted.len(),
-        at(0.0),
-        at(0.5),
-        at(1.0),
+        "| a 4000 × 3000 JPEG, ms per request | requests | min | p50 | max |\n\
+         | --- | ---: | ---: | ---: | ---: |\n{}{}\n{}",
+        row(
+            "uploaded (an image item created with it)",
+            &report.upload_ms
+        ),
+        row("`small` rendered (one thread)", &report.render_ms),
         crate::report::markdown(&report.served, load)
     )
 }
 
-/// The report for `--json`: each render's milliseconds, and the served files' outcomes.
+/// The report for `--json`: each upload's and render's milliseconds, and the served files' outcomes.
 pub fn json(report: &Report, load: Load) -> serde_json::Value {
     serde_json::json!({
+        "upload_ms": report.upload_ms,
         "render_ms": report.render_ms,
         "served": crate::report::json(&report.served, load),
     })
