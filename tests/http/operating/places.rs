@@ -21,11 +21,10 @@ impl Drop for Server {
 }
 
 /// `cairn serve` run in `dir` with `args` (no database or storage option from the
-/// environment), listening on a port of this process's (`shift` tells the tests apart), its
+/// environment), listening on a free port of the loopback, its
 /// log (standard output and error) in `dir/server.log`; once it accepts connections.
-fn serve_in(dir: &Path, args: &[&str], shift: u32) -> (Server, String) {
-    let port = 20000 + ((std::process::id() + shift) % 20000) as u16;
-    let addr = format!("127.0.0.1:{port}");
+fn serve_in(dir: &Path, args: &[&str]) -> (Server, String) {
+    let addr = free_addr().to_string();
     let log = std::fs::File::create(dir.join("server.log")).unwrap();
     let server = Command::new(env!("CARGO_BIN_EXE_cairn"))
         .current_dir(dir)
@@ -136,7 +135,7 @@ fn a_server_without_options_keeps_its_files_in_var_and_leaves_no_wal_behind() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let (server, addr) = serve_in(dir.path(), &[], 0);
+    let (server, addr) = serve_in(dir.path(), &[]);
     let var = dir.path().join("var");
     assert!(var.join("cairn.db").exists(), "{:?}", names(dir.path()));
     create_section(&addr, "kept");
@@ -150,7 +149,7 @@ fn a_server_without_options_keeps_its_files_in_var_and_leaves_no_wal_behind() {
         "{log}"
     );
     // Started again: the write is in the database file.
-    let (server, addr) = serve_in(dir.path(), &[], 0);
+    let (server, addr) = serve_in(dir.path(), &[]);
     assert!(has_section(&addr, "kept"));
     stop(server);
     assert_eq!(names(&var), ["cairn.db", "storage"]);
@@ -167,22 +166,22 @@ fn an_old_cairn_db_in_the_current_directory_keeps_working() {
     }
     let dir = tempfile::tempdir().unwrap();
     let old = ["--database-url", "sqlite://cairn.db"];
-    let (server, addr) = serve_in(dir.path(), &old, 1);
+    let (server, addr) = serve_in(dir.path(), &old);
     create_section(&addr, "older");
     stop(server);
     assert!(dir.path().join("cairn.db").exists());
     assert!(!dir.path().join("cairn.db-wal").exists());
-    let (server, addr) = serve_in(dir.path(), &[], 1);
+    let (server, addr) = serve_in(dir.path(), &[]);
     assert!(has_section(&addr, "older"), "the old database was not used");
     stop(server);
     assert!(!dir.path().join("var/cairn.db").exists());
     let log = std::fs::read_to_string(dir.path().join("server.log")).unwrap();
     assert!(log.contains("using ./cairn.db"), "{log}");
     // Once var/cairn.db exists, it is the database.
-    let (server, addr) = serve_in(dir.path(), &["--database-url", "sqlite://var/cairn.db"], 1);
+    let (server, addr) = serve_in(dir.path(), &["--database-url", "sqlite://var/cairn.db"]);
     assert!(!has_section(&addr, "older"));
     stop(server);
-    let (server, addr) = serve_in(dir.path(), &[], 1);
+    let (server, addr) = serve_in(dir.path(), &[]);
     assert!(
         !has_section(&addr, "older"),
         "./cairn.db was used over var/cairn.db"

@@ -3,17 +3,12 @@
 
 use crate::support::*;
 
-/// The server binary on `database_url`, listening on a port of this process's (`shift` tells
-/// the tests apart), once it accepts connections; and its address.
-fn start_server(
-    database_url: &str,
-    dir: &std::path::Path,
-    shift: u32,
-) -> (std::process::Child, String) {
+/// The server binary on `database_url`, listening on a free port of the loopback, once it
+/// accepts connections; and its address.
+fn start_server(database_url: &str, dir: &std::path::Path) -> (std::process::Child, String) {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
-    let port = 20000 + ((std::process::id() + shift) % 20000) as u16;
-    let addr = format!("127.0.0.1:{port}");
+    let addr = free_addr().to_string();
     let server = Command::new(env!("CARGO_BIN_EXE_cairn"))
         .args([
             "serve",
@@ -54,7 +49,7 @@ fn sigterm_under_load_cuts_no_request() {
 
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("c.db").display());
-    let (mut server, addr) = start_server(&url, dir.path(), 0);
+    let (mut server, addr) = start_server(&url, dir.path());
     let started = Instant::now();
     // When SIGTERM was sent (ms after `started`; 0 while not yet).
     let signalled = Arc::new(std::sync::atomic::AtomicU64::new(0));
@@ -148,7 +143,7 @@ async fn sigterm_ends_a_server_on_postgresql() {
     }
     let db = cairn_store::scratch::ScratchDb::new().await;
     let dir = tempfile::tempdir().unwrap();
-    let (mut server, _) = start_server(&db.url, dir.path(), 7919);
+    let (mut server, _) = start_server(&db.url, dir.path());
     Command::new("kill")
         .args(["-TERM", &server.id().to_string()])
         .status()
@@ -206,7 +201,7 @@ fn kill_9_under_writes_loses_no_acknowledged_item() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let db = rt.block_on(cairn_store::scratch::ScratchDb::new());
     let dir = tempfile::tempdir().unwrap();
-    let (mut server, addr) = start_server(&db.url, dir.path(), 7307);
+    let (mut server, addr) = start_server(&db.url, dir.path());
     let create = serde_json::json!({"ContentCreate": {
         "ContentType": {"_href": "/api/ibexa/v2/content/types/1"},
         "mainLanguageCode": "eng-GB",
@@ -262,7 +257,7 @@ fn kill_9_under_writes_loses_no_acknowledged_item() {
         "only {} items written",
         acknowledged.len()
     );
-    let (mut server, addr) = start_server(&db.url, dir.path(), 7311);
+    let (mut server, addr) = start_server(&db.url, dir.path());
     for id in &acknowledged {
         let (status, body) = basic_request(&addr, "GET", &format!("/content/objects/{id}"), None)
             .expect("the restarted server answers");

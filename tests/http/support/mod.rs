@@ -54,6 +54,15 @@ pub struct TestApp {
 
 pub use cairn_store::scratch::backend;
 
+/// A free address on the loopback, the system's choice (bound once to find it, then let go),
+/// for a server a test starts: not one derived from the process id, which may be a port
+/// another connection of the machine holds.
+pub fn free_addr() -> std::net::SocketAddr {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+}
+
 /// A statement SQLite's commit mark saves (the generation of a kept answer, a known login's
 /// account): one on PostgreSQL, none on SQLite while no commit has changed the mark.
 pub fn marked_cost() -> u64 {

@@ -8,10 +8,7 @@ pub fn s3_endpoint() -> Option<&'static str> {
     static ENDPOINT: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
     let endpoint = ENDPOINT.get_or_init(|| {
         let moto = std::env::var("CAIRN_TEST_MOTO").unwrap_or_else(|_| "moto_server".into());
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
+        let port = super::free_addr().port();
         // The server goes when this process's end of its standard input closes.
         let started = std::process::Command::new("sh")
             .args([

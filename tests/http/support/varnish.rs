@@ -3,7 +3,7 @@
 //! of it (`Varnish`, with `docs/varnish/cairn.vcl` or the VCL `CAIRN_VCL` names), and a small
 //! HTTP/1.1 client that speaks to it (`Varnish::req`).
 
-use super::TestApp;
+use super::{TestApp, free_addr};
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -91,13 +91,6 @@ impl Served {
             let _ = task.await;
         }
     }
-}
-
-/// A free address on the loopback (bound once to find it, then let go).
-fn free_addr() -> SocketAddr {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
 }
 
 /// A varnishd of its own, in the foreground as a child process, in front of a backend on the
