@@ -83,14 +83,15 @@ pub async fn locations(cx: &mut Cx<'_>) -> Result<()> {
                 );
                 continue;
             }
+            let from = r.describe("ezcontentobject_tree");
             if id != 1 && r.int("main_node_id") == id {
                 mains.push(Insert {
-                    from: r.describe("ezcontentobject_tree"),
+                    from: from.clone(),
                     values: vec![content.into(), id.into()],
                 });
             }
             out.push(Insert {
-                from: r.describe("ezcontentobject_tree"),
+                from,
                 values: node_values(r),
             });
         }
