@@ -52,6 +52,10 @@ pub fn app(
             crate::http_cache::context_hash::PATH,
             crate::http_cache::context_hash_endpoint(service.shared.clone(), dialects[0].clone()),
         )
+        .at(
+            crate::graphql::PATH,
+            crate::graphql::endpoint(service.clone(), dialects[0].clone()),
+        )
         .nest(service.settings.storage_uri.clone(), files)
         .at("/health", poem::endpoint::make_sync(|_| health()))
         .at("/ready", ready(service.clone()));

@@ -63,6 +63,32 @@ impl Asker for Caller {
 }
 
 impl Caller {
+    /// Refuses a call of `op` as its route would: an anonymous write (401), or a caller with
+    /// none of the Policies `op` declares, unless `op` filters what it lists (403).
+    fn may_call(&self, op: &'static Operation) -> Result<()> {
+        if op.access == Access::Write && self.is_anonymous() {
+            return Err(Error::Unauthorized(format!(
+                "The anonymous User does not have permission for '{}': log in first",
+                op.id
+            )));
+        }
+        if op.access != Access::Public
+            && !op.filters
+            && let Some((module, function)) = op.policies.first()
+            && !op.policies.iter().any(|(m, f)| self.grants.may(m, f))
+        {
+            return Err(denied(module, function));
+        }
+        Ok(())
+    }
+
+    /// This caller as the caller of `op`, refused as a request to `op` would be: how a
+    /// request that runs several operations (GraphQL) calls each of them.
+    pub fn calling(&self, op: &'static Operation) -> Result<Caller> {
+        self.may_call(op)?;
+        Ok(Caller { op, ..self.clone() })
+    }
+
     /// An href a client sent, without the prefix of its dialect (a path under the prefix);
     /// as it is when it has none.
     pub fn api_path<'a>(&self, href: &'a str) -> &'a str {
@@ -211,19 +237,7 @@ impl Shared {
                 "The User does not have the 'login' 'user' permission for this siteaccess".into(),
             ));
         }
-        if op.access == Access::Write && caller.is_anonymous() {
-            return Err(Error::Unauthorized(format!(
-                "The anonymous User does not have permission for '{}': log in first",
-                op.id
-            )));
-        }
-        if op.access != Access::Public
-            && !op.filters
-            && let Some((module, function)) = op.policies.first()
-            && !op.policies.iter().any(|(m, f)| caller.grants.may(m, f))
-        {
-            return Err(denied(module, function));
-        }
+        caller.may_call(op)?;
         Ok(caller)
     }
 

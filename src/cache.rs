@@ -50,6 +50,11 @@ impl<K: Eq + Hash + Clone, V> Cache<K, V> {
         Ok(value)
     }
 
+    /// How many times the values were dropped: what was loaded under another number is stale.
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
     /// Drops every value.
     pub(crate) fn invalidate(&self) {
         self.generation.fetch_add(1, Ordering::AcqRel);

@@ -20,7 +20,7 @@ impl Shared {
             op.family,
             "roles" | "users" | "locations" | "trash" | "object_states"
         ) || (op.family == "content" && op.method == "DELETE");
-        let types = op.family == "content_types";
+        let types = matches!(op.family, "content_types" | "languages");
         if !(permissions || types) {
             return;
         }

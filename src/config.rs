@@ -69,6 +69,9 @@ pub enum Command {
     /// Manages image variations.
     #[command(subcommand)]
     Images(ImagesCommand),
+    /// GraphQL: prints the schema `/graphql` answers.
+    #[command(subcommand)]
+    Graphql(GraphqlCommand),
     /// Writes a consistent copy of the SQLite database to FILE, also while the server runs
     /// (for PostgreSQL, use pg_dump).
     Backup {
@@ -87,6 +90,7 @@ impl Command {
             Command::Import(args) => Some(&mut args.serve.db),
             Command::Migrate(args) => Some(&mut args.serve.db),
             Command::Images(ImagesCommand::Render(args)) => Some(&mut args.serve.db),
+            Command::Graphql(GraphqlCommand::Schema(args)) => Some(&mut args.db),
             Command::User(UserCommand::Password { db, .. })
             | Command::User(UserCommand::GrantAdmin { db, .. })
             | Command::Language(LanguageCommand::Add { db, .. })
@@ -136,6 +140,14 @@ pub enum StorageCommand {
         #[command(flatten)]
         storage: StorageArgs,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GraphqlCommand {
+    /// Prints the SDL of the GraphQL schema for the repository's content types (the domain
+    /// schema and the reference's fixed types), as `/graphql` serves it; takes the server's
+    /// options for the database and the image variations.
+    Schema(Box<ServeArgs>),
 }
 
 #[derive(Debug, Subcommand)]

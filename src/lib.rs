@@ -22,6 +22,7 @@ mod front;
 mod full_text;
 mod generations;
 mod grants;
+pub mod graphql;
 pub mod http_cache;
 pub mod images;
 pub mod jwt;

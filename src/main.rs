@@ -1,10 +1,10 @@
 //! The `cairn` command: `cairn serve`, `cairn openapi`, and the operator's commands
 //! (`user password|grant-admin`, `language add|list`, `check`, `storage gc`, `backup`,
-//! `import`, `migrate`, `images render`).
+//! `import`, `migrate`, `images render`, `graphql schema`).
 
 use cairn::config::{
-    Cli, Command, ImagesCommand, ImportArgs, LanguageCommand, Metrics, RenderArgs, ServeArgs,
-    StorageCommand, UserCommand,
+    Cli, Command, GraphqlCommand, ImagesCommand, ImportArgs, LanguageCommand, Metrics, RenderArgs,
+    ServeArgs, StorageCommand, UserCommand,
 };
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -26,6 +26,12 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Serve(args) => serve(*args).await,
+        Command::Graphql(GraphqlCommand::Schema(args)) => {
+            let (services, _) = cairn::setup(&args).await?;
+            print!("{}", cairn::graphql::sdl(&services).await?);
+            services.db.close().await?;
+            Ok(())
+        }
         Command::Import(args) => import(*args).await,
         Command::Migrate(args) => migrate(*args).await,
         Command::Images(ImagesCommand::Render(args)) => render_images(*args).await,

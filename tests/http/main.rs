@@ -13,6 +13,7 @@ mod dialects;
 mod events;
 mod freshness;
 mod fuzz;
+mod graphql;
 mod http_cache;
 mod images;
 mod locations;

@@ -1,0 +1,260 @@
+//! `/graphql` over HTTP: GET (`query`, `variables`, `operationName` in the query string), POST
+//! as JSON (`{"query", "variables", "operationName"}`), as `application/graphql` (the query is
+//! the body) or as a form, and OPTIONS. Callers are authenticated exactly as the REST API's
+//! (a session cookie, with `X-CSRF-Token` on POST; HTTP Basic; a JSON Web Token), anonymous
+//! callers with the Anonymous Role's rights, `X-Siteaccess` honoured. Answers are JSON: `data`
+//! and `errors`, 200 as GraphQL servers answer, 4xx when the request itself is not one.
+
+use super::data::{Client, Gq};
+use super::schema::{self, Built, Schemas};
+use crate::mount::Services;
+use cairn_runtime::http::{Access, Edge, Operation, Settings, parse_query};
+use poem::http::{Method, StatusCode, header};
+use poem::{Endpoint, Request, Response};
+use std::sync::Arc;
+
+/// Where GraphQL is served, beside the REST prefixes (the reference's path).
+pub const PATH: &str = "/graphql";
+/// The largest request body read.
+const MAX_BODY: usize = 1 << 20;
+
+const fn operation(method: &'static str) -> Operation {
+    Operation {
+        id: "graphql",
+        family: "graphql",
+        method,
+        path: PATH,
+        access: Access::Read,
+        policies: &[],
+        filters: false,
+        csrf: true,
+        inputs: &[],
+        // Reads the repository's generation first, as cached reads do (another instance's
+        // content type changes are seen there).
+        cached: true,
+        shows: None,
+        narrow: false,
+        edge: Edge::Private,
+        tags: &[],
+        numeric: &[],
+    }
+}
+
+static QUERY_GET: Operation = operation("GET");
+static QUERY_POST: Operation = operation("POST");
+
+/// The endpoint, authenticating as the API does in the first dialect.
+pub fn endpoint(
+    services: Arc<Services>,
+    dialect: Arc<Settings>,
+) -> impl Endpoint<Output = Response> {
+    let schemas = Arc::new(Schemas::default());
+    poem::endpoint::make(move |req: Request| {
+        let (services, dialect, schemas) = (services.clone(), dialect.clone(), schemas.clone());
+        async move { Ok::<_, poem::Error>(answer(&services, dialect, &schemas, req).await) }
+    })
+}
+
+/// A JSON answer.
+fn json(status: StatusCode, body: &serde_json::Value) -> Response {
+    Response::builder()
+        .status(status)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(body.to_string())
+}
+
+/// A request that is no GraphQL request (or may not run): `errors` only.
+fn refused(status: StatusCode, message: &str) -> Response {
+    json(
+        status,
+        &serde_json::json!({"errors": [{"message": message}]}),
+    )
+}
+
+/// What a GraphQL request asks.
+struct Asked {
+    query: String,
+    variables: Option<serde_json::Value>,
+    operation: Option<String>,
+}
+
+fn from_pairs(pairs: Vec<(String, String)>) -> Result<Asked, String> {
+    let mut asked = Asked {
+        query: String::new(),
+        variables: None,
+        operation: None,
+    };
+    for (k, v) in pairs {
+        match k.as_str() {
+            "query" => asked.query = v,
+            "variables" if !v.is_empty() => {
+                asked.variables = Some(
+                    serde_json::from_str(&v).map_err(|e| format!("variables: not JSON: {e}"))?,
+                )
+            }
+            "operationName" if !v.is_empty() => asked.operation = Some(v),
+            _ => {}
+        }
+    }
+    Ok(asked)
+}
+
+async fn read(req: &mut Request) -> Result<Asked, (StatusCode, String)> {
+    let bad = |m: String| (StatusCode::BAD_REQUEST, m);
+    if req.method() == Method::GET {
+        return from_pairs(parse_query(req.uri().query().unwrap_or_default())).map_err(bad);
+    }
+    let media = req
+        .header(header::CONTENT_TYPE.as_str())
+        .unwrap_or("application/json")
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    let body = req.take_body();
+    let bytes = body.into_bytes_limit(MAX_BODY).await.map_err(|_| {
+        (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("The body is over {MAX_BODY} bytes"),
+        )
+    })?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| bad("The body is not UTF-8".into()))?;
+    match media.as_str() {
+        "application/json" => {
+            let v: serde_json::Value =
+                serde_json::from_str(text).map_err(|e| bad(format!("Malformed JSON: {e}")))?;
+            let query = v
+                .get("query")
+                .and_then(|q| q.as_str())
+                .unwrap_or_default()
+                .to_string();
+            let variables = match v.get("variables") {
+                Some(serde_json::Value::String(s)) if !s.is_empty() => Some(
+                    serde_json::from_str(s)
+                        .map_err(|e| bad(format!("variables: not JSON: {e}")))?,
+                ),
+                Some(serde_json::Value::Null) | None => None,
+                Some(serde_json::Value::String(_)) => None,
+                Some(other) => Some(other.clone()),
+            };
+            let operation = v
+                .get("operationName")
+                .and_then(|o| o.as_str())
+                .map(str::to_string);
+            Ok(Asked {
+                query,
+                variables,
+                operation,
+            })
+        }
+        "application/graphql" => Ok(Asked {
+            query: text.to_string(),
+            variables: None,
+            operation: None,
+        }),
+        "application/x-www-form-urlencoded" => from_pairs(parse_query(text)).map_err(bad),
+        other => Err((
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!(
+                "A GraphQL request is application/json, application/graphql or a form, not {other}"
+            ),
+        )),
+    }
+}
+
+async fn answer(
+    services: &Arc<Services>,
+    dialect: Arc<Settings>,
+    schemas: &Schemas,
+    mut req: Request,
+) -> Response {
+    let op = match *req.method() {
+        Method::OPTIONS => {
+            return Response::builder()
+                .status(StatusCode::NO_CONTENT)
+                .header(header::ALLOW, "GET, POST, OPTIONS")
+                .finish();
+        }
+        Method::GET | Method::HEAD => &QUERY_GET,
+        Method::POST => &QUERY_POST,
+        _ => {
+            return Response::builder()
+                .status(StatusCode::METHOD_NOT_ALLOWED)
+                .header(header::ALLOW, "GET, POST, OPTIONS")
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(
+                    serde_json::json!({"errors": [{"message": "GraphQL is asked with GET or POST"}]})
+                        .to_string(),
+                );
+        }
+    };
+    let asked = match read(&mut req).await {
+        Ok(a) if a.query.trim().is_empty() => {
+            return refused(StatusCode::BAD_REQUEST, "The request has no query");
+        }
+        Ok(a) => a,
+        Err((status, m)) => return refused(status, &m),
+    };
+    let reader = (req.extensions().get::<Arc<cairn_store::Reader>>())
+        .cloned()
+        .unwrap_or_else(|| Arc::new(services.db.plain_reader()));
+    let peer = req.remote_addr().as_socket_addr().map(|a| a.ip());
+    let generation = match services.generation_for(&reader, op).await {
+        Ok(g) => g,
+        Err(e) => return refused(StatusCode::SERVICE_UNAVAILABLE, &e.to_string()),
+    };
+    let caller = services
+        .authenticate(req.headers(), peer, op, dialect, generation, reader.clone())
+        .await;
+    let cx = match caller {
+        Ok(cx) => cx,
+        Err(e) => {
+            let e = cairn_runtime::HttpError::from(e);
+            return refused(e.status, &e.description);
+        }
+    };
+    let built = match current(services, schemas, &reader).await {
+        Ok(b) => b,
+        Err(e) => {
+            tracing::error!(error = %e, "GraphQL: no schema");
+            return refused(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "The schema could not be made",
+            );
+        }
+    };
+    let client = Client {
+        services: services.clone(),
+        cx,
+        domain: built.domain.clone(),
+    };
+    let mut request = async_graphql::Request::new(asked.query).data(Gq::new(client));
+    if let Some(v) = asked.variables {
+        request = request.variables(async_graphql::Variables::from_json(v));
+    }
+    if let Some(o) = asked.operation {
+        request = request.operation_name(o);
+    }
+    let response = built.schema.execute(request).await;
+    match serde_json::to_value(&response) {
+        Ok(body) => json(StatusCode::OK, &body),
+        Err(e) => refused(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+    }
+}
+
+/// The schema of the content types as they are now.
+pub async fn current(
+    services: &Services,
+    schemas: &Schemas,
+    reader: &cairn_store::Reader,
+) -> anyhow::Result<Arc<Built>> {
+    let generation = services.types.generation();
+    schemas
+        .current(generation, async || {
+            let variations = services.images.variations().names().to_vec();
+            let domain = super::domain::load(reader, &variations).await?;
+            schema::build(Arc::new(domain))
+        })
+        .await
+}

@@ -1,0 +1,1481 @@
+//! The resolver of each field: a field of the domain schema by its role (`domain::Role`), a
+//! field of the fixed part by its type and name, and every other field read from its parent
+//! value (`data.rs` puts plain fields there).
+
+use super::data::{self, Gq, Hits, criterion, error, from_global_id, get, int, object, text};
+use super::domain::{Domain, FieldDesc, Role};
+use crate::api::model::*;
+use crate::api::traits::*;
+use crate::mount::Services;
+use async_graphql::dynamic::{FieldFuture, FieldValue, ResolverContext};
+use async_graphql::{Name, Value};
+use base64::Engine;
+use cairn_runtime::HashValue;
+use std::sync::Arc;
+
+type Result<T> = data::Result<T>;
+
+/// A field's resolver.
+pub type Resolver = Arc<dyn for<'a> Fn(ResolverContext<'a>) -> FieldFuture<'a> + Send + Sync>;
+
+/// The most items a connection gives at once.
+pub const MAX_PAGE: i64 = 1000;
+/// A connection's page size when neither `first` nor `last` is given (the reference's).
+const PAGE: i64 = 10;
+
+/// A value as a field's answer: objects of an interface or union with their concrete type.
+fn out(v: Value, abstract_type: bool) -> Option<FieldValue<'static>> {
+    match v {
+        Value::Null => None,
+        Value::List(items) if abstract_type => Some(FieldValue::list(
+            items
+                .into_iter()
+                .map(|i| out(i, true).unwrap_or(FieldValue::NULL)),
+        )),
+        v if abstract_type => {
+            let ty = text(get(&v, "__typename"))
+                .unwrap_or("UntypedItem")
+                .to_string();
+            Some(FieldValue::value(v).with_type(ty))
+        }
+        v => Some(FieldValue::value(v)),
+    }
+}
+
+fn parent<'a>(ctx: &ResolverContext<'a>) -> &'a Value {
+    static NULL: Value = Value::Null;
+    ctx.parent_value.as_value().unwrap_or(&NULL)
+}
+
+/// A resolver running `f` on the request's state, the parent value and the arguments.
+fn with<F>(abstract_type: bool, f: F) -> Resolver
+where
+    F: for<'a> Fn(
+            &'a Gq,
+            &'a Value,
+            &'a ResolverContext<'a>,
+        ) -> futures_util::future::BoxFuture<'a, Result<Value>>
+        + Send
+        + Sync
+        + 'static,
+{
+    let f = Arc::new(f);
+    Arc::new(move |ctx| {
+        let f = f.clone();
+        FieldFuture::new(async move {
+            let gq = ctx.data::<Gq>()?;
+            let v = f(gq, parent(&ctx), &ctx).await?;
+            Ok(out(v, abstract_type))
+        })
+    })
+}
+
+macro_rules! resolver {
+    ($abstract:expr, [$($kept:ident),*], |$gq:ident, $p:ident, $ctx:ident| $body:expr) => {
+        with($abstract, move |$gq, $p, $ctx| {
+            $(let $kept = $kept.clone();)*
+            Box::pin(async move {
+                let _ = (&$gq, &$p, &$ctx);
+                $body
+            })
+        })
+    };
+    ($abstract:expr, |$gq:ident, $p:ident, $ctx:ident| $body:expr) => {
+        resolver!($abstract, [], |$gq, $p, $ctx| $body)
+    };
+}
+
+/// The resolver of `field` of the type `ty`; `abstract_type`: the field's type is an
+/// interface or a union.
+pub fn resolver(ty: &str, field: &str, abstract_type: bool, domain: &Domain) -> Resolver {
+    if let Some(role) = domain.roles.get(&(ty.to_string(), field.to_string())) {
+        return by_role(role.clone(), abstract_type, domain);
+    }
+    let a = abstract_type;
+    match (ty, field) {
+        ("Domain", "_repository") => resolver!(a, |gq, p, ctx| Ok(object([]))),
+        ("Domain", "item") => resolver!(a, |gq, p, ctx| find_item(gq, ctx, None).await),
+        ("Domain", "node") => resolver!(a, |gq, p, ctx| {
+            let id = ctx.args.try_get("id")?.string()?;
+            match from_global_id(id) {
+                Some(id) => Ok(gq.item(id).await?.unwrap_or(Value::Null)),
+                None => Err(format!("'{id}' is not an id of this API").into()),
+            }
+        }),
+        // Every item's own fields.
+        (_, "_type") => resolver!(a, |gq, p, ctx| match int(get(p, "__typeId")) {
+            Some(id) => content_type(gq, id).await,
+            None => Ok(Value::Null),
+        }),
+        (_, "_location") => resolver!(a, |gq, p, ctx| {
+            let id = int(get(p, "__locationId"))
+                .or_else(|| get(p, "_info").and_then(|i| int(get(i, "mainLocationId"))));
+            location(gq, id).await
+        }),
+        (_, "_allLocations") | ("Content", "locations") => resolver!(a, |gq, p, ctx| {
+            let id = int(get(p, "__contentId")).or_else(|| int(get(p, "id")));
+            match id {
+                Some(id) => all_locations(gq, id).await,
+                None => Ok(Value::Null),
+            }
+        }),
+        (_, "_url") => resolver!(a, |gq, p, ctx| {
+            let id = int(get(p, "__locationId"))
+                .or_else(|| get(p, "_info").and_then(|i| int(get(i, "mainLocationId"))));
+            match id {
+                Some(id) => url_of(gq, id).await,
+                None => Ok(Value::Null),
+            }
+        }),
+        // Locations.
+        ("Location", "children") => resolver!(a, |gq, p, ctx| {
+            let id = int(get(p, "id")).unwrap_or_default();
+            let filter = criterion("ParentLocationIdCriterion", &[id]);
+            connection(gq, ctx, true, filter).await
+        }),
+        ("Location", "parentLocation") => {
+            resolver!(a, |gq, p, ctx| location(
+                gq,
+                int(get(p, "parentLocationId"))
+            )
+            .await)
+        }
+        ("Location", "contentInfo") => resolver!(a, |gq, p, ctx| {
+            let item = item_of_location(gq, p).await?;
+            Ok(get(&item, "_info").cloned().unwrap_or(Value::Null))
+        }),
+        ("Location", "content") => resolver!(a, |gq, p, ctx| {
+            // `DomainContent`: the reference's 4.x answers the untyped content here.
+            let mut item = item_of_location(gq, p).await?;
+            if let Value::Object(o) = &mut item {
+                o.insert(Name::new("__typename"), "UntypedContent".into());
+                o.insert(
+                    Name::new("__locationId"),
+                    get(p, "id").cloned().unwrap_or_default(),
+                );
+            }
+            Ok(item)
+        }),
+        ("Location", "urlAliases") => resolver!(a, |gq, p, ctx| {
+            let custom = ctx.args.get("custom").map(|c| c.boolean()).transpose()?;
+            url_aliases(gq, text(get(p, "pathString")).unwrap_or_default(), custom).await
+        }),
+        // Content items.
+        ("Content", "contentType") => {
+            resolver!(a, |gq, p, ctx| match int(get(p, "contentTypeId")) {
+                Some(id) => content_type(gq, id).await,
+                None => Ok(Value::Null),
+            })
+        }
+        ("Content", "section") => resolver!(a, |gq, p, ctx| match int(get(p, "__sectionId")) {
+            Some(id) => section(gq, id).await,
+            None => Ok(Value::Null),
+        }),
+        ("Content", "currentVersion") => {
+            resolver!(a, |gq, p, ctx| Ok(get(p, "__version")
+                .cloned()
+                .unwrap_or_default()))
+        }
+        ("Content", "versions") => resolver!(a, |gq, p, ctx| {
+            let cx = gq.client.calling("loadContentVersions")?;
+            let req = LoadContentVersionsRequest {
+                content_id: int(get(p, "id")).unwrap_or_default(),
+            };
+            let LoadContentVersionsResponse::Ok { body } =
+                ContentApi::<Services>::load_content_versions(
+                    gq.client.services.content(),
+                    &cx,
+                    req,
+                )
+                .await
+                .map_err(error)?;
+            Ok(Value::List(
+                body.version_item
+                    .iter()
+                    .map(|v| data::version_map(&v.version_info))
+                    .collect(),
+            ))
+        }),
+        ("Content", "owner") => resolver!(a, |gq, p, ctx| user(gq, int(get(p, "ownerId"))).await),
+        ("Content", "mainLocation") => {
+            resolver!(a, |gq, p, ctx| location(gq, int(get(p, "mainLocationId")))
+                .await)
+        }
+        ("Version", "creator") => {
+            resolver!(a, |gq, p, ctx| user(gq, int(get(p, "creatorId"))).await)
+        }
+        ("Version", "name") | ("ContentType", "name") | ("FieldDefinition", "name") => {
+            resolver!(a, |gq, p, ctx| translated(gq, ctx, get(p, "__names")))
+        }
+        ("ContentType", "description") | ("FieldDefinition", "description") => {
+            resolver!(a, |gq, p, ctx| translated(
+                gq,
+                ctx,
+                get(p, "__descriptions")
+            ))
+        }
+        ("ContentType" | "ContentTypeGroup", "creator") => {
+            resolver!(a, |gq, p, ctx| user(gq, int(get(p, "creatorId"))).await)
+        }
+        ("ContentType" | "ContentTypeGroup", "modifier") => {
+            resolver!(a, |gq, p, ctx| user(gq, int(get(p, "modifierId"))).await)
+        }
+        ("ContentTypeGroup", "contentTypes") => resolver!(a, |gq, p, ctx| {
+            types_of_group(gq, int(get(p, "id")).unwrap_or_default()).await
+        }),
+        ("DateTime", "format") => resolver!(a, |gq, p, ctx| {
+            let ts = int(get(p, "timestamp")).unwrap_or_default();
+            let pattern = match ctx.args.get("constant") {
+                Some(c) => constant(c.enum_name()?).to_string(),
+                None => match ctx.args.get("pattern") {
+                    Some(p) => p.string()?.to_string(),
+                    None => "Y-m-d\\TH:i:sP".to_string(),
+                },
+            };
+            Ok(php_date(ts, &pattern).into())
+        }),
+        ("ImageFieldValue", "variation") => resolver!(a, |gq, p, ctx| {
+            let arg = ctx.args.try_get("identifier")?;
+            variation(gq, p, arg.enum_name()?).await
+        }),
+        ("ImageFieldValue", "variations") => resolver!(a, |gq, p, ctx| {
+            let mut out = Vec::new();
+            let arg = ctx.args.try_get("identifier")?;
+            for name in arg.list()?.iter() {
+                out.push(variation(gq, p, name.enum_name()?).await?);
+            }
+            Ok(Value::List(out))
+        }),
+        ("RichTextFieldValue", "html5") => resolver!(a, |gq, p, ctx| {
+            Ok(text(get(p, "html5_edit"))
+                .map(|h| h.replace("xhtml5/edit", "xhtml5"))
+                .map_or(Value::Null, Value::from))
+        }),
+        ("RichTextFieldValue", "plaintext") => {
+            resolver!(a, |gq, p, ctx| Ok(
+                text(get(p, "xml")).map_or(Value::Null, |x| plain(x).into())
+            ))
+        }
+        // The repository.
+        ("Repository", "location") => resolver!(a, |gq, p, ctx| {
+            let id = match (
+                ctx.args.get("locationId"),
+                ctx.args.get("remoteId"),
+                ctx.args.get("urlAlias"),
+            ) {
+                (Some(id), _, _) => Some(id.i64()?),
+                (None, Some(remote), _) => {
+                    let remote = match remote.as_value() {
+                        Value::String(s) => s.clone(),
+                        v => v.to_string(),
+                    };
+                    location_by_remote_id(gq, &remote).await?
+                }
+                (None, None, Some(alias)) => location_by_alias(gq, alias.string()?).await?,
+                _ => return Err("Missing argument: locationId, remoteId or urlAlias".into()),
+            };
+            location(gq, id).await
+        }),
+        ("Repository", "contentType") => resolver!(a, |gq, p, ctx| {
+            let id = match (ctx.args.get("id"), ctx.args.get("identifier")) {
+                (Some(id), _) => id.i64()?,
+                (None, Some(identifier)) => {
+                    let identifier = identifier.string()?;
+                    match type_id_by_identifier(gq, identifier).await? {
+                        Some(id) => id,
+                        None => return Ok(Value::Null),
+                    }
+                }
+                _ => return Err("Missing argument: id or identifier".into()),
+            };
+            content_type(gq, id).await
+        }),
+        ("Repository", "contentTypes") => resolver!(a, |gq, p, ctx| {
+            let group = match (ctx.args.get("groupId"), ctx.args.get("groupIdentifier")) {
+                (Some(id), _) => id
+                    .string()?
+                    .parse::<i64>()
+                    .map_err(|_| async_graphql::Error::new("groupId: not a number"))?,
+                (None, Some(identifier)) => {
+                    let identifier = identifier.string()?.to_string();
+                    let groups = groups(gq).await?;
+                    match groups.iter().find(|g| g.identifier == identifier) {
+                        Some(g) => g.id,
+                        None => return Ok(Value::List(Vec::new())),
+                    }
+                }
+                _ => return Err("Missing argument: groupId or groupIdentifier".into()),
+            };
+            types_of_group(gq, group).await
+        }),
+        ("Repository", "objectStateGroups") => resolver!(a, |gq, p, ctx| {
+            let cx = gq.client.calling("loadObjectStateGroups")?;
+            let LoadObjectStateGroupsResponse::Ok { body } =
+                ObjectStatesApi::<Services>::load_object_state_groups(
+                    gq.client.services.object_states(),
+                    &cx,
+                    LoadObjectStateGroupsRequest {},
+                )
+                .await
+                .map_err(error)?;
+            Ok(Value::List(
+                body.object_state_group
+                    .iter()
+                    .map(data::state_group_map)
+                    .collect(),
+            ))
+        }),
+        ("Repository", "objectStateGroup") => resolver!(a, |gq, p, ctx| {
+            state_group(gq, ctx.args.try_get("id")?.i64()?).await
+        }),
+        ("Repository", "objectStates") | ("ObjectStateGroup", "states") => {
+            resolver!(a, |gq, p, ctx| {
+                let id = match ctx.args.get("groupId") {
+                    Some(id) => id.i64()?,
+                    None => int(get(p, "id")).unwrap_or_default(),
+                };
+                states(gq, id).await
+            })
+        }
+        ("Repository", "objectState") => resolver!(a, |gq, p, ctx| {
+            let id = ctx.args.try_get("id")?.i64()?;
+            let cx = gq.client.calling("loadObjectStateGroups")?;
+            let LoadObjectStateGroupsResponse::Ok { body } =
+                ObjectStatesApi::<Services>::load_object_state_groups(
+                    gq.client.services.object_states(),
+                    &cx,
+                    LoadObjectStateGroupsRequest {},
+                )
+                .await
+                .map_err(error)?;
+            for g in &body.object_state_group {
+                if let Value::List(states) = states(gq, g.id).await?
+                    && let Some(s) = states.into_iter().find(|s| int(get(s, "id")) == Some(id))
+                {
+                    return Ok(s);
+                }
+            }
+            Ok(Value::Null)
+        }),
+        ("ObjectState", "group") => {
+            resolver!(a, |gq, p, ctx| match int(get(p, "__groupId")) {
+                Some(id) => state_group(gq, id).await,
+                None => Ok(Value::Null),
+            })
+        }
+        ("User" | "UserGroup", "content") => {
+            resolver!(a, |gq, p, ctx| Ok(get(p, "__item")
+                .cloned()
+                .unwrap_or_default()))
+        }
+        _ => {
+            let name = field.to_string();
+            Arc::new(move |ctx| {
+                let v = get(parent(&ctx), &name).cloned().unwrap_or_default();
+                FieldFuture::Value(out(v, abstract_type))
+            })
+        }
+    }
+}
+
+fn by_role(role: Role, a: bool, domain: &Domain) -> Resolver {
+    match role {
+        Role::Group(id) => resolver!(a, |gq, p, ctx| {
+            let info = gq
+                .kept(format!("group:{id}"), async |c| {
+                    let cx = c.calling("loadContentTypeGroup")?;
+                    let req = LoadContentTypeGroupRequest {
+                        content_type_group_id: id,
+                    };
+                    let LoadContentTypeGroupResponse::Ok { body, .. } =
+                        ContentTypesApi::<Services>::load_content_type_group(
+                            c.services.content_types(),
+                            &cx,
+                            req,
+                        )
+                        .await
+                        .map_err(error)?;
+                    Ok(data::group_map(&body))
+                })
+                .await?;
+            Ok(object([("_info", info)]))
+        }),
+        Role::GroupTypes => resolver!(a, |gq, p, ctx| Ok(object([]))),
+        Role::TypeInfo(ti) => {
+            let id = domain.types[ti].id;
+            resolver!(a, |gq, p, ctx| content_type(gq, id).await)
+        }
+        Role::ItemOfType(ti) => resolver!(a, |gq, p, ctx| find_item(gq, ctx, Some(ti)).await),
+        Role::ItemsOfType(ti) => {
+            let identifier = domain.types[ti].identifier.clone();
+            resolver!(a, [identifier], |gq, p, ctx| {
+                let mut all = vec![HashValue::Map(vec![(
+                    "ContentTypeIdentifierCriterion".into(),
+                    HashValue::String(identifier.clone()),
+                )])];
+                if let Some(q) = ctx.args.get("query") {
+                    all.extend(search_query(gq.domain(), q.as_value())?);
+                }
+                let filter = HashValue::Map(vec![("AND".into(), HashValue::List(all))]);
+                connection(gq, ctx, false, filter).await
+            })
+        }
+        Role::FieldValue(ti, fi) => {
+            let field = Arc::new(FieldDescClone::of(&domain.types[ti].fields[fi]));
+            resolver!(a, [field], |gq, p, ctx| field_value(gq, p, ctx, &field)
+                .await)
+        }
+    }
+}
+
+/// What a field value's resolver needs of its Field definition.
+struct FieldDescClone {
+    identifier: String,
+    field_type: String,
+    value_type: String,
+    options: Vec<(i64, String)>,
+}
+
+impl FieldDescClone {
+    fn of(f: &FieldDesc) -> FieldDescClone {
+        let options = match f.settings.get("options") {
+            Some(serde_json::Value::Array(l)) => l
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (i as i64, v.as_str().unwrap_or_default().to_string()))
+                .collect(),
+            Some(serde_json::Value::Object(o)) => o
+                .iter()
+                .filter_map(|(k, v)| Some((k.parse().ok()?, v.as_str()?.to_string())))
+                .collect(),
+            _ => Vec::new(),
+        };
+        FieldDescClone {
+            identifier: f.identifier.clone(),
+            field_type: f.field_type.clone(),
+            value_type: f.value_type.clone(),
+            options,
+        }
+    }
+}
+
+/// The language a field is read in: the one asked for, else the item's main language, else
+/// its first.
+fn pick<'v>(
+    gq: &Gq,
+    ctx: &ResolverContext<'_>,
+    item: &Value,
+    langs: &'v Value,
+) -> Result<Option<&'v Value>> {
+    let Value::Object(by_lang) = langs else {
+        return Ok(None);
+    };
+    if let Some(l) = ctx.args.get("language") {
+        let name = l.enum_name()?;
+        let code = gq.domain().languages.get(name).map_or(name, String::as_str);
+        return Ok(by_lang.get(code));
+    }
+    for code in [
+        text(get(item, "__mainLanguage")),
+        text(get(item, "__language")),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        if let Some(v) = by_lang.get(code) {
+            return Ok(Some(v));
+        }
+    }
+    Ok(by_lang.values().next())
+}
+
+async fn field_value(
+    gq: &Gq,
+    item: &Value,
+    ctx: &ResolverContext<'_>,
+    f: &FieldDescClone,
+) -> Result<Value> {
+    let Some(langs) = get(item, "__fields").and_then(|fs| get(fs, &f.identifier)) else {
+        return Ok(Value::Null);
+    };
+    let Some(v) = pick(gq, ctx, item, langs)? else {
+        return Ok(Value::Null);
+    };
+    let field = |k: &str| get(v, k).cloned().unwrap_or_default();
+    Ok(match f.field_type.as_str() {
+        "ezdate" | "ezdatetime" => match v {
+            Value::Number(n) => object([("timestamp", n.as_i64().unwrap_or_default().into())]),
+            Value::Object(_) => match int(get(v, "timestamp")) {
+                Some(ts) => object([("timestamp", ts.into())]),
+                None => Value::Null,
+            },
+            _ => Value::Null,
+        },
+        "ezcountry" => match v {
+            Value::List(l) => l
+                .iter()
+                .filter_map(|c| text(get(c, "Name")).map(str::to_string))
+                .collect::<Vec<_>>()
+                .join(", ")
+                .into(),
+            _ => Value::Null,
+        },
+        "ezselection" => {
+            let chosen: Vec<Value> = match v {
+                Value::List(l) => l
+                    .iter()
+                    .filter_map(|i| int(Some(i)))
+                    .filter_map(|i| f.options.iter().find(|(k, _)| *k == i))
+                    .map(|(_, label)| label.clone().into())
+                    .collect(),
+                _ => Vec::new(),
+            };
+            if f.value_type.starts_with('[') {
+                Value::List(chosen)
+            } else {
+                chosen.into_iter().next().unwrap_or_default()
+            }
+        }
+        "ezrichtext" => object([
+            ("text", field("xml")),
+            ("xml", field("xml")),
+            ("html5_edit", field("xhtml5edit")),
+        ]),
+        "ezimage" => image_value(v),
+        "ezimageasset" => {
+            let Some(id) = int(get(v, "destinationContentId")) else {
+                return Ok(Value::Null);
+            };
+            let Some(asset) = gq.item(id).await? else {
+                return Ok(Value::Null);
+            };
+            // The asset's image: its first image field.
+            let image = get(&asset, "__fields").and_then(|fs| match fs {
+                Value::Object(o) => o
+                    .values()
+                    .filter_map(|l| match l {
+                        Value::Object(by_lang) => by_lang.values().next(),
+                        _ => None,
+                    })
+                    .find(|v| get(v, "imageId").is_some()),
+                _ => None,
+            });
+            match image {
+                Some(i) => {
+                    let mut value = image_value(i);
+                    if let (Value::Object(o), Some(alt)) =
+                        (&mut value, text(get(v, "alternativeText")))
+                        && !alt.is_empty()
+                    {
+                        o.insert(Name::new("alternativeText"), alt.into());
+                    }
+                    value
+                }
+                None => Value::Null,
+            }
+        }
+        "ezurl" => field("link"),
+        "ezgmaplocation" => object([
+            ("text", field("address")),
+            ("latitude", as_text(&field("latitude"))),
+            ("longitude", as_text(&field("longitude"))),
+            ("address", field("address")),
+        ]),
+        "ezbinaryfile" | "ezmedia" => object([
+            ("fileName", field("fileName")),
+            ("fileSize", field("fileSize")),
+            ("mimeType", field("mimeType")),
+            ("uri", field("uri")),
+            ("text", field("fileName")),
+            ("hasController", field("hasController")),
+            ("autoplay", field("autoplay")),
+            ("loop", field("loop")),
+            ("height", field("height")),
+            ("width", field("width")),
+        ]),
+        "ezobjectrelation" | "ezobjectrelationlist" => {
+            let ids: Vec<i64> = match get(v, "destinationContentIds") {
+                Some(Value::List(l)) => l.iter().filter_map(|i| int(Some(i))).collect(),
+                _ => int(get(v, "destinationContentId")).into_iter().collect(),
+            };
+            let found = gq
+                .items
+                .load_many(ids.iter().copied())
+                .await
+                .map_err(|e| async_graphql::Error::new(e.message.clone()))?;
+            let items: Vec<Value> = ids.iter().filter_map(|i| found.get(i).cloned()).collect();
+            if f.value_type.starts_with('[') {
+                Value::List(items)
+            } else {
+                items.into_iter().next().unwrap_or_default()
+            }
+        }
+        "ezuser" => int(get(item, "__contentId")).map_or(Value::Null, |id| id.to_string().into()),
+        "eztime" => match int(Some(v)) {
+            Some(s) => format!("{:02}:{:02}:{:02}", s / 3600, s % 3600 / 60, s % 60).into(),
+            None => Value::Null,
+        },
+        "ezauthor" | "ezkeyword" | "ezinteger" | "ezfloat" | "ezboolean" => v.clone(),
+        _ => match v {
+            Value::String(_) | Value::Null => v.clone(),
+            other => other.to_string().into(),
+        },
+    })
+}
+
+fn as_text(v: &Value) -> Value {
+    match v {
+        Value::Null => Value::Null,
+        Value::String(_) => v.clone(),
+        other => other.to_string().into(),
+    }
+}
+
+fn image_value(v: &Value) -> Value {
+    let field = |k: &str| get(v, k).cloned().unwrap_or_default();
+    if matches!(field("uri"), Value::Null) && matches!(field("id"), Value::Null) {
+        return Value::Null;
+    }
+    object([
+        ("text", field("fileName")),
+        ("id", field("id")),
+        ("alternativeText", field("alternativeText")),
+        ("fileName", field("fileName")),
+        ("fileSize", field("fileSize")),
+        ("uri", field("uri")),
+        ("width", field("width")),
+        ("height", field("height")),
+        (
+            "additionalData",
+            match field("additionalData") {
+                Value::Object(o) => Value::Object(o),
+                _ => Value::Null,
+            },
+        ),
+        ("__imageId", field("imageId")),
+        ("__mime", field("mime")),
+    ])
+}
+
+async fn variation(gq: &Gq, image: &Value, name: &str) -> Result<Value> {
+    let Some(image_id) = text(get(image, "__imageId")) else {
+        return Ok(Value::Null);
+    };
+    let cx = gq.client.calling("getImageVariation")?;
+    let req = GetImageVariationRequest {
+        image_id: image_id.to_string(),
+        variation_identifier: name.to_string(),
+    };
+    let GetImageVariationResponse::Ok { body, .. } =
+        ContentApi::<Services>::get_image_variation(gq.client.services.content(), &cx, req)
+            .await
+            .map_err(error)?;
+    let file_name = body.uri.rsplit('/').next().unwrap_or_default().to_string();
+    Ok(object([
+        ("uri", body.uri.clone().into()),
+        ("name", name.into()),
+        (
+            "mimeType",
+            body.content_type.map_or(Value::Null, Value::from),
+        ),
+        ("fileName", file_name.into()),
+        ("lastModified", Value::Null),
+        ("width", body.width.map_or(Value::Null, Value::from)),
+        ("height", body.height.map_or(Value::Null, Value::from)),
+    ]))
+}
+
+fn translated(gq: &Gq, ctx: &ResolverContext<'_>, names: Option<&Value>) -> Result<Value> {
+    let Some(Value::Object(names)) = names else {
+        return Ok(Value::Null);
+    };
+    let code = match ctx.args.get("language") {
+        Some(l) if !l.is_null() => {
+            let name = l.enum_name()?;
+            Some(
+                gq.domain()
+                    .languages
+                    .get(name)
+                    .cloned()
+                    .unwrap_or(name.to_string()),
+            )
+        }
+        _ => None,
+    };
+    let found = match code {
+        Some(c) => names.get(c.as_str()),
+        None => names.get("eng-GB").or_else(|| names.values().next()),
+    };
+    Ok(found.cloned().unwrap_or_else(|| "".into()))
+}
+
+/// The item a query names by `contentId`, `remoteId`, `locationId`, `locationRemoteId` or
+/// `urlAlias`; of the type `of` when given.
+async fn find_item(gq: &Gq, ctx: &ResolverContext<'_>, of: Option<usize>) -> Result<Value> {
+    let arg = |n: &str| ctx.args.get(n);
+    let mut location_id = None;
+    let item = if let Some(id) = arg("contentId") {
+        gq.item(id.i64()?).await?
+    } else if let Some(remote) = arg("remoteId") {
+        let filter = HashValue::Map(vec![(
+            "ContentRemoteIdCriterion".into(),
+            HashValue::String(remote.string()?.to_string()),
+        )]);
+        let Hits { hits, .. } = gq.client.search(false, filter, Vec::new(), 1, 0).await?;
+        hits.iter().find_map(|h| match h {
+            SearchHitObject::Content(c) => Some(data::item_map(gq.domain(), c)),
+            _ => None,
+        })
+    } else {
+        location_id = if let Some(id) = arg("locationId") {
+            Some(id.i64()?)
+        } else if let Some(remote) = arg("locationRemoteId") {
+            location_by_remote_id(gq, remote.string()?).await?
+        } else if let Some(alias) = arg("urlAlias") {
+            location_by_alias(gq, alias.string()?).await?
+        } else {
+            return Err(
+                "Missing argument: contentId, remoteId, locationId, locationRemoteId or urlAlias"
+                    .into(),
+            );
+        };
+        match location(gq, location_id).await? {
+            Value::Null => None,
+            l => Some(item_of_location(gq, &l).await?),
+        }
+    };
+    let Some(mut item) = item.filter(|i| !matches!(i, Value::Null)) else {
+        return Err("Could not find the item, or it may not be read".into());
+    };
+    if let Some(ti) = of {
+        let t = &gq.domain().types[ti];
+        if int(get(&item, "__typeId")) != Some(t.id) {
+            return Err(format!("The item is not of the content type '{}'", t.identifier).into());
+        }
+    }
+    if let (Value::Object(o), Some(l)) = (&mut item, location_id) {
+        o.insert(Name::new("__locationId"), l.into());
+    }
+    Ok(item)
+}
+
+async fn location(gq: &Gq, id: Option<i64>) -> Result<Value> {
+    match id {
+        Some(id) => Ok(gq.location(id).await?.unwrap_or_default()),
+        None => Ok(Value::Null),
+    }
+}
+
+/// The item of a Location value: embedded, else loaded.
+async fn item_of_location(gq: &Gq, l: &Value) -> Result<Value> {
+    match get(l, "__item") {
+        Some(i @ Value::Object(_)) => Ok(i.clone()),
+        _ => match int(get(l, "contentId")) {
+            Some(id) => Ok(gq.item(id).await?.unwrap_or_default()),
+            None => Ok(Value::Null),
+        },
+    }
+}
+
+async fn location_by_remote_id(gq: &Gq, remote: &str) -> Result<Option<i64>> {
+    let filter = HashValue::Map(vec![(
+        "LocationRemoteIdCriterion".into(),
+        HashValue::String(remote.to_string()),
+    )]);
+    let Hits { hits, .. } = gq.client.search(true, filter, Vec::new(), 1, 0).await?;
+    Ok(hits.iter().find_map(|h| match h {
+        SearchHitObject::Location(l) => Some(l.id),
+        _ => None,
+    }))
+}
+
+async fn location_by_alias(gq: &Gq, alias: &str) -> Result<Option<i64>> {
+    let cx = gq.client.calling("redirectLocation")?;
+    let alias = format!("/{}", alias.trim_start_matches('/'));
+    let req = RedirectLocationRequest {
+        id: None,
+        remote_id: None,
+        url_alias: Some(alias),
+        location_path: None,
+    };
+    match LocationsApi::<Services>::redirect_location(gq.client.services.locations(), &cx, req)
+        .await
+    {
+        Ok(RedirectLocationResponse::Ok { body }) => Ok(Some(body.id)),
+        Ok(RedirectLocationResponse::TemporaryRedirect { location }) => {
+            Ok(data::href_id(&location))
+        }
+        Err(crate::error::Error::NotFound { .. }) => Ok(None),
+        Err(e) => Err(error(e)),
+    }
+}
+
+async fn all_locations(gq: &Gq, content_id: i64) -> Result<Value> {
+    let cx = gq.client.calling("loadLocationsForContent")?;
+    let req = LoadLocationsForContentRequest { content_id };
+    let LoadLocationsForContentResponse::Ok { body } =
+        LocationsApi::<Services>::load_locations_for_content(
+            gq.client.services.locations(),
+            &cx,
+            req,
+        )
+        .await
+        .map_err(error)?;
+    let ids: Vec<i64> = body
+        .location
+        .iter()
+        .filter_map(|h| data::href_id(h))
+        .collect();
+    let found = gq
+        .locations
+        .load_many(ids.iter().copied())
+        .await
+        .map_err(|e| async_graphql::Error::new(e.message.clone()))?;
+    Ok(Value::List(
+        ids.iter().filter_map(|i| found.get(i).cloned()).collect(),
+    ))
+}
+
+async fn url_aliases(gq: &Gq, path: &str, custom: Option<bool>) -> Result<Value> {
+    let cx = gq.client.calling("listLocationURLAliases")?;
+    let mut out = Vec::new();
+    let kinds = match custom {
+        Some(c) => vec![c],
+        None => vec![false, true],
+    };
+    for custom in kinds {
+        let req = ListLocationUrlAliasesRequest {
+            location_path: path.trim_matches('/').to_string(),
+            custom,
+        };
+        let ListLocationUrlAliasesResponse::Ok { body } =
+            UrlAliasesApi::<Services>::list_location_url_aliases(
+                gq.client.services.url_aliases(),
+                &cx,
+                req,
+            )
+            .await
+            .map_err(error)?;
+        let load = gq.client.calling("loadURLAlias")?;
+        for href in &body.url_alias {
+            let id = href.rsplit('/').next().unwrap_or_default().to_string();
+            let LoadUrlAliasResponse::Ok { body: a, .. } =
+                UrlAliasesApi::<Services>::load_url_alias(
+                    gq.client.services.url_aliases(),
+                    &load,
+                    LoadUrlAliasRequest { url_alias_id: id },
+                )
+                .await
+                .map_err(error)?;
+            out.push(object([
+                ("__typename", "LocationUrlAlias".into()),
+                ("id", a.id.clone().into()),
+                ("path", a.path.clone().into()),
+                ("languageCodes", Value::Null),
+                ("alwaysAvailable", Value::Null),
+                ("isHistory", false.into()),
+                ("isCustom", custom.into()),
+                ("forward", Value::Null),
+            ]));
+        }
+    }
+    Ok(Value::List(out))
+}
+
+/// The main URL alias of the Location `id`: its path.
+async fn url_of(gq: &Gq, id: i64) -> Result<Value> {
+    let l = location(gq, Some(id)).await?;
+    let Some(path) = text(get(&l, "pathString")) else {
+        return Ok(Value::Null);
+    };
+    let aliases = url_aliases(gq, path, Some(false)).await?;
+    Ok(match aliases {
+        Value::List(l) => l
+            .first()
+            .and_then(|a| get(a, "path").cloned())
+            .unwrap_or_default(),
+        _ => Value::Null,
+    })
+}
+
+async fn content_type(gq: &Gq, id: i64) -> Result<Value> {
+    gq.kept(format!("type:{id}"), async |c| {
+        let cx = c.calling("loadContentType")?;
+        let req = LoadContentTypeRequest {
+            content_type_id: id,
+        };
+        let LoadContentTypeResponse::Ok { body, .. } =
+            ContentTypesApi::<Services>::load_content_type(c.services.content_types(), &cx, req)
+                .await
+                .map_err(error)?;
+        Ok(data::content_type_map(&c.domain, &body))
+    })
+    .await
+}
+
+async fn type_id_by_identifier(gq: &Gq, identifier: &str) -> Result<Option<i64>> {
+    if let Some(t) = gq
+        .domain()
+        .types
+        .iter()
+        .find(|t| t.identifier == identifier)
+    {
+        return Ok(Some(t.id));
+    }
+    let cx = gq.client.calling("listContentTypes")?;
+    let req = ListContentTypesRequest {
+        identifier: Some(identifier.to_string()),
+        remote_id: None,
+        limit: None,
+        offset: cairn_runtime::Offset(0),
+        orderby: None,
+        sort: "asc".into(),
+        accept: ListContentTypesAccept::ContentTypeInfoList,
+    };
+    Ok(
+        match ContentTypesApi::<Services>::list_content_types(
+            gq.client.services.content_types(),
+            &cx,
+            req,
+        )
+        .await
+        .map_err(error)?
+        {
+            ListContentTypesResponse::OkContentTypeInfoList { body } => {
+                body.content_type_info.first().map(|t| t.id)
+            }
+            ListContentTypesResponse::OkContentTypeList { body } => {
+                body.content_type.first().map(|t| t.id)
+            }
+        },
+    )
+}
+
+async fn groups(gq: &Gq) -> Result<Vec<ContentTypeGroup>> {
+    let cx = gq.client.calling("loadContentTypeGroupList")?;
+    let req = LoadContentTypeGroupListRequest { identifier: None };
+    match ContentTypesApi::<Services>::load_content_type_group_list(
+        gq.client.services.content_types(),
+        &cx,
+        req,
+    )
+    .await
+    .map_err(error)?
+    {
+        LoadContentTypeGroupListResponse::Ok { body } => Ok(body.content_type_group),
+        LoadContentTypeGroupListResponse::TemporaryRedirect { .. } => Ok(Vec::new()),
+    }
+}
+
+async fn types_of_group(gq: &Gq, group: i64) -> Result<Value> {
+    let cx = gq.client.calling("listContentTypesForGroup")?;
+    let req = ListContentTypesForGroupRequest {
+        content_type_group_id: group,
+        accept: ListContentTypesForGroupAccept::ContentTypeList,
+    };
+    Ok(Value::List(
+        match ContentTypesApi::<Services>::list_content_types_for_group(
+            gq.client.services.content_types(),
+            &cx,
+            req,
+        )
+        .await
+        .map_err(error)?
+        {
+            ListContentTypesForGroupResponse::OkContentTypeList { body } => body
+                .content_type
+                .iter()
+                .map(|t| data::content_type_map(gq.domain(), t))
+                .collect(),
+            ListContentTypesForGroupResponse::OkContentTypeInfoList { .. } => Vec::new(),
+        },
+    ))
+}
+
+async fn section(gq: &Gq, id: i64) -> Result<Value> {
+    gq.kept(format!("section:{id}"), async |c| {
+        let cx = c.calling("loadSection")?;
+        let LoadSectionResponse::Ok { body, .. } = SectionsApi::<Services>::load_section(
+            c.services.sections(),
+            &cx,
+            LoadSectionRequest { section_id: id },
+        )
+        .await
+        .map_err(error)?;
+        Ok(data::section_map(&body))
+    })
+    .await
+}
+
+async fn state_group(gq: &Gq, id: i64) -> Result<Value> {
+    gq.kept(format!("state-group:{id}"), async |c| {
+        let cx = c.calling("loadObjectStateGroup")?;
+        let req = LoadObjectStateGroupRequest {
+            object_state_group_id: id,
+        };
+        let LoadObjectStateGroupResponse::Ok { body, .. } =
+            ObjectStatesApi::<Services>::load_object_state_group(
+                c.services.object_states(),
+                &cx,
+                req,
+            )
+            .await
+            .map_err(error)?;
+        Ok(data::state_group_map(&body))
+    })
+    .await
+}
+
+async fn states(gq: &Gq, group: i64) -> Result<Value> {
+    gq.kept(format!("states:{group}"), async |c| {
+        let cx = c.calling("loadObjectStates")?;
+        let req = LoadObjectStatesRequest {
+            object_state_group_id: group,
+        };
+        let LoadObjectStatesResponse::Ok { body } =
+            ObjectStatesApi::<Services>::load_object_states(c.services.object_states(), &cx, req)
+                .await
+                .map_err(error)?;
+        Ok(Value::List(
+            body.object_state.iter().map(data::state_map).collect(),
+        ))
+    })
+    .await
+}
+
+/// The user (`User`) of content `id`.
+async fn user(gq: &Gq, id: Option<i64>) -> Result<Value> {
+    let Some(id) = id else {
+        return Ok(Value::Null);
+    };
+    let Some(item) = gq.item(id).await? else {
+        return Ok(Value::Null);
+    };
+    // The account's flags, from the item's user account field.
+    let account = get(&item, "__fields").and_then(|fs| match fs {
+        Value::Object(o) => o
+            .values()
+            .filter_map(|l| match l {
+                Value::Object(by_lang) => by_lang.values().next(),
+                _ => None,
+            })
+            .find(|v| get(v, "login").is_some()),
+        _ => None,
+    });
+    let flag = |k: &str| account.and_then(|a| get(a, k)).cloned().unwrap_or_default();
+    let version = get(&item, "_info")
+        .and_then(|i| get(i, "__version"))
+        .cloned()
+        .unwrap_or_default();
+    Ok(object([
+        ("id", id.into()),
+        ("name", get(&item, "_name").cloned().unwrap_or_default()),
+        ("version", version),
+        ("enabled", flag("enabled")),
+        ("maxLogin", flag("maxLogin")),
+        (
+            "thumbnail",
+            get(&item, "_thumbnail").cloned().unwrap_or_default(),
+        ),
+        ("__item", item),
+    ]))
+}
+
+/// A connection of items (`location` false) or Locations matching `filter`, paged by the
+/// field's `first`/`after`/`last`/`before` and sorted by its `sortBy`, as the reference's
+/// `PageAwareConnection` (cursors: base64 of `arrayconnection:<offset>`).
+async fn connection(
+    gq: &Gq,
+    ctx: &ResolverContext<'_>,
+    location: bool,
+    filter: HashValue,
+) -> Result<Value> {
+    let arg_int = |n: &str| -> Result<Option<i64>> {
+        match ctx.args.get(n) {
+            Some(v) if !v.is_null() => {
+                let i = v.i64()?;
+                if !(0..=MAX_PAGE).contains(&i) {
+                    return Err(format!("{n}: between 0 and {MAX_PAGE}").into());
+                }
+                Ok(Some(i))
+            }
+            _ => Ok(None),
+        }
+    };
+    let cursor = |n: &str| -> Result<Option<i64>> {
+        match ctx.args.get(n) {
+            Some(v) if !v.is_null() => {
+                Ok(Some(offset_of(v.string()?).ok_or_else(|| {
+                    format!("{n}: not a cursor of this list")
+                })?))
+            }
+            _ => Ok(None),
+        }
+    };
+    let (first, last) = (arg_int("first")?, arg_int("last")?);
+    let (after, before) = (cursor("after")?, cursor("before")?);
+    let sort = sort_clauses(ctx)?;
+    let per_page = first.or(last).unwrap_or(PAGE);
+    let (offset, limit) = match (first, last) {
+        (_, Some(last)) if first.is_none() => {
+            let end = match before {
+                Some(b) => b,
+                None => {
+                    (gq.client)
+                        .search(location, filter.clone(), Vec::new(), 0, 0)
+                        .await?
+                        .count
+                }
+            };
+            let start = after.map_or(0, |a| a + 1);
+            let from = (end - last).max(start);
+            (from, (end - from).max(0))
+        }
+        _ => {
+            let start = after.map_or(0, |a| a + 1);
+            let mut limit = first.unwrap_or(PAGE);
+            if let Some(b) = before {
+                limit = limit.min((b - start).max(0));
+            }
+            (start, limit)
+        }
+    };
+    let found = gq
+        .client
+        .search(location, filter, sort, limit, offset)
+        .await?;
+    let nodes: Vec<Value> = found
+        .hits
+        .iter()
+        .map(|h| match h {
+            SearchHitObject::Content(c) => data::item_map(gq.domain(), c),
+            SearchHitObject::Location(l) => data::location_map(gq.domain(), l),
+        })
+        .collect();
+    let edges: Vec<Value> = nodes
+        .into_iter()
+        .enumerate()
+        .map(|(i, node)| {
+            object([
+                ("cursor", cursor_of(offset + i as i64).into()),
+                ("node", node),
+            ])
+        })
+        .collect();
+    let start = edges.first().and_then(|e| get(e, "cursor").cloned());
+    let end = edges.last().and_then(|e| get(e, "cursor").cloned());
+    let page_info = object([
+        (
+            "hasNextPage",
+            (offset + (edges.len() as i64) < found.count).into(),
+        ),
+        ("hasPreviousPage", (offset > 0).into()),
+        ("startCursor", start.unwrap_or_default()),
+        ("endCursor", end.unwrap_or_default()),
+    ]);
+    let pages_count = if per_page > 0 {
+        (found.count + per_page - 1) / per_page
+    } else {
+        0
+    };
+    let pages: Vec<Value> = (2..=pages_count)
+        .map(|n| {
+            object([
+                ("number", n.into()),
+                ("cursor", cursor_of((n - 1) * per_page - 1).into()),
+            ])
+        })
+        .collect();
+    Ok(object([
+        ("edges", Value::List(edges)),
+        ("pageInfo", page_info),
+        ("sliceSize", limit.into()),
+        ("orderBy", Value::Null),
+        ("totalCount", found.count.into()),
+        ("pages", Value::List(pages)),
+    ]))
+}
+
+/// The cursor of the item at `offset` (Relay's array connection).
+pub fn cursor_of(offset: i64) -> String {
+    base64::engine::general_purpose::STANDARD.encode(format!("arrayconnection:{offset}"))
+}
+
+fn offset_of(cursor: &str) -> Option<i64> {
+    let raw = base64::engine::general_purpose::STANDARD
+        .decode(cursor)
+        .ok()?;
+    let raw = String::from_utf8(raw).ok()?;
+    raw.strip_prefix("arrayconnection:")?.parse().ok()
+}
+
+/// The sort clauses of `sortBy` (`_desc` turns the clause before it around).
+fn sort_clauses(ctx: &ResolverContext<'_>) -> Result<Vec<(String, HashValue)>> {
+    let mut out: Vec<(String, HashValue)> = Vec::new();
+    let Some(list) = ctx.args.get("sortBy") else {
+        return Ok(out);
+    };
+    let names: Vec<String> = match list.as_value() {
+        Value::List(l) => l
+            .iter()
+            .filter_map(|v| match v {
+                Value::Enum(n) => Some(n.to_string()),
+                Value::String(s) => Some(s.clone()),
+                _ => None,
+            })
+            .collect(),
+        Value::Enum(n) => vec![n.to_string()],
+        _ => Vec::new(),
+    };
+    for n in names {
+        let clause = match n.as_str() {
+            "_desc" => {
+                if let Some(last) = out.last_mut() {
+                    last.1 = HashValue::String("descending".into());
+                }
+                continue;
+            }
+            "_contentId" => "ContentId",
+            "_name" => "ContentName",
+            "_dateModified" => "DateModified",
+            "_datePublished" => "DatePublished",
+            "_sectionIdentifier" => "SectionIdentifier",
+            "_sectionName" => "SectionName",
+            "_score" => "Score",
+            "_depth" => "LocationDepth",
+            "_locationId" => "LocationId",
+            "_path" => "LocationPath",
+            "_priority" => "LocationPriority",
+            other => return Err(format!("sortBy: {other} is not supported").into()),
+        };
+        out.push((clause.to_string(), HashValue::String("ascending".into())));
+    }
+    Ok(out)
+}
+
+/// The criteria of a `ContentSearchQuery`.
+fn search_query(domain: &Domain, q: &Value) -> Result<Vec<HashValue>> {
+    let mut out = Vec::new();
+    let Value::Object(q) = q else {
+        return Ok(out);
+    };
+    let one = |name: &str, v: HashValue| HashValue::Map(vec![(name.to_string(), v)]);
+    // Any of several values: one criterion of them joined (a list is one criterion each).
+    let texts = |v: &Value| -> HashValue {
+        let all: Vec<String> = match v {
+            Value::List(l) => l.iter().map(plain_text).collect(),
+            v => vec![plain_text(v)],
+        };
+        HashValue::String(all.join(","))
+    };
+    for (k, v) in q {
+        if matches!(v, Value::Null) {
+            continue;
+        }
+        match k.as_str() {
+            "ContentTypeIdentifier" => out.push(one("ContentTypeIdentifierCriterion", texts(v))),
+            "ContentTypeId" => out.push(one("ContentTypeIdCriterion", texts(v))),
+            "Text" => out.push(one("FullTextCriterion", HashValue::String(plain_text(v)))),
+            "ParentLocationId" => {
+                out.push(one("ParentLocationIdCriterion", texts(v)));
+            }
+            "Created" | "Modified" => {
+                let target = if k.as_str() == "Created" {
+                    "created"
+                } else {
+                    "modified"
+                };
+                for (op, operator) in [("before", "LTE"), ("after", "GTE"), ("on", "EQ")] {
+                    if let Some(d) = get(v, op).filter(|d| !matches!(d, Value::Null)) {
+                        let ts = parse_date(&plain_text(d))
+                            .ok_or_else(|| format!("{k}.{op}: not a date"))?;
+                        out.push(one(
+                            "DateMetadataCriterion",
+                            HashValue::Map(vec![
+                                ("Target".into(), HashValue::String(target.into())),
+                                ("Operator".into(), HashValue::String(operator.into())),
+                                ("Value".into(), HashValue::Int(ts)),
+                            ]),
+                        ));
+                    }
+                }
+            }
+            "Field" => {
+                let list = match v {
+                    Value::List(l) => l.clone(),
+                    v => vec![v.clone()],
+                };
+                for f in &list {
+                    let target = text(get(f, "target")).ok_or("Field: needs a target")?;
+                    for (op, operator) in [
+                        ("eq", "EQ"),
+                        ("in", "IN"),
+                        ("lt", "LT"),
+                        ("lte", "LTE"),
+                        ("gt", "GT"),
+                        ("gte", "GTE"),
+                        ("like", "LIKE"),
+                        ("contains", "CONTAINS"),
+                        ("between", "BETWEEN"),
+                    ] {
+                        if let Some(value) = get(f, op).filter(|x| !matches!(x, Value::Null)) {
+                            out.push(one(
+                                "Field",
+                                HashValue::Map(vec![
+                                    ("name".into(), HashValue::String(target.to_string())),
+                                    ("operator".into(), HashValue::String(operator.into())),
+                                    ("value".into(), data::to_hash(value)),
+                                ]),
+                            ));
+                        }
+                    }
+                }
+            }
+            "SortBy" => {}
+            other => return Err(format!("query: {other} is not supported").into()),
+        }
+    }
+    let _ = domain;
+    Ok(out)
+}
+
+fn plain_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Enum(n) => n.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// A date of a query: a timestamp, or `YYYY-MM-DD[ HH:MM:SS]`.
+fn parse_date(s: &str) -> Option<i64> {
+    if let Ok(ts) = s.parse::<i64>() {
+        return Some(ts);
+    }
+    if let Ok(d) = chrono::DateTime::parse_from_rfc3339(s) {
+        return Some(d.timestamp());
+    }
+    if let Ok(d) = chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S") {
+        return Some(d.and_utc().timestamp());
+    }
+    chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map(|d| d.and_utc().timestamp())
+}
+
+/// Rich text's words without its markup.
+fn plain(xml: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in xml.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                out.push(' ');
+            }
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    let out = out
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&");
+    out.split_whitespace()
+        .filter(|w| !w.starts_with("?xml"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The pattern of a `DateFormatConstant` (PHP's `DateTime` constants).
+fn constant(name: &str) -> &'static str {
+    match name {
+        "cookie" => "l, d-M-Y H:i:s T",
+        "iso8601" => "Y-m-d\\TH:i:sO",
+        "rfc822" | "rfc1036" => "D, d M y H:i:s O",
+        "rfc850" => "l, d-M-y H:i:s T",
+        "rfc1123" | "rfc2822" | "rss" => "D, d M Y H:i:s O",
+        "rfc3339_extended" => "Y-m-d\\TH:i:s.vP",
+        _ => "Y-m-d\\TH:i:sP",
+    }
+}
+
+/// `ts` formatted by a PHP `date()` pattern, in UTC.
+pub fn php_date(ts: i64, pattern: &str) -> String {
+    let Some(t) = chrono::DateTime::from_timestamp(ts, 0) else {
+        return String::new();
+    };
+    let mut out = String::new();
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        let part = match c {
+            '\\' => chars.next().map(|c| c.to_string()).unwrap_or_default(),
+            'd' => t.format("%d").to_string(),
+            'D' => t.format("%a").to_string(),
+            'j' => t.format("%-d").to_string(),
+            'l' => t.format("%A").to_string(),
+            'N' => t.format("%u").to_string(),
+            'w' => t.format("%w").to_string(),
+            'z' => (t.format("%j").to_string().parse::<i64>().unwrap_or(1) - 1).to_string(),
+            'W' => t.format("%V").to_string(),
+            'F' => t.format("%B").to_string(),
+            'm' => t.format("%m").to_string(),
+            'M' => t.format("%b").to_string(),
+            'n' => t.format("%-m").to_string(),
+            't' => {
+                let (y, m) = (t.format("%Y").to_string(), t.format("%m").to_string());
+                let next = chrono::NaiveDate::parse_from_str(&format!("{y}-{m}-01"), "%Y-%m-%d")
+                    .ok()
+                    .and_then(|d| d.checked_add_months(chrono::Months::new(1)))
+                    .and_then(|d| d.pred_opt());
+                next.map(|d| d.format("%d").to_string()).unwrap_or_default()
+            }
+            'Y' => t.format("%Y").to_string(),
+            'y' => t.format("%y").to_string(),
+            'a' => t.format("%P").to_string(),
+            'A' => t.format("%p").to_string(),
+            'g' => t.format("%-I").to_string(),
+            'G' => t.format("%-H").to_string(),
+            'h' => t.format("%I").to_string(),
+            'H' => t.format("%H").to_string(),
+            'i' => t.format("%M").to_string(),
+            's' => t.format("%S").to_string(),
+            'u' => "000000".into(),
+            'v' => "000".into(),
+            'e' | 'T' => "UTC".into(),
+            'O' => "+0000".into(),
+            'P' => "+00:00".into(),
+            'p' => "Z".into(),
+            'Z' => "0".into(),
+            'c' => t.format("%Y-%m-%dT%H:%M:%S+00:00").to_string(),
+            'r' => t.format("%a, %d %b %Y %H:%M:%S +0000").to_string(),
+            'U' => ts.to_string(),
+            c => c.to_string(),
+        };
+        out.push_str(&part);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_as_php_formats_them() {
+        assert_eq!(php_date(0, "Y-m-d\\TH:i:sP"), "1970-01-01T00:00:00+00:00");
+        assert_eq!(php_date(1_350_864_000, "D, d M Y"), "Mon, 22 Oct 2012");
+        assert_eq!(php_date(1_350_864_000, "l jS"), "Monday 22S");
+    }
+
+    #[test]
+    fn cursors_as_relay_makes_them() {
+        assert_eq!(cursor_of(9), "YXJyYXljb25uZWN0aW9uOjk=");
+        assert_eq!(offset_of(&cursor_of(19)), Some(19));
+        assert_eq!(offset_of("junk"), None);
+    }
+}

@@ -1,0 +1,558 @@
+//! GraphQL (issue 46): `/graphql` as ibexa/graphql 4.6 answers it. The admin UI's sub-items
+//! query in the shape it reads, the domain schema's names (and a content type created through
+//! REST queried at once, on a second instance too), field values, the `_repository` schema,
+//! permissions with their counts, limits, the request forms and their errors, and a page's
+//! statements bounded whatever its size.
+
+use crate::permissions::{PW, plain_user, role_for};
+use crate::support::*;
+use serde_json::{Value, json};
+
+/// The admin UI's query (ibexa/admin-ui 4.6 `sub.items.service.js`), as it builds it.
+fn sub_items(location: i64, limit: i64, sort: &str, after: Option<&str>) -> String {
+    let after = after
+        .map(|c| format!(", after: \"{c}\""))
+        .unwrap_or_default();
+    format!(
+        "{{ _repository {{ location(locationId: {location}) {{ pathString
+          children({sort} first:{limit} {after}) {{ totalCount pages {{ number cursor }}
+            edges {{ node {{ id remoteId invisible hidden priority pathString
+              content {{ _thumbnail {{ uri alternativeText mimeType }} _name
+                _info {{ id name remoteId mainLanguageCode
+                  owner {{ id name thumbnail {{ uri alternativeText mimeType }} content {{ _type {{ identifier }} }} }}
+                  currentVersion {{ versionNumber creator {{ id name thumbnail {{ uri alternativeText mimeType }} content {{ _type {{ identifier }} }} }} languageCodes }}
+                  contentType {{ name identifier }} section {{ name }}
+                  publishedDate {{ timestamp }} modificationDate {{ timestamp }} }} }} }} }} }} }} }} }}"
+    )
+}
+
+/// POSTs `query` (with `variables`) as JSON with HTTP Basic as `login`; the answer's JSON.
+async fn gql_as(
+    app: &TestApp,
+    login: Option<(&str, &str)>,
+    query: &str,
+    variables: Value,
+) -> Value {
+    let mut r = app.abs("POST", "/graphql");
+    if let Some((l, p)) = login {
+        r = r.basic(l, p);
+    }
+    let body = json!({"query": query, "variables": variables}).to_string();
+    let r = r.raw_body("application/json", &body).send().await;
+    r.assert(200);
+    assert_eq!(r.content_type(), "application/json");
+    r.json()
+}
+
+async fn gql(app: &TestApp, query: &str) -> Value {
+    let v = gql_as(app, Some(ADMIN), query, Value::Null).await;
+    assert!(v.get("errors").is_none(), "{query}: {v}");
+    v["data"].clone()
+}
+
+/// A folder named `name` under the Location `parent` (a path), published; its content id.
+async fn folder(app: &TestApp, parent: &str, name: &str) -> i64 {
+    let c = create_content(
+        app,
+        json!({"ContentType": {"_href": format!("{PREFIX}/content/types/1")},
+               "mainLanguageCode": "eng-GB",
+               "LocationCreate": {"ParentLocation": {"_href": format!("{PREFIX}/content/locations/{parent}")}},
+               "Section": {"_href": format!("{PREFIX}/content/sections/1")},
+               "fields": {"field": [{"fieldDefinitionIdentifier": "name", "languageCode": "eng-GB", "fieldValue": name}]}}),
+    )
+    .await;
+    let id = c["_id"].as_i64().unwrap();
+    app.req("PUBLISH", &format!("/content/objects/{id}/versions/1"))
+        .admin()
+        .send()
+        .await
+        .assert(204);
+    id
+}
+
+/// The Location id of content `id`'s main Location.
+async fn main_location(app: &TestApp, id: i64) -> i64 {
+    let r = app
+        .get(&format!("/content/objects/{id}"))
+        .admin()
+        .accept("ContentInfo+json")
+        .send()
+        .await;
+    last_id(
+        r.json()["Content"]["MainLocation"]["_href"]
+            .as_str()
+            .unwrap(),
+    )
+}
+
+#[tokio::test]
+async fn the_admin_uis_sub_items_query_is_answered_in_the_shape_it_reads() {
+    let app = TestApp::new().await;
+    let parent = folder(&app, "1/2", "Parent").await;
+    let at = main_location(&app, parent).await;
+    for name in ["Alpha", "Beta", "Gamma"] {
+        folder(&app, &format!("1/2/{at}"), name).await;
+    }
+    // In a session, as the admin UI asks: its CSRF token and its siteaccess.
+    let (cookie, token) = app.login().await;
+    let query = sub_items(at, 2, "sortBy: [_name, _desc], ", None);
+    let body = json!({ "query": query }).to_string();
+    let r = app
+        .abs("POST", "/graphql")
+        .header("cookie", &cookie)
+        .header("x-csrf-token", &token)
+        .header("x-siteaccess", "admin")
+        .raw_body("application/json", &body)
+        .send()
+        .await;
+    r.assert(200);
+    let v = r.json();
+    assert!(v.get("errors").is_none(), "{v}");
+    let location = &v["data"]["_repository"]["location"];
+    assert_eq!(location["pathString"], format!("/1/2/{at}/"));
+    let children = &location["children"];
+    assert_eq!(children["totalCount"], 3);
+    // Pages from the second, each with the cursor before its first item (the reference's).
+    assert_eq!(
+        children["pages"],
+        json!([{"number": 2, "cursor": "YXJyYXljb25uZWN0aW9uOjE="}])
+    );
+    let edges = children["edges"].as_array().unwrap();
+    let names: Vec<&str> = edges
+        .iter()
+        .map(|e| e["node"]["content"]["_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Gamma", "Beta"]);
+    let node = &edges[0]["node"];
+    assert_eq!(node["hidden"], false);
+    assert_eq!(node["invisible"], false);
+    assert_eq!(node["priority"], 0);
+    let info = &node["content"]["_info"];
+    assert_eq!(info["name"], "Gamma");
+    assert_eq!(info["mainLanguageCode"], "eng-GB");
+    assert_eq!(info["owner"]["id"], 14);
+    assert_eq!(info["owner"]["name"], "Administrator User");
+    assert_eq!(info["owner"]["content"]["_type"]["identifier"], "user");
+    assert_eq!(info["currentVersion"]["versionNumber"], 1);
+    assert_eq!(
+        info["currentVersion"]["creator"]["name"],
+        "Administrator User"
+    );
+    assert_eq!(info["currentVersion"]["languageCodes"], json!(["eng-GB"]));
+    assert_eq!(
+        info["contentType"],
+        json!({"name": "Folder", "identifier": "folder"})
+    );
+    assert_eq!(info["section"]["name"], "Standard");
+    assert!(info["publishedDate"]["timestamp"].as_i64().unwrap() > 1_700_000_000);
+    assert_eq!(
+        node["content"]["_thumbnail"]["mimeType"], "image/svg+xml",
+        "a folder's thumbnail is its content type's icon"
+    );
+    // The next page from its cursor.
+    let cursor = children["pages"][0]["cursor"].as_str().unwrap();
+    let next = gql(
+        &app,
+        &sub_items(at, 2, "sortBy: [_name, _desc], ", Some(cursor)),
+    )
+    .await;
+    let edges = next["_repository"]["location"]["children"]["edges"]
+        .as_array()
+        .unwrap();
+    assert_eq!(edges.len(), 1);
+    assert_eq!(edges[0]["node"]["content"]["_name"], "Alpha");
+    // A POST in a session without its CSRF token is refused, as REST's writes are.
+    let r = app
+        .abs("POST", "/graphql")
+        .header("cookie", &cookie)
+        .raw_body("application/json", &body)
+        .send()
+        .await;
+    assert_eq!(r.status.as_u16(), 401);
+    assert!(r.json()["errors"][0]["message"].is_string());
+}
+
+#[tokio::test]
+async fn a_page_costs_the_same_statements_whatever_its_size() {
+    let app = TestApp::new().await;
+    let parent = folder(&app, "1/2", "Parent").await;
+    let at = main_location(&app, parent).await;
+    for i in 0..12 {
+        folder(&app, &format!("1/2/{at}"), &format!("Child {i:02}")).await;
+    }
+    let mut costs = Vec::new();
+    for size in [2, 12] {
+        // Twice: the first may read what later ones find kept.
+        gql(&app, &sub_items(at, size, "", None)).await;
+        let before = app.statements();
+        let v = gql(&app, &sub_items(at, size, "", None)).await;
+        costs.push(app.statements() - before);
+        let edges = v["_repository"]["location"]["children"]["edges"]
+            .as_array()
+            .unwrap();
+        assert_eq!(edges.len(), size as usize);
+    }
+    assert_eq!(costs[0], costs[1], "statements of a page of 2 and of 12");
+}
+
+#[tokio::test]
+async fn the_domain_schema_follows_the_reference_and_the_content_types() {
+    let app = TestApp::new().await;
+    let sdl = cairn::graphql::sdl(&app.service).await.unwrap();
+    for expected in [
+        "type ArticleItem implements Item & Node {",
+        "articles(after: String, first: Int, before: String, last: Int, query: ContentSearchQuery, sortBy: [SortByOptions]): ArticleItemConnection",
+        "article(contentId: Int, remoteId: String, locationId: Int, locationRemoteId: String, urlAlias: String): ArticleItem",
+        "type ItemGroupContent {",
+        "content: ItemGroupContent",
+        "type ItemGroupMediaTypes {",
+        "image: ImageItemType",
+        "userGroups(",
+        "enum ContentTypeIdentifier {",
+        "enum ImageVariationIdentifier {",
+        "type FolderItemType implements ItemType {",
+        "shortName(language: RepositoryLanguage): String",
+    ] {
+        assert!(sdl.contains(expected), "no '{expected}' in:\n{sdl}");
+    }
+    // A content type made through REST is in the schema at the next query, without a
+    // restart; so is it on a second instance over the same database.
+    let other = app.another_instance().await;
+    gql(&other, "{ content { folders { totalCount } } }").await;
+    for identifier in ["blog_post", "blog-post"] {
+        let create = json!({"identifier": identifier, "mainLanguageCode": "eng-GB",
+            "names": {"value": [{"_languageCode": "eng-GB", "#text": "Blog post"}]},
+            "nameSchema": "<title>",
+            "FieldDefinitions": {"FieldDefinition": [
+                {"identifier": "title", "fieldType": "ezstring", "fieldGroup": "content", "position": 1,
+                 "isTranslatable": true, "isRequired": true, "isSearchable": true,
+                 "names": {"value": [{"_languageCode": "eng-GB", "#text": "Title"}]}},
+                {"identifier": "id", "fieldType": "ezinteger", "fieldGroup": "content", "position": 2,
+                 "isTranslatable": false, "isRequired": false, "isSearchable": true,
+                 "names": {"value": [{"_languageCode": "eng-GB", "#text": "Id"}]}}]}});
+        let r = app
+            .req("POST", "/content/typegroups/1/types?publish=true")
+            .admin()
+            .json_body("ContentTypeCreate", create)
+            .accept("ContentType+json")
+            .send()
+            .await;
+        r.assert(201);
+    }
+    let ty = last_id(
+        app.get("/content/types?identifier=blog_post")
+            .admin()
+            .accept("ContentTypeInfoList+json")
+            .send()
+            .await
+            .json()["ContentTypeInfoList"]["ContentType"][0]["_href"]
+            .as_str()
+            .unwrap(),
+    );
+    let c = create_content(
+        &app,
+        json!({"ContentType": {"_href": format!("{PREFIX}/content/types/{ty}")},
+               "mainLanguageCode": "eng-GB",
+               "LocationCreate": {"ParentLocation": {"_href": format!("{PREFIX}/content/locations/1/2")}},
+               "Section": {"_href": format!("{PREFIX}/content/sections/1")},
+               "fields": {"field": [
+                   {"fieldDefinitionIdentifier": "title", "languageCode": "eng-GB", "fieldValue": "Hello"},
+                   {"fieldDefinitionIdentifier": "id", "languageCode": "eng-GB", "fieldValue": 7}]}}),
+    )
+    .await;
+    let id = c["_id"].as_i64().unwrap();
+    app.req("PUBLISH", &format!("/content/objects/{id}/versions/1"))
+        .admin()
+        .send()
+        .await
+        .assert(204);
+    let query = format!(
+        "{{ content {{ blogPosts {{ totalCount edges {{ node {{ title id_ }} }} }}
+             blogPost(contentId: {id}) {{ title _name _contentInfo {{ id }} }}
+             _types {{ blogPost {{ _info {{ identifier }} title {{ identifier }} }} }} }} }}"
+    );
+    for instance in [&app, &other] {
+        let v = gql(instance, &query).await;
+        let content = &v["content"];
+        assert_eq!(content["blogPosts"]["totalCount"], 1);
+        assert_eq!(
+            content["blogPosts"]["edges"][0]["node"],
+            json!({"title": "Hello", "id_": 7})
+        );
+        assert_eq!(content["blogPost"]["title"], "Hello");
+        assert_eq!(content["blogPost"]["_contentInfo"]["id"], id);
+        assert_eq!(
+            content["_types"]["blogPost"],
+            json!({"_info": {"identifier": "blog_post"}, "title": {"identifier": "title"}})
+        );
+    }
+    // The identifier GraphQL cannot name is left out of the schema, the rest served.
+    let sdl = cairn::graphql::sdl(&app.service).await.unwrap();
+    assert!(sdl.contains("type BlogPostItem implements Item & Node"));
+    assert!(!sdl.contains("Blog-post"));
+    // An item asked as another type is refused, naming the type.
+    let v = gql_as(
+        &app,
+        Some(ADMIN),
+        &format!("{{ content {{ folder(contentId: {id}) {{ name }} }} }}"),
+        Value::Null,
+    )
+    .await;
+    let message = v["errors"][0]["message"].as_str().unwrap();
+    assert!(message.contains("'folder'"), "{message}");
+}
+
+#[tokio::test]
+async fn items_by_every_key_and_their_field_values() {
+    let app = TestApp::new().await;
+    let c = create_content(
+        &app,
+        json!({"ContentType": {"_href": format!("{PREFIX}/content/types/2")},
+               "mainLanguageCode": "eng-GB",
+               "LocationCreate": {"ParentLocation": {"_href": format!("{PREFIX}/content/locations/1/2")}},
+               "Section": {"_href": format!("{PREFIX}/content/sections/1")},
+               "fields": {"field": [
+                   {"fieldDefinitionIdentifier": "title", "languageCode": "eng-GB", "fieldValue": "An article"},
+                   {"fieldDefinitionIdentifier": "intro", "languageCode": "eng-GB", "fieldValue": {"xml":
+                       "<?xml version=\"1.0\" encoding=\"UTF-8\"?><section xmlns=\"http://docbook.org/ns/docbook\" version=\"5.0-variant ezpublish-1.0\"><para>Hello <emphasis>world</emphasis></para></section>"}},
+                   {"fieldDefinitionIdentifier": "enable_comments", "languageCode": "eng-GB", "fieldValue": true},
+                   {"fieldDefinitionIdentifier": "author", "languageCode": "eng-GB", "fieldValue": [{"id": 1, "name": "Pat", "email": "pat@example.com"}]}]}}),
+    )
+    .await;
+    let id = c["_id"].as_i64().unwrap();
+    let remote = c["_remoteId"].as_str().unwrap().to_string();
+    app.req("PUBLISH", &format!("/content/objects/{id}/versions/1"))
+        .admin()
+        .send()
+        .await
+        .assert(204);
+    let location = main_location(&app, id).await;
+    let fields = "title intro { plaintext xml html5 } enableComments author { name email } \
+                  _name _url _location { id } _contentInfo { publishedDate { format(pattern: \"Y\") } } id";
+    let mut seen = Vec::new();
+    for key in [
+        format!("contentId: {id}"),
+        format!("remoteId: \"{remote}\""),
+        format!("locationId: {location}"),
+        "urlAlias: \"/An-article\"".to_string(),
+    ] {
+        let v = gql(
+            &app,
+            &format!("{{ content {{ article({key}) {{ {fields} }} }} }}"),
+        )
+        .await;
+        seen.push(v["content"]["article"].clone());
+    }
+    assert!(seen.iter().all(|s| *s == seen[0]), "{seen:?}");
+    let a = &seen[0];
+    assert_eq!(a["title"], "An article");
+    assert_eq!(a["_name"], "An article");
+    assert_eq!(a["_url"], "/An-article");
+    assert_eq!(a["_location"]["id"], location);
+    assert_eq!(a["intro"]["plaintext"], "Hello world");
+    assert!(
+        a["intro"]["xml"]
+            .as_str()
+            .unwrap()
+            .contains("<emphasis>world</emphasis>")
+    );
+    assert!(a["intro"]["html5"].as_str().unwrap().contains("world"));
+    assert_eq!(a["enableComments"], true);
+    assert_eq!(
+        a["author"],
+        json!([{"name": "Pat", "email": "pat@example.com"}])
+    );
+    let year = a["_contentInfo"]["publishedDate"]["format"]
+        .as_str()
+        .unwrap();
+    assert_eq!(year.len(), 4);
+    // The global id names the item too, through `item` and `node`.
+    let gid = a["id"].as_str().unwrap();
+    let v = gql(
+        &app,
+        &format!(
+            "{{ item(contentId: {id}) {{ _name ... on ArticleItem {{ title }} }} node(id: \"{gid}\") {{ ... on ArticleItem {{ title }} }} }}"
+        ),
+    )
+    .await;
+    assert_eq!(
+        v["item"],
+        json!({"_name": "An article", "title": "An article"})
+    );
+    assert_eq!(v["node"], json!({"title": "An article"}));
+    // Through variables, with a language of the enum.
+    let v = gql_as(
+        &app,
+        Some(ADMIN),
+        "query A($id: Int, $l: RepositoryLanguage) { content { article(contentId: $id) { title(language: $l) } } }",
+        json!({"id": id, "l": "eng_GB"}),
+    )
+    .await;
+    assert_eq!(
+        v["data"]["content"]["article"]["title"], "An article",
+        "{v}"
+    );
+    // The repository's own types.
+    let v = gql(
+        &app,
+        "{ _repository { contentType(identifier: \"article\") { id identifier name isContainer fieldDefinitions { identifier fieldTypeIdentifier } }
+             objectStateGroups { identifier states { identifier } } } }",
+    )
+    .await;
+    let t = &v["_repository"]["contentType"];
+    assert_eq!(t["id"], 2);
+    assert_eq!(t["name"], "Article");
+    assert!(
+        t["fieldDefinitions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["identifier"] == "intro" && f["fieldTypeIdentifier"] == "ezrichtext")
+    );
+    assert_eq!(
+        v["_repository"]["objectStateGroups"][0],
+        json!({"identifier": "ez_lock", "states": [{"identifier": "not_locked"}, {"identifier": "locked"}]})
+    );
+}
+
+#[tokio::test]
+async fn callers_read_and_count_only_what_they_may() {
+    let app = TestApp::new().await;
+    let media = folder(&app, "1/43", "In media").await;
+    folder(&app, "1/2", "In content").await;
+    let user = plain_user(&app, "mediareader").await;
+    role_for(
+        &app,
+        user,
+        "Media reader",
+        &[json!(["content", "read", [["Subtree", ["/1/43/"]]]])],
+        None,
+    )
+    .await;
+    let count = "{ content { folders { totalCount edges { node { _name } } } } }";
+    let admin_count = gql(&app, count).await["content"]["folders"]["totalCount"]
+        .as_i64()
+        .unwrap();
+    let v = gql_as(&app, Some(("mediareader", PW)), count, Value::Null).await;
+    let folders = &v["data"]["content"]["folders"];
+    assert!(admin_count > folders["totalCount"].as_i64().unwrap());
+    let names: Vec<&str> = folders["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["node"]["_name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"In media") && !names.contains(&"In content"),
+        "{names:?}"
+    );
+    // An item it may not read is an error, not a value.
+    let root = "{ _repository { location(locationId: 2) { id children { totalCount } } } }";
+    let v = gql_as(&app, Some(("mediareader", PW)), root, Value::Null).await;
+    assert_eq!(v["data"]["_repository"]["location"], Value::Null, "{v}");
+    let v = gql_as(
+        &app,
+        Some(("mediareader", PW)),
+        &format!("{{ content {{ folder(contentId: {media}) {{ name }} }} }}"),
+        Value::Null,
+    )
+    .await;
+    assert_eq!(v["data"]["content"]["folder"]["name"], "In media");
+    // Anonymous callers read with the Anonymous Role's rights (the clean install's: the
+    // content of the Standard Section and Media).
+    let v = gql_as(&app, None, count, Value::Null).await;
+    assert!(v.get("errors").is_none(), "{v}");
+    assert!(
+        v["data"]["content"]["folders"]["totalCount"]
+            .as_i64()
+            .unwrap()
+            <= admin_count
+    );
+    // Bad credentials are refused, as REST refuses them.
+    let r = app
+        .abs("POST", "/graphql")
+        .basic("admin", "wrong")
+        .raw_body("application/graphql", "{ item(contentId: 1) { _name } }")
+        .send()
+        .await;
+    assert_eq!(r.status.as_u16(), 401);
+}
+
+#[tokio::test]
+async fn requests_in_every_form_and_their_errors() {
+    let app = TestApp::new().await;
+    let q = "{ _repository { location(locationId: 2) { id } } }";
+    let expected = json!({"data": {"_repository": {"location": {"id": 2}}}});
+    // GET with the query in the query string, a form, application/graphql.
+    let get = format!(
+        "/graphql?query={}",
+        percent_encoding::utf8_percent_encode(q, percent_encoding::NON_ALPHANUMERIC)
+    );
+    let r = app.abs("GET", &get).admin().send().await;
+    r.assert(200);
+    assert_eq!(r.json(), expected);
+    let form = format!(
+        "query={}",
+        percent_encoding::utf8_percent_encode(q, percent_encoding::NON_ALPHANUMERIC)
+    );
+    let r = (app.abs("POST", "/graphql").admin())
+        .raw_body("application/x-www-form-urlencoded", &form)
+        .send()
+        .await;
+    assert_eq!(r.json(), expected);
+    let r = (app.abs("POST", "/graphql").admin())
+        .raw_body("application/graphql", q)
+        .send()
+        .await;
+    assert_eq!(r.json(), expected);
+    // OPTIONS tells what it takes.
+    let r = app.abs("OPTIONS", "/graphql").send().await;
+    assert_eq!(r.status.as_u16(), 204);
+    assert_eq!(r.header("allow").unwrap(), "GET, POST, OPTIONS");
+    // What is no GraphQL request is a 4xx with its reason.
+    for (media, body, status) in [
+        ("application/json", "{", 400),
+        ("application/json", "{\"query\": \"\"}", 400),
+        (
+            "application/json",
+            "{\"query\": \"{ item }\", \"variables\": \"[\"}",
+            400,
+        ),
+        ("text/plain", "{ item }", 415),
+    ] {
+        let r = (app.abs("POST", "/graphql").admin())
+            .raw_body(media, body)
+            .send()
+            .await;
+        assert_eq!(r.status.as_u16(), status, "{media} {body}");
+        assert!(r.json()["errors"][0]["message"].as_str().unwrap().len() > 5);
+    }
+    let r = app.abs("PUT", "/graphql").admin().send().await;
+    assert_eq!(r.status.as_u16(), 405);
+    // A query past the limits is refused before it runs, saying why.
+    let mut deep = String::from("_name");
+    for _ in 0..8 {
+        deep = format!("_location {{ contentInfo {{ mainLocation {{ {deep} }} }} }}");
+    }
+    let v = gql_as(
+        &app,
+        Some(ADMIN),
+        &format!("{{ item(contentId: 1) {{ {deep} }} }}"),
+        Value::Null,
+    )
+    .await;
+    let m = v["errors"][0]["message"].as_str().unwrap();
+    assert!(m.contains("nested too deep"), "{m}");
+    let v = gql_as(
+        &app,
+        Some(ADMIN),
+        "{ content { folders(first: 5000) { totalCount } } }",
+        Value::Null,
+    )
+    .await;
+    let m = v["errors"][0]["message"].as_str().unwrap();
+    assert!(m.contains("first"), "{m}");
+    // A syntax error is GraphQL's own answer, with where it is.
+    let v = gql_as(&app, Some(ADMIN), "{ item(", Value::Null).await;
+    assert!(v["errors"][0]["locations"].is_array(), "{v}");
+}
