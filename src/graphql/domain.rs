@@ -34,6 +34,8 @@ pub struct FieldDesc {
     pub field_type: String,
     /// The GraphQL type of its value (`String`, `[Item]`, ...).
     pub value_type: String,
+    /// Whether a new item must have it.
+    pub required: bool,
     pub settings: Json,
 }
 
@@ -52,6 +54,10 @@ pub enum Role {
     ItemsOfType(usize),
     /// `<X>Item.<field>`: a field's value.
     FieldValue(usize, usize),
+    /// `ItemMutation.create<X>`.
+    Create(usize),
+    /// `ItemMutation.update<X>`.
+    Update(usize),
 }
 
 /// The domain schema: its SDL, what each generated field resolves, the content types.
@@ -168,6 +174,27 @@ fn value_type(
     }
 }
 
+/// The GraphQL type of a Field definition's input in mutations (the reference's
+/// `default_settings.yaml` `input_type`s).
+fn input_type(field_type: &str) -> &'static str {
+    match field_type {
+        "ezauthor" => "[AuthorInput]",
+        "ezbinaryfile" => "BinaryFieldInput",
+        "ezboolean" => "Boolean",
+        "ezcountry" | "ezkeyword" => "[String]",
+        "ezdate" | "ezdatetime" => "DateFieldInput",
+        "ezfloat" => "Float",
+        "ezgmaplocation" => "MapLocationFieldInput",
+        "ezimage" => "ImageFieldInput",
+        "ezinteger" | "ezobjectrelation" => "Int",
+        "ezmedia" => "MediaFieldInput",
+        "ezobjectrelationlist" | "ezselection" => "[Int]",
+        "ezrichtext" => "RichTextFieldInput",
+        "ezurl" => "UrlFieldInput",
+        _ => "String",
+    }
+}
+
 /// The type of an `<X>ItemType` field: the Field definition's GraphQL type.
 fn definition_type(field_type: &str) -> &'static str {
     match field_type {
@@ -250,6 +277,7 @@ fn make(
                 name,
                 field_type,
                 value_type,
+                required: f.is_required,
                 settings,
             });
         }
@@ -300,6 +328,38 @@ fn make(
         );
         d.types.push(desc);
     }
+    // The mutations: create and update per content type with fields.
+    let mut mutations = String::from(
+        "type ItemMutation {\n  deleteContent(id: ID, contentId: Int): DeleteContentPayload\n  uploadFiles(locationId: Int!, files: [FileUpload]!, language: RepositoryLanguage!): UploadedFilesPayload\n  createToken(username: String!, password: String!): CreatedTokenPayload\n",
+    );
+    for (ti, t) in d.types.iter().enumerate() {
+        if t.fields.is_empty() {
+            continue;
+        }
+        let camel = names::camel(&t.identifier);
+        for (what, required) in [("Create", true), ("Update", false)] {
+            let _ = writeln!(sdl, "input {}Item{what}Input {{", camel);
+            for f in &t.fields {
+                let bang = if required && f.required { "!" } else { "" };
+                let _ = writeln!(sdl, "  {}: {}{bang}", f.name, input_type(&f.field_type));
+            }
+            sdl.push_str("}\n\n");
+        }
+        let _ = writeln!(
+            mutations,
+            "  create{camel}(input: {camel}ItemCreateInput!, language: RepositoryLanguage!, parentLocationId: Int!): {camel}Item!\n  update{camel}(input: {camel}ItemUpdateInput!, language: RepositoryLanguage!, id: ID, contentId: Int, versionNo: Int): {camel}Item!"
+        );
+        d.roles.insert(
+            ("ItemMutation".into(), format!("create{camel}")),
+            Role::Create(ti),
+        );
+        d.roles.insert(
+            ("ItemMutation".into(), format!("update{camel}")),
+            Role::Update(ti),
+        );
+    }
+    mutations.push_str("}\n\n");
+    sdl.push_str(&mutations);
     // The groups that hold a content type of the schema.
     let mut domain_fields = String::new();
     for g in groups {

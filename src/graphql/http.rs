@@ -196,6 +196,16 @@ async fn answer(
         Ok(a) => a,
         Err((status, m)) => return refused(status, &m),
     };
+    if op.method == "GET" && is_mutation(&asked) {
+        return Response::builder()
+            .status(StatusCode::METHOD_NOT_ALLOWED)
+            .header(header::ALLOW, "POST")
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(
+                serde_json::json!({"errors": [{"message": "A mutation is sent with POST"}]})
+                    .to_string(),
+            );
+    }
     let reader = (req.extensions().get::<Arc<cairn_store::Reader>>())
         .cloned()
         .unwrap_or_else(|| Arc::new(services.db.plain_reader()));
@@ -240,6 +250,23 @@ async fn answer(
     match serde_json::to_value(&response) {
         Ok(body) => json(StatusCode::OK, &body),
         Err(e) => refused(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+    }
+}
+
+/// Whether the operation a request runs is a mutation (a query that does not parse is left
+/// to the executor, which says where it fails).
+fn is_mutation(asked: &Asked) -> bool {
+    use async_graphql::parser::types::{DocumentOperations, OperationType};
+    let Ok(doc) = async_graphql::parser::parse_query(&asked.query) else {
+        return false;
+    };
+    let is = |t: OperationType| t == OperationType::Mutation;
+    match &doc.operations {
+        DocumentOperations::Single(op) => is(op.node.ty),
+        DocumentOperations::Multiple(ops) => match &asked.operation {
+            Some(name) => ops.get(name.as_str()).is_some_and(|op| is(op.node.ty)),
+            None => ops.values().any(|op| is(op.node.ty)),
+        },
     }
 }
 

@@ -2,11 +2,13 @@
 //! content types (`domain.rs`, named by `names.rs`) beside the fixed types of the reference
 //! (`spec/graphql/platform.graphql`), made executable by `schema.rs` and kept current by
 //! itself; its fields resolved by `resolve.rs` through the API's own operations (`data.rs`),
-//! so GraphQL reads nothing REST would refuse; served by `http.rs`.
+//! so GraphQL reads nothing REST would refuse; its mutations (`mutate.rs`) write through them
+//! too; served by `http.rs`.
 
 mod data;
 mod domain;
 mod http;
+mod mutate;
 mod names;
 mod resolve;
 mod schema;

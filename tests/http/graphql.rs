@@ -556,3 +556,109 @@ async fn requests_in_every_form_and_their_errors() {
     let v = gql_as(&app, Some(ADMIN), "{ item(", Value::Null).await;
     assert!(v["errors"][0]["locations"].is_array(), "{v}");
 }
+
+#[tokio::test]
+async fn mutations_write_through_the_same_rules_as_rest() {
+    let app = TestApp::new().await;
+    let create = "mutation { createFolder(input: {name: \"Made\", shortName: \"M\"}, language: eng_GB, parentLocationId: 2) { _name name shortName _contentInfo { id currentVersionNo } _location { pathString } } }";
+    let v = gql(&app, create).await;
+    let made = &v["createFolder"];
+    // The name schema's (`<short_name|name>`).
+    assert_eq!(made["_name"], "M");
+    assert_eq!(made["name"], "Made");
+    assert_eq!(made["shortName"], "M");
+    assert_eq!(made["_contentInfo"]["currentVersionNo"], 1);
+    let id = made["_contentInfo"]["id"].as_i64().unwrap();
+    let path = made["_location"]["pathString"].as_str().unwrap();
+    assert!(path.starts_with("/1/2/"), "{path}");
+    // Published: REST reads it.
+    app.get(&format!("/content/objects/{id}"))
+        .admin()
+        .send()
+        .await
+        .assert(200);
+    // Updated: a new version, published.
+    let update = format!(
+        "mutation {{ updateFolder(contentId: {id}, input: {{name: \"Renamed\"}}, language: eng_GB) {{ name _contentInfo {{ currentVersionNo }} }} }}"
+    );
+    let v = gql(&app, &update).await;
+    assert_eq!(
+        v["updateFolder"],
+        json!({"name": "Renamed", "_contentInfo": {"currentVersionNo": 2}})
+    );
+    // A value the field type refuses is REST's error, and leaves no draft behind.
+    let versions = async || {
+        let r = app
+            .get(&format!("/content/objects/{id}/versions"))
+            .admin()
+            .accept("VersionList+json")
+            .send()
+            .await;
+        r.json()["VersionList"]["VersionItem"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    let before = versions().await;
+    let bad = format!(
+        "mutation {{ updateFolder(contentId: {id}, input: {{name: \"\"}}, language: eng_GB) {{ name }} }}"
+    );
+    let v = gql_as(&app, Some(ADMIN), &bad, Value::Null).await;
+    assert!(v["errors"][0]["message"].is_string(), "{v}");
+    assert_eq!(
+        versions().await,
+        before,
+        "the failed update's draft is gone"
+    );
+    // Anonymous callers may not write; a mutation over GET is refused.
+    let v = gql_as(&app, None, create, Value::Null).await;
+    let m = v["errors"][0]["message"].as_str().unwrap();
+    assert!(m.contains("anonymous"), "{m}");
+    let get = format!(
+        "/graphql?query={}",
+        percent_encoding::utf8_percent_encode(create, percent_encoding::NON_ALPHANUMERIC)
+    );
+    let r = app.abs("GET", &get).admin().send().await;
+    assert_eq!(r.status.as_u16(), 405);
+    // A token, and a refused login as the payload's message.
+    let v = gql_as(
+        &app,
+        None,
+        "mutation { createToken(username: \"admin\", password: \"publish\") { token message } }",
+        Value::Null,
+    )
+    .await;
+    let token = v["data"]["createToken"]["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let r = (app.abs("POST", "/graphql").bearer(&token))
+        .raw_body(
+            "application/graphql",
+            &format!("{{ item(contentId: {id}) {{ ... on FolderItem {{ name }} }} }}"),
+        )
+        .send()
+        .await;
+    assert_eq!(r.json()["data"]["item"]["name"], "Renamed");
+    let v = gql_as(
+        &app,
+        None,
+        "mutation { createToken(username: \"admin\", password: \"nope\") { token message } }",
+        Value::Null,
+    )
+    .await;
+    assert_eq!(v["data"]["createToken"]["token"], Value::Null);
+    assert!(v["data"]["createToken"]["message"].is_string());
+    // Deleted.
+    let v = gql(
+        &app,
+        &format!("mutation {{ deleteContent(contentId: {id}) {{ contentId id }} }}"),
+    )
+    .await;
+    assert_eq!(v["deleteContent"]["contentId"], id);
+    app.get(&format!("/content/objects/{id}"))
+        .admin()
+        .send()
+        .await
+        .assert(404);
+}

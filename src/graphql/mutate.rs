@@ -1,0 +1,342 @@
+//! The mutations, as ibexa/graphql 4.6's `DomainContentMutationResolver` and friends make them:
+//! `create<X>` (a draft made and published), `update<X>` (a draft from the current version, or
+//! from `versionNo`; published unless `versionNo` names a draft), `deleteContent`,
+//! `createToken`. Each calls the REST API's own operations as the caller, with the same
+//! permissions and validation; a write is the operation's transaction, and a draft left by a
+//! failed update is removed again.
+
+use super::data::{self, Gq, error, from_global_id, get, int, text};
+use super::domain::FieldDesc;
+use crate::api::model::*;
+use crate::api::traits::*;
+use crate::auth::Caller;
+use crate::mount::Services;
+use async_graphql::Value;
+use async_graphql::dynamic::{ObjectAccessor, ResolverContext};
+use cairn_runtime::http::decode_json;
+use serde_json::{Value as Json, json};
+
+type Result<T> = data::Result<T>;
+
+/// The caller of the write `op` on `resource` (what the change is recorded as made to).
+fn writer(gq: &Gq, op: &str, resource: String) -> Result<Caller> {
+    let mut cx = gq.client.calling(op)?;
+    cx.resource = resource;
+    Ok(cx)
+}
+
+/// A write is done: the caches it made stale are dropped, as after a REST write.
+async fn done(gq: &Gq, cx: &Caller) {
+    ApiBase::completed(&*gq.client.services, cx, cx.op).await;
+}
+
+/// The language code of the `language` argument.
+fn language(gq: &Gq, ctx: &ResolverContext<'_>) -> Result<String> {
+    let arg = ctx.args.try_get("language")?;
+    let name = arg.enum_name()?;
+    Ok(gq
+        .domain()
+        .languages
+        .get(name)
+        .cloned()
+        .unwrap_or_else(|| name.to_string()))
+}
+
+fn json_of(v: &Value) -> Json {
+    v.clone().into_json().unwrap_or(Json::Null)
+}
+
+/// An input field's value as the REST API takes the field type's value.
+fn input_value(f: &FieldDesc, v: &Value) -> Result<Json> {
+    let j = json_of(v);
+    Ok(match f.field_type.as_str() {
+        "ezdate" | "ezdatetime" => {
+            let format = j
+                .get("format")
+                .and_then(Json::as_str)
+                .unwrap_or("timestring");
+            let input = j.get("input").cloned().unwrap_or(Json::Null);
+            match format {
+                "timestamp" => {
+                    let ts = match &input {
+                        Json::String(s) => s.parse::<i64>().ok(),
+                        other => other.as_i64(),
+                    };
+                    json!({"timestamp": ts})
+                }
+                "rfc850" => json!({"rfc850": input}),
+                _ => json!({"timestring": input}),
+            }
+        }
+        "ezrichtext" => {
+            let input = j.get("input").and_then(Json::as_str).unwrap_or_default();
+            let trimmed = input.trim_start();
+            if trimmed.starts_with("<?xml") || trimmed.starts_with("<section") {
+                json!({"xml": input})
+            } else {
+                return Err(format!(
+                    "{}: rich text is taken as DocBook XML (<section xmlns=\"http://docbook.org/ns/docbook\">); HTML and Markdown are not converted",
+                    f.name
+                )
+                .into());
+            }
+        }
+        "ezobjectrelation" => json!({"destinationContentId": j}),
+        "ezobjectrelationlist" => json!({"destinationContentIds": j}),
+        "ezimage" | "ezbinaryfile" | "ezmedia" => {
+            return Err(format!(
+                "{}: files are uploaded with a multipart request, which cairn's GraphQL does not take yet; upload through REST",
+                f.name
+            )
+            .into());
+        }
+        _ => j,
+    })
+}
+
+/// The `fields` of a REST body from a mutation's `input`, in `language`.
+fn fields(ti_fields: &[FieldDesc], input: &ObjectAccessor<'_>, language: &str) -> Result<Json> {
+    let mut out = Vec::new();
+    for f in ti_fields {
+        if let Some(v) = input.get(&f.name)
+            && !v.is_null()
+        {
+            out.push(json!({
+                "fieldDefinitionIdentifier": f.identifier,
+                "languageCode": language,
+                "fieldValue": input_value(f, v.as_value())?,
+            }));
+        }
+    }
+    Ok(json!({"field": out}))
+}
+
+/// The item of content `id` as it is now.
+async fn fresh_item(gq: &Gq, id: i64) -> Result<Value> {
+    let mut found = gq.client.items(&[id]).await?;
+    found
+        .remove(&id)
+        .ok_or_else(|| format!("Content {id} is not readable after the change").into())
+}
+
+/// `create<X>`.
+pub async fn create(gq: &Gq, ctx: &ResolverContext<'_>, ti: usize) -> Result<Value> {
+    let t = &gq.domain().types[ti];
+    let language = language(gq, ctx)?;
+    let parent = ctx.args.try_get("parentLocationId")?.i64()?;
+    let parent = gq.location(parent).await?.unwrap_or_default();
+    let Some(path) = text(get(&parent, "pathString")) else {
+        return Err("parentLocationId: no such Location, or it may not be read".into());
+    };
+    let input = ctx.args.try_get("input")?.object()?;
+    let cx = writer(gq, "createContent", "/content/objects".into())?;
+    let prefix = &cx.dialect.wire.prefix;
+    let body = json!({"ContentCreate": {
+        "ContentType": {"_href": format!("{prefix}/content/types/{}", t.id)},
+        "mainLanguageCode": language,
+        "LocationCreate": {"ParentLocation": {"_href": format!("{prefix}/content/locations{}", path.trim_end_matches('/'))}},
+        "fields": fields(&t.fields, &input, &language)?,
+    }});
+    let body = decode_json::<ContentCreate>(&body.to_string(), "ContentCreate", &cx.dialect.wire)
+        .map_err(|e| async_graphql::Error::new(e.description))?;
+    let req = CreateContentRequest {
+        publish: true,
+        body,
+        accept: CreateContentAccept::ContentInfo,
+    };
+    let id = match ContentApi::<Services>::create_content(gq.client.services.content(), &cx, req)
+        .await
+        .map_err(error)?
+    {
+        CreateContentResponse::CreatedContentInfo { body } => body.id,
+        CreateContentResponse::CreatedContent { body } => body.id,
+    };
+    done(gq, &cx).await;
+    fresh_item(gq, id).await
+}
+
+/// The content id an `update<X>` or `deleteContent` names (`id` or `contentId`).
+fn content_id(ctx: &ResolverContext<'_>) -> Result<i64> {
+    if let Some(id) = ctx.args.get("id").filter(|v| !v.is_null()) {
+        let id = id.string()?;
+        return from_global_id(id).ok_or_else(|| format!("'{id}' is not an id of this API").into());
+    }
+    match ctx.args.get("contentId").filter(|v| !v.is_null()) {
+        Some(id) => Ok(id.i64()?),
+        None => Err("Either id or contentId is required as an argument".into()),
+    }
+}
+
+/// `update<X>`.
+pub async fn update(gq: &Gq, ctx: &ResolverContext<'_>, ti: usize) -> Result<Value> {
+    let t = &gq.domain().types[ti];
+    let id = content_id(ctx)?;
+    let language = language(gq, ctx)?;
+    let current = gq.client.items(&[id]).await?.remove(&id);
+    let Some(current) = current else {
+        return Err(format!("Could not load content with ID {id}").into());
+    };
+    if int(get(&current, "__typeId")) != Some(t.id) {
+        return Err(format!("Content {id} is not of the content type '{}'", t.identifier).into());
+    }
+    let input = ctx.args.try_get("input")?.object()?;
+    let fields = fields(&t.fields, &input, &language)?;
+    let services = &gq.client.services;
+    let objects = format!("/content/objects/{id}");
+    // The version to change: a draft named by `versionNo`, else a new draft.
+    let asked = ctx.args.get("versionNo").filter(|v| !v.is_null());
+    let draft_named = match &asked {
+        Some(v) => {
+            let no = v.i64()?;
+            let cx = gq.client.calling("loadContentVersions")?;
+            let LoadContentVersionsResponse::Ok { body } =
+                ContentApi::<Services>::load_content_versions(
+                    services.content(),
+                    &cx,
+                    LoadContentVersionsRequest { content_id: id },
+                )
+                .await
+                .map_err(error)?;
+            let v = body
+                .version_item
+                .iter()
+                .find(|v| v.version_info.version_no == no)
+                .ok_or_else(|| format!("Could not find version {no}"))?;
+            Some((no, v.version_info.status == "DRAFT"))
+        }
+        None => None,
+    };
+    let (version_no, made) = match draft_named {
+        Some((no, true)) => (no, false),
+        Some((no, false)) => {
+            let cx = writer(
+                gq,
+                "createDraftFromVersion",
+                format!("{objects}/versions/{no}"),
+            )?;
+            let req = CreateDraftFromVersionRequest {
+                content_id: id,
+                version_no: no,
+            };
+            let CreateDraftFromVersionResponse::Created { body } =
+                ContentApi::<Services>::create_draft_from_version(services.content(), &cx, req)
+                    .await
+                    .map_err(error)?;
+            done(gq, &cx).await;
+            (body.version_info.version_no, true)
+        }
+        None => {
+            let cx = writer(
+                gq,
+                "createDraftFromCurrentVersion",
+                format!("{objects}/currentversion"),
+            )?;
+            let req = CreateDraftFromCurrentVersionRequest { content_id: id };
+            let CreateDraftFromCurrentVersionResponse::Created { body } =
+                ContentApi::<Services>::create_draft_from_current_version(
+                    services.content(),
+                    &cx,
+                    req,
+                )
+                .await
+                .map_err(error)?;
+            done(gq, &cx).await;
+            (body.version_info.version_no, true)
+        }
+    };
+    let version = format!("{objects}/versions/{version_no}");
+    let result = async {
+        let cx = writer(gq, "updateVersion", version.clone())?;
+        let body = json!({"VersionUpdate": {"fields": fields}});
+        let body =
+            decode_json::<VersionUpdate>(&body.to_string(), "VersionUpdate", &cx.dialect.wire)
+                .map_err(|e| async_graphql::Error::new(e.description))?;
+        let req = UpdateVersionRequest {
+            content_id: id,
+            version_no,
+            languages: None,
+            if_match: None,
+            body,
+        };
+        ContentApi::<Services>::update_version(services.content(), &cx, req)
+            .await
+            .map_err(error)?;
+        done(gq, &cx).await;
+        // A draft named by `versionNo` is saved, not published (the reference's).
+        if made || asked.is_none() {
+            let cx = writer(gq, "publishVersion", version.clone())?;
+            let req = PublishVersionRequest {
+                content_id: id,
+                version_no,
+            };
+            ContentApi::<Services>::publish_version(services.content(), &cx, req)
+                .await
+                .map_err(error)?;
+            done(gq, &cx).await;
+        }
+        Ok::<_, async_graphql::Error>(())
+    }
+    .await;
+    if let Err(e) = result {
+        if made {
+            // The draft this update made goes again.
+            if let Ok(cx) = writer(gq, "deleteContentVersion", version.clone()) {
+                let req = DeleteContentVersionRequest {
+                    content_id: id,
+                    version_no,
+                    if_match: None,
+                };
+                if ContentApi::<Services>::delete_content_version(services.content(), &cx, req)
+                    .await
+                    .is_ok()
+                {
+                    done(gq, &cx).await;
+                }
+            }
+        }
+        return Err(e);
+    }
+    fresh_item(gq, id).await
+}
+
+/// `deleteContent`.
+pub async fn delete(gq: &Gq, ctx: &ResolverContext<'_>) -> Result<Value> {
+    let id = content_id(ctx)?;
+    let cx = writer(gq, "deleteContent", format!("/content/objects/{id}"))?;
+    let req = DeleteContentRequest {
+        content_id: id,
+        if_match: None,
+    };
+    ContentApi::<Services>::delete_content(gq.client.services.content(), &cx, req)
+        .await
+        .map_err(error)?;
+    done(gq, &cx).await;
+    Ok(data::object([
+        ("contentId", id.into()),
+        ("id", data::global_id(id).into()),
+    ]))
+}
+
+/// `createToken`: a JSON Web Token, as `POST /user/token/jwt` gives; a refused login is the
+/// payload's message, as the reference answers it.
+pub async fn create_token(gq: &Gq, ctx: &ResolverContext<'_>) -> Result<Value> {
+    let username = ctx.args.try_get("username")?.string()?.to_string();
+    let password = ctx.args.try_get("password")?.string()?.to_string();
+    let cx = writer(gq, "createToken", "/user/token/jwt".into())?;
+    let req = CreateTokenRequest {
+        body: JwtInput { username, password },
+    };
+    match SessionsApi::<Services>::create_token(gq.client.services.sessions(), &cx, req).await {
+        Ok(CreateTokenResponse::Ok { body }) => Ok(data::object([
+            ("token", body.token.into()),
+            ("message", Value::Null),
+        ])),
+        Err(e) => Ok(data::object([
+            ("token", Value::Null),
+            (
+                "message",
+                cairn_runtime::HttpError::from(e).description.into(),
+            ),
+        ])),
+    }
+}
