@@ -662,3 +662,120 @@ async fn mutations_write_through_the_same_rules_as_rest() {
         .await
         .assert(404);
 }
+
+/// The fields of the type `name` in `sdl`, each as its line (`name(args): Type`).
+fn fields_of(sdl: &str, name: &str) -> Vec<String> {
+    let start = sdl
+        .find(&format!("type {name} "))
+        .unwrap_or_else(|| panic!("no type {name}"));
+    let body = &sdl[start..];
+    let body = &body[body.find('{').unwrap() + 1..body.find('}').unwrap()];
+    let mut lines: Vec<String> = body
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    lines.sort();
+    lines
+}
+
+/// The reference's generated schema for the same content types (Ibexa DXP 4.6, as a site's
+/// `config/graphql/types/ibexa/*.types.yaml` hold it; here in SDL): the image type with the
+/// keyword field `tags` that 4.x adds to it, the Content group's article and folder, the
+/// mutations of an article.
+#[tokio::test]
+async fn the_schema_matches_the_one_the_reference_generates_for_the_same_types() {
+    let app = TestApp::new().await;
+    // The image content type with `tags`, as 4.x installs it.
+    app.req("POST", "/content/types/5")
+        .admin()
+        .json_body("ContentTypeUpdate", json!({}))
+        .send()
+        .await
+        .assert(201);
+    app.req("POST", "/content/types/5/draft/fieldDefinitions")
+        .admin()
+        .json_body(
+            "FieldDefinitionCreate",
+            json!({"identifier": "tags", "fieldType": "ezkeyword", "fieldGroup": "content",
+                   "position": 4, "isTranslatable": true, "isRequired": false, "isSearchable": true,
+                   "names": {"value": [{"_languageCode": "eng-GB", "#text": "Tags"}]}}),
+        )
+        .send()
+        .await
+        .assert(201);
+    app.req("PUBLISH", "/content/types/5/draft")
+        .admin()
+        .send()
+        .await
+        .assert(200);
+    let sdl = cairn::graphql::sdl(&app.service).await.unwrap();
+    let item_fields = [
+        "_allLocations: [Location]",
+        "_contentInfo: Content",
+        "_location: Location",
+        "_name: String",
+        "_thumbnail: Thumbnail",
+        "_type: ContentType",
+        "_url: String",
+        "id: ID!",
+    ];
+    let mut image: Vec<String> = item_fields.iter().map(|s| s.to_string()).collect();
+    image.extend(
+        [
+            "name(language: RepositoryLanguage): String",
+            "caption(language: RepositoryLanguage): RichTextFieldValue",
+            "image(language: RepositoryLanguage): ImageFieldValue",
+            "tags(language: RepositoryLanguage): [String]",
+        ]
+        .map(String::from),
+    );
+    image.sort();
+    assert_eq!(fields_of(&sdl, "ImageItem"), image);
+    assert!(sdl.contains("type ImageItem implements Item & Node {"));
+    // The Content group: a connection and an item per type, with the reference's arguments.
+    let group = fields_of(&sdl, "ItemGroupContent");
+    for line in [
+        "_info: ContentTypeGroup",
+        "_types: ItemGroupContentTypes",
+        "articles(after: String, first: Int, before: String, last: Int, query: ContentSearchQuery, sortBy: [SortByOptions]): ArticleItemConnection",
+        "article(contentId: Int, remoteId: String, locationId: Int, locationRemoteId: String, urlAlias: String): ArticleItem",
+        "folders(after: String, first: Int, before: String, last: Int, query: ContentSearchQuery, sortBy: [SortByOptions]): FolderItemConnection",
+        "folder(contentId: Int, remoteId: String, locationId: Int, locationRemoteId: String, urlAlias: String): FolderItem",
+    ] {
+        assert!(group.contains(&line.to_string()), "{line} not in {group:?}");
+    }
+    assert_eq!(
+        fields_of(&sdl, "ItemGroupContentTypes"),
+        ["article: ArticleItemType", "folder: FolderItemType"]
+    );
+    let domain = fields_of(&sdl, "Domain");
+    for line in [
+        "_repository: Repository",
+        "content: ItemGroupContent",
+        "media: ItemGroupMedia",
+        "users: ItemGroupUsers",
+        "item(contentId: Int, remoteId: String, locationId: Int, locationRemoteId: String, urlAlias: String): Item",
+    ] {
+        assert!(domain.contains(&line.to_string()), "{line} not in {domain:?}");
+    }
+    let mutation = fields_of(&sdl, "ItemMutation");
+    for line in [
+        "createArticle(input: ArticleItemCreateInput!, language: RepositoryLanguage!, parentLocationId: Int!): ArticleItem!",
+        "updateArticle(input: ArticleItemUpdateInput!, language: RepositoryLanguage!, id: ID, contentId: Int, versionNo: Int): ArticleItem!",
+        "createFolder(input: FolderItemCreateInput!, language: RepositoryLanguage!, parentLocationId: Int!): FolderItem!",
+        "deleteContent(id: ID, contentId: Int): DeleteContentPayload",
+        "createToken(username: String!, password: String!): CreatedTokenPayload",
+    ] {
+        assert!(mutation.contains(&line.to_string()), "{line} not in {mutation:?}");
+    }
+    for value in ["article", "folder", "image", "user", "user_group"] {
+        let enum_start = sdl.find("enum ContentTypeIdentifier {").unwrap();
+        let body = &sdl[enum_start..enum_start + sdl[enum_start..].find('}').unwrap()];
+        assert!(body.lines().any(|l| l.trim() == value), "{value} in {body}");
+    }
+    // The schema parses and runs: the new field answers.
+    let v = gql(&app, "{ media { images(first: 1) { totalCount } } }").await;
+    assert!(v["media"]["images"]["totalCount"].is_number());
+}
