@@ -758,7 +758,10 @@ async fn the_schema_matches_the_one_the_reference_generates_for_the_same_types()
         "users: ItemGroupUsers",
         "item(contentId: Int, remoteId: String, locationId: Int, locationRemoteId: String, urlAlias: String): Item",
     ] {
-        assert!(domain.contains(&line.to_string()), "{line} not in {domain:?}");
+        assert!(
+            domain.contains(&line.to_string()),
+            "{line} not in {domain:?}"
+        );
     }
     let mutation = fields_of(&sdl, "ItemMutation");
     for line in [
@@ -768,7 +771,10 @@ async fn the_schema_matches_the_one_the_reference_generates_for_the_same_types()
         "deleteContent(id: ID, contentId: Int): DeleteContentPayload",
         "createToken(username: String!, password: String!): CreatedTokenPayload",
     ] {
-        assert!(mutation.contains(&line.to_string()), "{line} not in {mutation:?}");
+        assert!(
+            mutation.contains(&line.to_string()),
+            "{line} not in {mutation:?}"
+        );
     }
     for value in ["article", "folder", "image", "user", "user_group"] {
         let enum_start = sdl.find("enum ContentTypeIdentifier {").unwrap();

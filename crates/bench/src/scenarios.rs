@@ -21,7 +21,8 @@ pub type Setup = fn(Api) -> Pin<Box<dyn Future<Output = Result<Vars>> + Send>>;
 pub struct Scenario {
     pub name: &'static str,
     pub method: &'static str,
-    /// Path under [`PREFIX`], e.g. `/content/sections/1`.
+    /// Path under [`PREFIX`], e.g. `/content/sections/1`; one starting with `@` is at the
+    /// server's root (`@/graphql`).
     pub path: &'static str,
     pub headers: &'static [(&'static str, &'static str)],
     pub body: &'static str,
@@ -129,6 +130,39 @@ pub static SCENARIOS: &[Scenario] = &[
         body: r#"{"ViewInput":{"identifier":"media","ContentQuery":{"Filter":{"ParentLocationIdCriterion":"43","ContentTypeIdentifierCriterion":"folder"},"SortClauses":{"ContentName":"ascending"},"limit":10}}}"#,
         setup: None,
     },
+    // GraphQL (issue 46): the admin UI's sub-items query over 10 folders, and a list of 10
+    // articles with their fields, as admin with HTTP Basic.
+    Scenario {
+        name: "graphql-sub-items",
+        method: "POST",
+        path: "@/graphql",
+        headers: &[
+            ADMIN,
+            ("Accept", "application/json"),
+            ("Content-Type", "application/json"),
+        ],
+        body: SUB_ITEMS,
+        setup: Some(|api| Box::pin(async move { api.children(10).await })),
+    },
+    Scenario {
+        name: "graphql-articles",
+        method: "POST",
+        path: "@/graphql",
+        headers: &[
+            ADMIN,
+            ("Accept", "application/json"),
+            ("Content-Type", "application/json"),
+        ],
+        body: ARTICLES,
+        setup: Some(|api| {
+            Box::pin(async move {
+                for _ in 0..10 {
+                    api.article().await?;
+                }
+                Ok(Vec::new())
+            })
+        }),
+    },
     // The same read by a logged-in user: adds finding the session for each request.
     Scenario {
         name: "section-json-session",
@@ -190,13 +224,28 @@ impl Scenario {
                 text.replace(&format!("{{{name}}}"), value)
             })
         };
-        let mut req = Request::new(self.method, &format!("{PREFIX}{}", fill(self.path)));
+        let mut req = Request::new(self.method, &full_path(&fill(self.path)));
         for (name, value) in self.headers {
             req = req.header(name, &fill(value));
         }
         req.body(fill(self.body))
     }
 }
+
+/// A scenario's path as sent: under [`PREFIX`], or at the root when it starts with `@`.
+fn full_path(path: &str) -> String {
+    match path.strip_prefix('@') {
+        Some(root) => root.to_string(),
+        None => format!("{PREFIX}{path}"),
+    }
+}
+
+/// The admin UI's sub-items query (ibexa/admin-ui 4.6 `sub.items.service.js`) for the first
+/// 10 children of Location 2 by name, as its JSON body.
+const SUB_ITEMS: &str = r#"{"query":"{ _repository { location(locationId: 2) { pathString children(sortBy: [_name, ], first:10) { totalCount pages { number cursor } edges { node { id remoteId invisible hidden priority pathString content { _thumbnail { uri alternativeText mimeType } _name _info { id name remoteId mainLanguageCode owner { id name thumbnail { uri alternativeText mimeType } content { _type { identifier } } } currentVersion { versionNumber creator { id name thumbnail { uri alternativeText mimeType } content { _type { identifier } } } languageCodes } contentType { name identifier } section { name } publishedDate { timestamp } modificationDate { timestamp } } } } } } } } }"}"#;
+
+/// Ten articles with their fields, as a front end lists them.
+const ARTICLES: &str = r#"{"query":"{ content { articles(first: 10, sortBy: [_contentId]) { totalCount edges { node { title intro { html5 } body { html5 } _name _location { pathString } _contentInfo { publishedDate { timestamp } } } } } } }"}"#;
 
 /// What setup steps get: the server, and helpers for common steps.
 #[derive(Debug, Clone, Copy)]
@@ -205,9 +254,10 @@ pub struct Api {
 }
 
 impl Api {
-    /// Sends one request on a fresh connection; `path` is under [`PREFIX`].
+    /// Sends one request on a fresh connection; `path` is under [`PREFIX`] (at the root when
+    /// it starts with `@`).
     pub async fn send(&self, mut req: Request) -> Result<Response> {
-        req.path = format!("{PREFIX}{}", req.path);
+        req.path = full_path(&req.path);
         let what = format!("{} {}", req.method, req.path);
         let resp = Conn::connect(self.addr).await?.send(&req).await?;
         if !resp.is_success() {
@@ -260,6 +310,30 @@ impl Api {
         )
         .await?;
         Ok(vec![("article".into(), id.to_string())])
+    }
+
+    /// Creates and publishes `n` folders under Location 2 (`?publish=true`).
+    pub async fn children(&self, n: usize) -> Result<Vars> {
+        for i in 0..n {
+            let body = serde_json::json!({"ContentCreate": {
+                "ContentType": {"_href": format!("{PREFIX}/content/types/1")},
+                "mainLanguageCode": "eng-GB",
+                "LocationCreate": {"ParentLocation": {"_href": format!("{PREFIX}/content/locations/1/2")}},
+                "fields": {"field": [{"fieldDefinitionIdentifier": "name", "fieldValue": format!("Folder {i:02}")}]},
+            }});
+            self.send(
+                Request::new("POST", "/content/objects?publish=true")
+                    .header("Authorization", ADMIN.1)
+                    .header(
+                        "Content-Type",
+                        "application/vnd.ibexa.api.ContentCreate+json",
+                    )
+                    .header("Accept", "application/vnd.ibexa.api.ContentInfo+json")
+                    .body(body.to_string()),
+            )
+            .await?;
+        }
+        Ok(Vec::new())
     }
 
     /// Logs in as admin; returns `cookie` (`name=value`) and `csrf` (the CSRF token).
