@@ -208,6 +208,108 @@ pub fn resolver(ty: &str, field: &str, abstract_type: bool, domain: &Domain) -> 
                     .collect(),
             ))
         }),
+        ("Content", "relations") => resolver!(a, |gq, p, ctx| relations(gq, p).await),
+        ("Content", "states") => resolver!(a, |gq, p, ctx| {
+            let id = int(get(p, "id")).unwrap_or_default();
+            let cx = gq.client.calling("getObjectStatesForContent")?;
+            let req = GetObjectStatesForContentRequest { content_id: id };
+            let GetObjectStatesForContentResponse::Ok { body, .. } =
+                ContentApi::<Services>::get_object_states_for_content(
+                    gq.client.services.content(),
+                    &cx,
+                    req,
+                )
+                .await
+                .map_err(error)?;
+            let mut out = Vec::new();
+            for href in &body.object_state {
+                // `/content/objectstategroups/<group>/objectstates/<state>`
+                let parts: Vec<i64> = href.split('/').filter_map(|p| p.parse().ok()).collect();
+                if let [group, state] = parts[..]
+                    && let Value::List(states) = states(gq, group).await?
+                {
+                    out.extend(
+                        states
+                            .into_iter()
+                            .filter(|s| int(get(s, "id")) == Some(state)),
+                    );
+                }
+            }
+            Ok(Value::List(out))
+        }),
+        ("ContentRelation", "sourceContent") => {
+            resolver!(a, |gq, p, ctx| untyped(gq, int(get(p, "__sourceId"))).await)
+        }
+        ("ContentRelation", "destinationContent") => {
+            resolver!(a, |gq, p, ctx| untyped(gq, int(get(p, "__destinationId")))
+                .await)
+        }
+        ("ContentType", "groups") => resolver!(a, |gq, p, ctx| {
+            let id = int(get(p, "id")).unwrap_or_default();
+            let cx = gq.client.calling("loadGroupsOfContentType")?;
+            let req = LoadGroupsOfContentTypeRequest {
+                content_type_id: id,
+            };
+            let LoadGroupsOfContentTypeResponse::Ok { body } =
+                ContentTypesApi::<Services>::load_groups_of_content_type(
+                    gq.client.services.content_types(),
+                    &cx,
+                    req,
+                )
+                .await
+                .map_err(error)?;
+            let all = groups(gq).await?;
+            let ids: Vec<i64> = (body.content_type_group_ref.iter())
+                .filter_map(|g| data::href_id(&g.href))
+                .collect();
+            Ok(Value::List(
+                all.iter()
+                    .filter(|g| ids.contains(&g.id))
+                    .map(data::group_map)
+                    .collect(),
+            ))
+        }),
+        ("User", "groups") => resolver!(a, |gq, p, ctx| {
+            let id = int(get(p, "id")).unwrap_or_default();
+            let cx = gq.client.calling("loadUserGroupsOfUser")?;
+            let req = LoadUserGroupsOfUserRequest {
+                user_id: id,
+                offset: cairn_runtime::Offset(0),
+                limit: cairn_runtime::Limit(None),
+            };
+            let LoadUserGroupsOfUserResponse::Ok { body } =
+                UsersApi::<Services>::load_user_groups_of_user(
+                    gq.client.services.users(),
+                    &cx,
+                    req,
+                )
+                .await
+                .map_err(error)?;
+            // Each group by its Location, then its content item: two batches.
+            let locations: Vec<i64> = (body.user_group.iter())
+                .filter_map(|g| data::href_id(&g.href))
+                .collect();
+            let found = gq
+                .locations
+                .load_many(locations.iter().copied())
+                .await
+                .map_err(|e| async_graphql::Error::new(e.message.clone()))?;
+            let contents: Vec<i64> = (locations.iter())
+                .filter_map(|l| found.get(l).and_then(|l| int(get(l, "contentId"))))
+                .collect();
+            let items = gq
+                .items
+                .load_many(contents.iter().copied())
+                .await
+                .map_err(|e| async_graphql::Error::new(e.message.clone()))?;
+            Ok(Value::List(
+                contents
+                    .iter()
+                    .filter_map(|c| items.get(c))
+                    .map(|item| user_map(int(get(item, "__contentId")).unwrap_or_default(), item))
+                    .collect(),
+            ))
+        }),
         ("Content", "owner") => resolver!(a, |gq, p, ctx| user(gq, int(get(p, "ownerId"))).await),
         ("Content", "mainLocation") => {
             resolver!(a, |gq, p, ctx| location(gq, int(get(p, "mainLocationId")))
@@ -1065,8 +1167,13 @@ async fn user(gq: &Gq, id: Option<i64>) -> Result<Value> {
     let Some(item) = gq.item(id).await? else {
         return Ok(Value::Null);
     };
+    Ok(user_map(id, &item))
+}
+
+/// A user or a user group (`User`, `UserGroup`) of its item.
+fn user_map(id: i64, item: &Value) -> Value {
     // The account's flags, from the item's user account field.
-    let account = get(&item, "__fields").and_then(|fs| match fs {
+    let account = get(item, "__fields").and_then(|fs| match fs {
         Value::Object(o) => o
             .values()
             .filter_map(|l| match l {
@@ -1077,22 +1184,77 @@ async fn user(gq: &Gq, id: Option<i64>) -> Result<Value> {
         _ => None,
     });
     let flag = |k: &str| account.and_then(|a| get(a, k)).cloned().unwrap_or_default();
-    let version = get(&item, "_info")
+    let version = get(item, "_info")
         .and_then(|i| get(i, "__version"))
         .cloned()
         .unwrap_or_default();
-    Ok(object([
+    object([
         ("id", id.into()),
-        ("name", get(&item, "_name").cloned().unwrap_or_default()),
+        ("name", get(item, "_name").cloned().unwrap_or_default()),
         ("version", version),
         ("enabled", flag("enabled")),
         ("maxLogin", flag("maxLogin")),
         (
             "thumbnail",
-            get(&item, "_thumbnail").cloned().unwrap_or_default(),
+            get(item, "_thumbnail").cloned().unwrap_or_default(),
         ),
-        ("__item", item),
-    ]))
+        ("__item", item.clone()),
+    ])
+}
+
+/// The item of content `id` as the untyped content of `DomainContent` fields.
+async fn untyped(gq: &Gq, id: Option<i64>) -> Result<Value> {
+    let Some(id) = id else {
+        return Ok(Value::Null);
+    };
+    let mut item = gq.item(id).await?.unwrap_or_default();
+    if let Value::Object(o) = &mut item {
+        o.insert(Name::new("__typename"), "UntypedContent".into());
+    }
+    Ok(item)
+}
+
+/// The relations of an item's current version (`ContentRelation`).
+async fn relations(gq: &Gq, info: &Value) -> Result<Value> {
+    let id = int(get(info, "id")).unwrap_or_default();
+    let version = int(get(info, "currentVersionNo")).unwrap_or(1);
+    let cx = gq.client.calling("loadVersionRelations")?;
+    let req = LoadVersionRelationsRequest {
+        content_id: id,
+        version_no: version,
+        offset: cairn_runtime::Offset(0),
+        limit: cairn_runtime::Limit(None),
+    };
+    let LoadVersionRelationsResponse::Ok { body } =
+        ContentApi::<Services>::load_version_relations(gq.client.services.content(), &cx, req)
+            .await
+            .map_err(error)?;
+    let id_or_null = |href: &str| data::href_id(href).map_or(Value::Null, Value::from);
+    Ok(Value::List(
+        body.relation
+            .iter()
+            .map(|r| {
+                let kind = match r.relation_type.as_str() {
+                    "EMBED" => "embed",
+                    "LINK" => "link",
+                    "ATTRIBUTE" | "FIELD" => "field",
+                    "ASSET" => "asset",
+                    _ => "common",
+                };
+                object([
+                    (
+                        "sourceFieldDefinitionIdentifier",
+                        r.source_field_definition_identifier
+                            .clone()
+                            .map_or(Value::Null, Value::from),
+                    ),
+                    ("type", Value::Enum(Name::new(kind))),
+                    ("__sourceId", id_or_null(&r.source_content)),
+                    ("__destinationId", id_or_null(&r.destination_content)),
+                ])
+            })
+            .collect(),
+    ))
 }
 
 /// A connection of items (`location` false) or Locations matching `filter`, paged by the

@@ -321,6 +321,20 @@ async fn items_by_every_key_and_their_field_values() {
     .await;
     let id = c["_id"].as_i64().unwrap();
     let remote = c["_remoteId"].as_str().unwrap().to_string();
+    // A relation of the draft to a folder, published with it.
+    let related = folder(&app, "1/2", "Related").await;
+    app.req(
+        "POST",
+        &format!("/content/objects/{id}/versions/1/relations"),
+    )
+    .admin()
+    .json_body(
+        "RelationCreate",
+        json!({"Destination": {"_href": format!("{PREFIX}/content/objects/{related}")}}),
+    )
+    .send()
+    .await
+    .assert(201);
     app.req("PUBLISH", &format!("/content/objects/{id}/versions/1"))
         .admin()
         .send()
@@ -366,6 +380,32 @@ async fn items_by_every_key_and_their_field_values() {
         .as_str()
         .unwrap();
     assert_eq!(year.len(), 4);
+    // Its content info's relations, states, type's groups, owner's groups.
+    let v = gql(
+        &app,
+        &format!(
+            "{{ content {{ article(contentId: {id}) {{ _contentInfo {{ relations {{ type sourceFieldDefinitionIdentifier destinationContent {{ _name }} }} states {{ identifier group {{ identifier }} }} contentType {{ groups {{ identifier }} }} owner {{ groups {{ name content {{ _name }} }} }} versions {{ versionNumber status }} }} }} }} }}"
+        ),
+    )
+    .await;
+    let info = &v["content"]["article"]["_contentInfo"];
+    assert_eq!(
+        info["relations"],
+        json!([{"type": "common", "sourceFieldDefinitionIdentifier": null, "destinationContent": {"_name": "Related"}}])
+    );
+    assert_eq!(
+        info["states"],
+        json!([{"identifier": "not_locked", "group": {"identifier": "ez_lock"}}])
+    );
+    assert_eq!(
+        info["contentType"]["groups"],
+        json!([{"identifier": "Content"}])
+    );
+    assert_eq!(
+        info["owner"]["groups"],
+        json!([{"name": "Administrator users", "content": {"_name": "Administrator users"}}])
+    );
+    assert_eq!(info["versions"], json!([{"versionNumber": 1, "status": 1}]));
     // The global id names the item too, through `item` and `node`.
     let gid = a["id"].as_str().unwrap();
     let v = gql(
