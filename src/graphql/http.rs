@@ -9,6 +9,7 @@ use super::data::{Client, Gq};
 use super::schema::{self, Built, Schemas};
 use crate::mount::Services;
 use cairn_runtime::http::{Access, Edge, Operation, Settings, parse_query};
+use cairn_runtime::{Rendered, ResponseCache};
 use poem::http::{Method, StatusCode, header};
 use poem::{Endpoint, Request, Response};
 use std::sync::Arc;
@@ -196,7 +197,8 @@ async fn answer(
         Ok(a) => a,
         Err((status, m)) => return refused(status, &m),
     };
-    if op.method == "GET" && is_mutation(&asked) {
+    let mutation = is_mutation(&asked);
+    if op.method == "GET" && mutation {
         return Response::builder()
             .status(StatusCode::METHOD_NOT_ALLOWED)
             .header(header::ALLOW, "POST")
@@ -234,6 +236,34 @@ async fn answer(
             );
         }
     };
+    // A query's answer is kept by the response cache as a REST GET's is: for the caller, until
+    // the next change (what a query reads is not known before it runs: any change).
+    let slot = match (&services.responses, generation) {
+        (Some(cache), Some(generation)) if !mutation => {
+            let variables = (asked.variables.as_ref()).map_or(String::new(), |v| v.to_string());
+            let user = cx.user_id.to_string();
+            let siteaccess = req.header("x-siteaccess").unwrap_or_default();
+            let parts: [&[u8]; 6] = [
+                PATH.as_bytes(),
+                asked.query.as_bytes(),
+                variables.as_bytes(),
+                asked.operation.as_deref().unwrap_or_default().as_bytes(),
+                siteaccess.as_bytes(),
+                user.as_bytes(),
+            ];
+            let slot = ResponseCache::slot_of(&parts, generation, None);
+            let found = cache.get(&slot);
+            crate::metrics::cache_lookup("responses", found.is_some());
+            if let Some(page) = found {
+                return Response::builder()
+                    .status(page.status)
+                    .header(header::CONTENT_TYPE, "application/json")
+                    .body(page.body.clone());
+            }
+            Some(slot)
+        }
+        _ => None,
+    };
     let client = Client {
         services: services.clone(),
         cx,
@@ -247,10 +277,25 @@ async fn answer(
         request = request.operation_name(o);
     }
     let response = built.schema.execute(request).await;
-    match serde_json::to_value(&response) {
-        Ok(body) => json(StatusCode::OK, &body),
-        Err(e) => refused(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+    let body = match serde_json::to_vec(&response) {
+        Ok(body) => bytes::Bytes::from(body),
+        Err(e) => return refused(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+    };
+    if let (Some(cache), Some(slot)) = (&services.responses, slot)
+        && response.errors.is_empty()
+    {
+        let page = Rendered {
+            status: StatusCode::OK,
+            etag: None,
+            headers: Vec::new(),
+            body: body.clone(),
+        };
+        cache.put(slot, Arc::new(page));
     }
+    Response::builder()
+        .status(StatusCode::OK)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(body)
 }
 
 /// Whether the operation a request runs is a mutation (a query that does not parse is left

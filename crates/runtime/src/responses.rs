@@ -139,7 +139,6 @@ impl ResponseCache {
     /// besides those of the caller, are `If-Match` and `Destination`, which no kept request
     /// has, and `Last-Event-ID`).
     pub fn slot(rq: &Rq, scope: &str, generation: u64, tags: Option<Vec<u64>>) -> Slot {
-        let mut h = xxhash_rust::xxh3::Xxh3::new();
         let uri = &rq.http.uri();
         let headers = rq.http.headers();
         let header = |name: &HeaderName| {
@@ -147,20 +146,28 @@ impl ResponseCache {
                 .and_then(|v| v.to_str().ok())
                 .unwrap_or("")
         };
-        for part in [
-            uri.path(),
-            uri.query().unwrap_or(""),
-            header(&header::ACCEPT),
-            header(&header::ACCEPT_LANGUAGE),
-            header(&X_SITEACCESS),
-            header(&header::CONTENT_TYPE),
-            header(&LAST_EVENT_ID),
-            scope,
-        ] {
-            h.update(part.as_bytes());
-            h.update(&[0xff]);
+        let parts: [&[u8]; 9] = [
+            uri.path().as_bytes(),
+            uri.query().unwrap_or("").as_bytes(),
+            header(&header::ACCEPT).as_bytes(),
+            header(&header::ACCEPT_LANGUAGE).as_bytes(),
+            header(&X_SITEACCESS).as_bytes(),
+            header(&header::CONTENT_TYPE).as_bytes(),
+            header(&LAST_EVENT_ID).as_bytes(),
+            scope.as_bytes(),
+            &rq.body,
+        ];
+        Self::slot_of(&parts, generation, tags)
+    }
+
+    /// The slot of a request known by `parts` (everything its answer depends on: what it
+    /// asks and who asks), in `generation`, rendered from `tags` (none: anything).
+    pub fn slot_of(parts: &[&[u8]], generation: u64, tags: Option<Vec<u64>>) -> Slot {
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        for part in parts {
+            h.update(&(part.len() as u64).to_le_bytes());
+            h.update(part);
         }
-        h.update(&rq.body);
         Slot {
             key: h.digest128(),
             generation,
