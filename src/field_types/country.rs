@@ -26,7 +26,9 @@ fn codes(value: &HashValue) -> Vec<String> {
     items(value).iter().filter_map(opt_text).collect()
 }
 
-fn names(value: &HashValue) -> Vec<&'static str> {
+/// The names of the countries of a stored value (its `Name`s, as the reference's value shows
+/// them).
+pub fn names(value: &HashValue) -> Vec<&'static str> {
     codes(value)
         .iter()
         .filter_map(|c| find(c).map(|c| c.0))

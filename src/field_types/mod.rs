@@ -15,7 +15,7 @@ use cairn_runtime::{Float, HashValue};
 mod author;
 mod binaryfile;
 mod boolean;
-mod country;
+pub mod country;
 mod date;
 mod dates;
 mod datetime;

@@ -627,15 +627,9 @@ async fn field_value(
             },
             _ => Value::Null,
         },
-        "ezcountry" => match v {
-            Value::List(l) => l
-                .iter()
-                .filter_map(|c| text(get(c, "Name")).map(str::to_string))
-                .collect::<Vec<_>>()
-                .join(", ")
-                .into(),
-            _ => Value::Null,
-        },
+        "ezcountry" => crate::field_types::country::names(&data::to_hash(v))
+            .join(", ")
+            .into(),
         "ezselection" => {
             let chosen: Vec<Value> = match v {
                 Value::List(l) => l

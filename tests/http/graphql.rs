@@ -877,3 +877,225 @@ async fn answers_are_kept_until_the_next_change() {
         "Changed"
     );
 }
+
+/// Every field type's value, as the reference's field value types give it.
+#[tokio::test]
+async fn every_field_types_value() {
+    use base64::Engine;
+    let app = TestApp::new().await;
+    let related = folder(&app, "1/2", "Related").await;
+    let def = |identifier: &str, field_type: &str, position: i64| {
+        json!({"identifier": identifier, "fieldType": field_type, "fieldGroup": "content",
+               "position": position, "isTranslatable": true, "isRequired": false, "isSearchable": true,
+               "names": {"value": [{"_languageCode": "eng-GB", "#text": identifier}]}})
+    };
+    let mut definitions = Vec::new();
+    for (i, (identifier, field_type)) in [
+        ("f_string", "ezstring"),
+        ("f_text", "eztext"),
+        ("f_integer", "ezinteger"),
+        ("f_float", "ezfloat"),
+        ("f_boolean", "ezboolean"),
+        ("f_email", "ezemail"),
+        ("f_url", "ezurl"),
+        ("f_date", "ezdate"),
+        ("f_datetime", "ezdatetime"),
+        ("f_time", "eztime"),
+        ("f_keyword", "ezkeyword"),
+        ("f_country", "ezcountry"),
+        ("f_selection", "ezselection"),
+        ("f_map", "ezgmaplocation"),
+        ("f_author", "ezauthor"),
+        ("f_isbn", "ezisbn"),
+        ("f_relations", "ezobjectrelationlist"),
+        ("f_image", "ezimage"),
+        ("f_file", "ezbinaryfile"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut d = def(identifier, field_type, i as i64 + 1);
+        if field_type == "ezselection" {
+            d["fieldSettings"] = json!({"isMultiple": true, "options": ["Zero", "One", "Two"]});
+        }
+        definitions.push(d);
+    }
+    let create = json!({"identifier": "everything", "mainLanguageCode": "eng-GB",
+        "names": {"value": [{"_languageCode": "eng-GB", "#text": "Everything"}]},
+        "nameSchema": "<f_string>",
+        "FieldDefinitions": {"FieldDefinition": definitions}});
+    let r = app
+        .req("POST", "/content/typegroups/1/types?publish=true")
+        .admin()
+        .json_body("ContentTypeCreate", create)
+        .accept("ContentType+json")
+        .send()
+        .await;
+    r.assert(201);
+    let ty = r.json()["ContentType"]["id"].as_i64().unwrap();
+    let b64 = |bytes: &[u8]| base64::engine::general_purpose::STANDARD.encode(bytes);
+    let value = |identifier: &str, v: Value| json!({"fieldDefinitionIdentifier": identifier, "languageCode": "eng-GB", "fieldValue": v});
+    let c = create_content(
+        &app,
+        json!({"ContentType": {"_href": format!("{PREFIX}/content/types/{ty}")},
+               "mainLanguageCode": "eng-GB",
+               "LocationCreate": {"ParentLocation": {"_href": format!("{PREFIX}/content/locations/1/2")}},
+               "fields": {"field": [
+                   value("f_string", json!("A line")),
+                   value("f_text", json!("Some\ntext")),
+                   value("f_integer", json!(42)),
+                   value("f_float", json!(1.5)),
+                   value("f_boolean", json!(true)),
+                   value("f_email", json!("pat@example.com")),
+                   value("f_url", json!({"link": "https://example.com/", "text": "Example"})),
+                   value("f_date", json!({"timestamp": 1_350_864_000})),
+                   value("f_datetime", json!({"timestamp": 1_350_900_000})),
+                   value("f_time", json!(3_661)),
+                   value("f_keyword", json!(["red", "blue"])),
+                   value("f_country", json!(["NO"])),
+                   value("f_selection", json!([0, 2])),
+                   value("f_map", json!({"latitude": 59.91, "longitude": 10.75, "address": "Oslo"})),
+                   value("f_author", json!([{"id": 1, "name": "Pat", "email": "pat@example.com"}])),
+                   value("f_isbn", json!("978-3-16-148410-0")),
+                   value("f_relations", json!({"destinationContentIds": [related]})),
+                   value("f_image", json!({"fileName": "dot.png", "data": b64(&crate::images::png(3, 2)), "alternativeText": "A dot"})),
+                   value("f_file", json!({"fileName": "hello.txt", "data": b64(b"hello")})),
+               ]}}),
+    )
+    .await;
+    let id = c["_id"].as_i64().unwrap();
+    app.req("PUBLISH", &format!("/content/objects/{id}/versions/1"))
+        .admin()
+        .send()
+        .await
+        .assert(204);
+    let v = gql(
+        &app,
+        &format!(
+            "{{ content {{ everything(contentId: {id}) {{
+                fString fText fInteger fFloat fBoolean fEmail fUrl
+                fDate {{ timestamp format(pattern: \"Y-m-d\") }} fDatetime {{ timestamp format(constant: atom) }}
+                fTime fKeyword fCountry fSelection
+                fMap {{ latitude longitude address }} fAuthor {{ id name email }} fIsbn
+                fRelations {{ _name ... on FolderItem {{ name }} }}
+                fImage {{ fileName alternativeText width height fileSize uri variation(identifier: small) {{ width height uri }} }}
+                fFile {{ fileName fileSize mimeType uri }} }} }} }}"
+        ),
+    )
+    .await;
+    let e = &v["content"]["everything"];
+    assert_eq!(e["fString"], "A line");
+    assert_eq!(e["fText"], "Some\ntext");
+    assert_eq!(e["fInteger"], 42);
+    assert_eq!(e["fFloat"], 1.5);
+    assert_eq!(e["fBoolean"], true);
+    assert_eq!(e["fEmail"], "pat@example.com");
+    assert_eq!(e["fUrl"], "https://example.com/");
+    assert_eq!(
+        e["fDate"],
+        json!({"timestamp": 1_350_864_000, "format": "2012-10-22"})
+    );
+    assert_eq!(e["fDatetime"]["format"], "2012-10-22T10:00:00+00:00");
+    assert_eq!(e["fTime"], "01:01:01");
+    assert_eq!(e["fKeyword"], json!(["red", "blue"]));
+    assert_eq!(e["fCountry"], "Norway");
+    assert_eq!(e["fSelection"], json!(["Zero", "Two"]));
+    assert_eq!(e["fMap"]["address"], "Oslo");
+    assert!(e["fMap"]["latitude"].as_str().unwrap().starts_with("59.91"));
+    assert_eq!(
+        e["fAuthor"],
+        json!([{"id": 1, "name": "Pat", "email": "pat@example.com"}])
+    );
+    assert_eq!(e["fIsbn"], "978-3-16-148410-0");
+    assert_eq!(
+        e["fRelations"],
+        json!([{"_name": "Related", "name": "Related"}])
+    );
+    let image = &e["fImage"];
+    assert_eq!(image["fileName"], "dot.png");
+    assert_eq!(image["alternativeText"], "A dot");
+    assert_eq!(
+        (image["width"].clone(), image["height"].clone()),
+        (json!(3), json!(2))
+    );
+    assert!(image["uri"].as_str().unwrap().ends_with("dot.png"));
+    assert_eq!(image["variation"]["width"], 3, "scaled down only");
+    assert!(
+        image["variation"]["uri"]
+            .as_str()
+            .unwrap()
+            .contains("small")
+    );
+    assert_eq!(
+        (
+            e["fFile"]["fileName"].clone(),
+            e["fFile"]["fileSize"].clone()
+        ),
+        (json!("hello.txt"), json!(5))
+    );
+    assert!(e["fFile"]["uri"].is_string());
+}
+
+/// The reference's names for tricky identifiers, its pluralizer's quirks included.
+#[tokio::test]
+async fn tricky_identifiers_are_named_as_the_reference_names_them() {
+    let app = TestApp::new().await;
+    for identifier in [
+        "news",
+        "category",
+        "person",
+        "analysis",
+        "button",
+        "landing_page",
+    ] {
+        let create = json!({"identifier": identifier, "mainLanguageCode": "eng-GB",
+            "names": {"value": [{"_languageCode": "eng-GB", "#text": identifier}]},
+            "nameSchema": "<title>",
+            "FieldDefinitions": {"FieldDefinition": [
+                {"identifier": "title", "fieldType": "ezstring", "fieldGroup": "content", "position": 1,
+                 "isTranslatable": false, "isRequired": false, "isSearchable": true,
+                 "names": {"value": [{"_languageCode": "eng-GB", "#text": "Title"}]}}]}});
+        app.req("POST", "/content/typegroups/1/types?publish=true")
+            .admin()
+            .json_body("ContentTypeCreate", create)
+            .send()
+            .await
+            .assert(201);
+    }
+    let sdl = cairn::graphql::sdl(&app.service).await.unwrap();
+    let group = fields_of(&sdl, "ItemGroupContent");
+    for (many, one, item) in [
+        ("newses", "news", "NewsItem"),
+        ("categories", "category", "CategoryItem"),
+        ("persa", "person", "PersonItem"),
+        ("analyses", "analysis", "AnalysisItem"),
+        ("butta", "button", "ButtonItem"),
+        ("landingPages", "landingPage", "LandingPageItem"),
+    ] {
+        assert!(
+            group.iter().any(|l| l.starts_with(&format!("{many}("))
+                && l.ends_with(&format!("): {item}Connection"))),
+            "{many} in {group:?}"
+        );
+        assert!(
+            group
+                .iter()
+                .any(|l| l.starts_with(&format!("{one}(")) && l.ends_with(&format!("): {item}"))),
+            "{one} in {group:?}"
+        );
+        // Not translatable: no `language` argument.
+        assert_eq!(
+            fields_of(&sdl, item)
+                .iter()
+                .filter(|l| l.starts_with("title"))
+                .collect::<Vec<_>>(),
+            ["title: String"]
+        );
+    }
+    let v = gql(
+        &app,
+        "{ content { persa { totalCount } newses { totalCount } } }",
+    )
+    .await;
+    assert_eq!(v["content"]["persa"]["totalCount"], 0);
+}
