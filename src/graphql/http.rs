@@ -16,8 +16,10 @@ use std::sync::Arc;
 
 /// Where GraphQL is served, beside the REST prefixes (the reference's path).
 pub const PATH: &str = "/graphql";
-/// The largest request body read.
+/// The largest request body read, but for a multipart one (the API's `--max-body-mib`).
 const MAX_BODY: usize = 1 << 20;
+/// The most files a multipart request uploads.
+const MAX_FILES: usize = 100;
 
 const fn operation(method: &'static str) -> Operation {
     Operation {
@@ -77,6 +79,9 @@ struct Asked {
     query: String,
     variables: Option<serde_json::Value>,
     operation: Option<String>,
+    /// A multipart request (the GraphQL multipart request spec: `operations`, `map`, the
+    /// files), read whole with its uploads.
+    prepared: Option<async_graphql::Request>,
 }
 
 fn from_pairs(pairs: Vec<(String, String)>) -> Result<Asked, String> {
@@ -84,6 +89,7 @@ fn from_pairs(pairs: Vec<(String, String)>) -> Result<Asked, String> {
         query: String::new(),
         variables: None,
         operation: None,
+        prepared: None,
     };
     for (k, v) in pairs {
         match k.as_str() {
@@ -100,10 +106,46 @@ fn from_pairs(pairs: Vec<(String, String)>) -> Result<Asked, String> {
     Ok(asked)
 }
 
-async fn read(req: &mut Request) -> Result<Asked, (StatusCode, String)> {
+async fn read(req: &mut Request, max_body: usize) -> Result<Asked, (StatusCode, String)> {
     let bad = |m: String| (StatusCode::BAD_REQUEST, m);
     if req.method() == Method::GET {
         return from_pairs(parse_query(req.uri().query().unwrap_or_default())).map_err(bad);
+    }
+    let full_type = req
+        .header(header::CONTENT_TYPE.as_str())
+        .map(str::to_string);
+    if (full_type
+        .as_deref()
+        .unwrap_or_default()
+        .to_ascii_lowercase())
+    .starts_with("multipart/form-data")
+    {
+        let bytes = req
+            .take_body()
+            .into_bytes_limit(max_body)
+            .await
+            .map_err(|_| {
+                (
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!("The body is over {max_body} bytes"),
+                )
+            })?;
+        let options = async_graphql::http::MultipartOptions::default()
+            .max_file_size(max_body)
+            .max_num_files(MAX_FILES);
+        let request = async_graphql::http::receive_body(
+            full_type,
+            futures_util::io::Cursor::new(bytes),
+            options,
+        )
+        .await
+        .map_err(|e| bad(format!("A multipart GraphQL request: {e}")))?;
+        return Ok(Asked {
+            query: request.query.clone(),
+            variables: None,
+            operation: request.operation_name.clone(),
+            prepared: Some(request),
+        });
     }
     let media = req
         .header(header::CONTENT_TYPE.as_str())
@@ -147,18 +189,20 @@ async fn read(req: &mut Request) -> Result<Asked, (StatusCode, String)> {
                 query,
                 variables,
                 operation,
+                prepared: None,
             })
         }
         "application/graphql" => Ok(Asked {
             query: text.to_string(),
             variables: None,
             operation: None,
+            prepared: None,
         }),
         "application/x-www-form-urlencoded" => from_pairs(parse_query(text)).map_err(bad),
         other => Err((
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             format!(
-                "A GraphQL request is application/json, application/graphql or a form, not {other}"
+                "A GraphQL request is application/json, application/graphql, a form or multipart, not {other}"
             ),
         )),
     }
@@ -190,7 +234,7 @@ async fn answer(
                 );
         }
     };
-    let asked = match read(&mut req).await {
+    let asked = match read(&mut req, dialect.max_body).await {
         Ok(a) if a.query.trim().is_empty() => {
             return refused(StatusCode::BAD_REQUEST, "The request has no query");
         }
@@ -269,13 +313,20 @@ async fn answer(
         cx,
         domain: built.domain.clone(),
     };
-    let mut request = async_graphql::Request::new(asked.query).data(Gq::new(client));
-    if let Some(v) = asked.variables {
-        request = request.variables(async_graphql::Variables::from_json(v));
-    }
-    if let Some(o) = asked.operation {
-        request = request.operation_name(o);
-    }
+    let mut request = match asked.prepared {
+        Some(prepared) => prepared,
+        None => {
+            let mut request = async_graphql::Request::new(asked.query);
+            if let Some(v) = asked.variables {
+                request = request.variables(async_graphql::Variables::from_json(v));
+            }
+            if let Some(o) = asked.operation {
+                request = request.operation_name(o);
+            }
+            request
+        }
+    };
+    request = request.data(Gq::new(client));
     let response = built.schema.execute(request).await;
     let body = match serde_json::to_vec(&response) {
         Ok(body) => bytes::Bytes::from(body),

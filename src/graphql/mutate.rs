@@ -11,8 +11,9 @@ use crate::api::model::*;
 use crate::api::traits::*;
 use crate::auth::Caller;
 use crate::mount::Services;
+use async_graphql::UploadValue;
 use async_graphql::Value;
-use async_graphql::dynamic::{ObjectAccessor, ResolverContext};
+use async_graphql::dynamic::{ObjectAccessor, ResolverContext, ValueAccessor};
 use cairn_runtime::http::decode_json;
 use serde_json::{Value as Json, json};
 
@@ -46,9 +47,42 @@ fn json_of(v: &Value) -> Json {
     v.clone().into_json().unwrap_or(Json::Null)
 }
 
+/// An uploaded file of a request (`FileUpload`): its name, type and bytes.
+fn upload(ctx: &ResolverContext<'_>, v: ValueAccessor<'_>) -> Result<UploadValue> {
+    Ok(v.upload()?.value(ctx)?)
+}
+
+fn base64(bytes: &[u8]) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// A file input (`ImageFieldInput`, `BinaryFieldInput`, `MediaFieldInput`) as the REST API
+/// takes the field type's value: its upload in `data`, the rest as given.
+fn file_value(ctx: &ResolverContext<'_>, f: &FieldDesc, v: ValueAccessor<'_>) -> Result<Json> {
+    let input = v.object()?;
+    let Some(file) = input.get("file").filter(|x| !x.is_null()) else {
+        return Err(format!("{}: a file is needed", f.name).into());
+    };
+    let file = upload(ctx, file)?;
+    let mut value = serde_json::Map::new();
+    let name = match input.get("fileName").or_else(|| input.get("name")) {
+        Some(n) if !n.is_null() => n.string()?.to_string(),
+        _ => file.filename.clone(),
+    };
+    value.insert("fileName".into(), name.into());
+    value.insert("data".into(), base64(&file.content).into());
+    for (k, x) in input.iter() {
+        if !matches!(k.as_str(), "file" | "fileName" | "name") && !x.is_null() {
+            value.insert(k.to_string(), json_of(x.as_value()));
+        }
+    }
+    Ok(Json::Object(value))
+}
+
 /// An input field's value as the REST API takes the field type's value.
-fn input_value(f: &FieldDesc, v: &Value) -> Result<Json> {
-    let j = json_of(v);
+fn input_value(ctx: &ResolverContext<'_>, f: &FieldDesc, acc: ValueAccessor<'_>) -> Result<Json> {
+    let j = json_of(acc.as_value());
     Ok(match f.field_type.as_str() {
         "ezdate" | "ezdatetime" => {
             let format = j
@@ -83,19 +117,18 @@ fn input_value(f: &FieldDesc, v: &Value) -> Result<Json> {
         }
         "ezobjectrelation" => json!({"destinationContentId": j}),
         "ezobjectrelationlist" => json!({"destinationContentIds": j}),
-        "ezimage" | "ezbinaryfile" | "ezmedia" => {
-            return Err(format!(
-                "{}: files are uploaded with a multipart request, which cairn's GraphQL does not take yet; upload through REST",
-                f.name
-            )
-            .into());
-        }
+        "ezimage" | "ezbinaryfile" | "ezmedia" => file_value(ctx, f, acc)?,
         _ => j,
     })
 }
 
 /// The `fields` of a REST body from a mutation's `input`, in `language`.
-fn fields(ti_fields: &[FieldDesc], input: &ObjectAccessor<'_>, language: &str) -> Result<Json> {
+fn fields(
+    ctx: &ResolverContext<'_>,
+    ti_fields: &[FieldDesc],
+    input: &ObjectAccessor<'_>,
+    language: &str,
+) -> Result<Json> {
     let mut out = Vec::new();
     for f in ti_fields {
         if let Some(v) = input.get(&f.name)
@@ -104,7 +137,7 @@ fn fields(ti_fields: &[FieldDesc], input: &ObjectAccessor<'_>, language: &str) -
             out.push(json!({
                 "fieldDefinitionIdentifier": f.identifier,
                 "languageCode": language,
-                "fieldValue": input_value(f, v.as_value())?,
+                "fieldValue": input_value(ctx, f, v)?,
             }));
         }
     }
@@ -129,13 +162,27 @@ pub async fn create(gq: &Gq, ctx: &ResolverContext<'_>, ti: usize) -> Result<Val
         return Err("parentLocationId: no such Location, or it may not be read".into());
     };
     let input = ctx.args.try_get("input")?.object()?;
+    let fields = fields(ctx, &t.fields, &input, &language)?;
+    let id = create_published(gq, t.id, path, &language, fields).await?;
+    fresh_item(gq, id).await
+}
+
+/// Creates and publishes an item of the content type `type_id` under the Location at `path`
+/// with `fields` (a REST body's); its content id.
+async fn create_published(
+    gq: &Gq,
+    type_id: i64,
+    path: &str,
+    language: &str,
+    fields: Json,
+) -> Result<i64> {
     let cx = writer(gq, "createContent", "/content/objects".into())?;
     let prefix = &cx.dialect.wire.prefix;
     let body = json!({"ContentCreate": {
-        "ContentType": {"_href": format!("{prefix}/content/types/{}", t.id)},
+        "ContentType": {"_href": format!("{prefix}/content/types/{type_id}")},
         "mainLanguageCode": language,
         "LocationCreate": {"ParentLocation": {"_href": format!("{prefix}/content/locations{}", path.trim_end_matches('/'))}},
-        "fields": fields(&t.fields, &input, &language)?,
+        "fields": fields,
     }});
     let body = decode_json::<ContentCreate>(&body.to_string(), "ContentCreate", &cx.dialect.wire)
         .map_err(|e| async_graphql::Error::new(e.description))?;
@@ -152,7 +199,7 @@ pub async fn create(gq: &Gq, ctx: &ResolverContext<'_>, ti: usize) -> Result<Val
         CreateContentResponse::CreatedContent { body } => body.id,
     };
     done(gq, &cx).await;
-    fresh_item(gq, id).await
+    Ok(id)
 }
 
 /// The content id an `update<X>` or `deleteContent` names (`id` or `contentId`).
@@ -180,7 +227,7 @@ pub async fn update(gq: &Gq, ctx: &ResolverContext<'_>, ti: usize) -> Result<Val
         return Err(format!("Content {id} is not of the content type '{}'", t.identifier).into());
     }
     let input = ctx.args.try_get("input")?.object()?;
-    let fields = fields(&t.fields, &input, &language)?;
+    let fields = fields(ctx, &t.fields, &input, &language)?;
     let services = &gq.client.services;
     let objects = format!("/content/objects/{id}");
     // The version to change: a draft named by `versionNo`, else a new draft.
@@ -339,4 +386,69 @@ pub async fn create_token(gq: &Gq, ctx: &ResolverContext<'_>) -> Result<Value> {
             ),
         ])),
     }
+}
+
+/// `uploadFiles`: an item per file under `locationId`, as the reference's admin UI maps files
+/// to content types: images to `image` (its `image` field), any other file to `file` (its
+/// `file` field), named after the file. A file that cannot be stored is a warning.
+pub async fn upload_files(gq: &Gq, ctx: &ResolverContext<'_>) -> Result<Value> {
+    let language = language(gq, ctx)?;
+    let parent = ctx.args.try_get("locationId")?.i64()?;
+    let parent = gq.location(parent).await?.unwrap_or_default();
+    let Some(path) = text(get(&parent, "pathString")).map(str::to_string) else {
+        return Err("locationId: no such Location, or it may not be read".into());
+    };
+    let mut files = Vec::new();
+    let mut warnings = Vec::new();
+    let list = ctx.args.try_get("files")?.list()?;
+    for item in list.iter() {
+        let file = upload(ctx, item)?;
+        let mime = file.content_type.clone().unwrap_or_else(|| {
+            mime_guess::from_path(&file.filename)
+                .first_or_octet_stream()
+                .to_string()
+        });
+        let (identifier, field) = if mime.starts_with("image/") {
+            ("image", "image")
+        } else {
+            ("file", "file")
+        };
+        let Some(t) = gq
+            .domain()
+            .types
+            .iter()
+            .find(|t| t.identifier == identifier)
+        else {
+            warnings.push(format!(
+                "{}: there is no content type '{identifier}'",
+                file.filename
+            ));
+            continue;
+        };
+        let value = json!({"fileName": file.filename, "data": base64(&file.content)});
+        let fields = json!({"field": [
+            {"fieldDefinitionIdentifier": "name", "languageCode": language, "fieldValue": file.filename},
+            {"fieldDefinitionIdentifier": field, "languageCode": language, "fieldValue": value},
+        ]});
+        match create_published(gq, t.id, &path, &language, fields).await {
+            Ok(id) => {
+                let mut item = fresh_item(gq, id).await?;
+                if let Value::Object(o) = &mut item {
+                    o.insert(
+                        async_graphql::Name::new("__typename"),
+                        "UntypedContent".into(),
+                    );
+                }
+                files.push(item);
+            }
+            Err(e) => warnings.push(format!("{}: {}", file.filename, e.message)),
+        }
+    }
+    Ok(data::object([
+        ("files", Value::List(files)),
+        (
+            "warnings",
+            Value::List(warnings.into_iter().map(Value::from).collect()),
+        ),
+    ]))
 }

@@ -100,11 +100,9 @@ pub fn resolver(ty: &str, field: &str, abstract_type: bool, domain: &Domain) -> 
         ("ItemMutation", "createToken") => {
             resolver!(a, |gq, p, ctx| mutate::create_token(gq, ctx).await)
         }
-        ("ItemMutation", "uploadFiles") => resolver!(a, |gq, p, ctx| {
-            Err(
-            "uploadFiles needs a multipart request, which cairn's GraphQL does not take yet; upload through REST".into()
-        )
-        }),
+        ("ItemMutation", "uploadFiles") => {
+            resolver!(a, |gq, p, ctx| mutate::upload_files(gq, ctx).await)
+        }
         ("Domain", "_repository") => resolver!(a, |gq, p, ctx| Ok(object([]))),
         ("Domain", "item") => resolver!(a, |gq, p, ctx| find_item(gq, ctx, None).await),
         ("Domain", "node") => resolver!(a, |gq, p, ctx| {

@@ -1099,3 +1099,91 @@ async fn tricky_identifiers_are_named_as_the_reference_names_them() {
     .await;
     assert_eq!(v["content"]["persa"]["totalCount"], 0);
 }
+
+/// A multipart request (the GraphQL multipart request spec): `operations`, `map`, the files.
+fn multipart(operations: Value, map: Value, files: &[(&str, &str, Vec<u8>)]) -> (String, Vec<u8>) {
+    let boundary = "cairn-test-boundary";
+    let mut body = Vec::new();
+    let mut part = |head: String, content: &[u8]| {
+        body.extend_from_slice(format!("--{boundary}\r\n{head}\r\n\r\n").as_bytes());
+        body.extend_from_slice(content);
+        body.extend_from_slice(b"\r\n");
+    };
+    part(
+        "Content-Disposition: form-data; name=\"operations\"".into(),
+        operations.to_string().as_bytes(),
+    );
+    part(
+        "Content-Disposition: form-data; name=\"map\"".into(),
+        map.to_string().as_bytes(),
+    );
+    for (i, (name, media, content)) in files.iter().enumerate() {
+        part(
+            format!(
+                "Content-Disposition: form-data; name=\"{i}\"; filename=\"{name}\"\r\nContent-Type: {media}"
+            ),
+            content,
+        );
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+#[tokio::test]
+async fn files_are_uploaded_with_multipart_requests() {
+    let app = TestApp::new().await;
+    let png = crate::images::png(4, 3);
+    let (media, body) = multipart(
+        json!({"query": "mutation Up($files: [FileUpload]!) { uploadFiles(locationId: 43, files: $files, language: eng_GB) { files { _name _type { identifier } } warnings } }",
+               "variables": {"files": [null, null]}}),
+        json!({"0": ["variables.files.0"], "1": ["variables.files.1"]}),
+        &[
+            ("dot.png", "image/png", png.clone()),
+            ("notes.txt", "text/plain", b"hello".to_vec()),
+        ],
+    );
+    let r = (app.abs("POST", "/graphql").admin())
+        .bytes_body(&media, body)
+        .send()
+        .await;
+    r.assert(200);
+    let v = r.json();
+    assert!(v.get("errors").is_none(), "{v}");
+    assert_eq!(
+        v["data"]["uploadFiles"]["files"],
+        json!([
+            {"_name": "dot.png", "_type": {"identifier": "image"}},
+            {"_name": "notes.txt", "_type": {"identifier": "file"}}
+        ])
+    );
+    assert_eq!(v["data"]["uploadFiles"]["warnings"], json!([]));
+    // A file field of a create mutation, with its alternative text.
+    let (media, body) = multipart(
+        json!({"query": "mutation New($file: FileUpload) { createImage(input: {name: \"Uploaded\", image: {alternativeText: \"Dots\", file: $file}}, language: eng_GB, parentLocationId: 43) { name image { fileName alternativeText width height } } }",
+               "variables": {"file": null}}),
+        json!({"0": ["variables.file"]}),
+        &[("dots.png", "image/png", png)],
+    );
+    let r = (app.abs("POST", "/graphql").admin())
+        .bytes_body(&media, body)
+        .send()
+        .await;
+    let v = r.json();
+    assert!(v.get("errors").is_none(), "{v}");
+    assert_eq!(
+        v["data"]["createImage"],
+        json!({"name": "Uploaded", "image": {"fileName": "dots.png", "alternativeText": "Dots", "width": 4, "height": 3}})
+    );
+    // A file that is no image is refused by the image field, as REST refuses it.
+    let (media, body) = multipart(
+        json!({"query": "mutation New($file: FileUpload) { createImage(input: {name: \"Bad\", image: {file: $file}}, language: eng_GB, parentLocationId: 43) { name } }",
+               "variables": {"file": null}}),
+        json!({"0": ["variables.file"]}),
+        &[("bad.png", "image/png", b"not an image".to_vec())],
+    );
+    let r = (app.abs("POST", "/graphql").admin())
+        .bytes_body(&media, body)
+        .send()
+        .await;
+    assert!(r.json()["errors"][0]["message"].is_string(), "{}", r.body);
+}

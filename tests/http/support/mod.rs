@@ -277,8 +277,12 @@ impl Req<'_> {
         )
     }
 
-    pub fn raw_body(mut self, content_type: &str, body: &str) -> Self {
-        self.body = body.as_bytes().to_vec();
+    pub fn raw_body(self, content_type: &str, body: &str) -> Self {
+        self.bytes_body(content_type, body.as_bytes().to_vec())
+    }
+
+    pub fn bytes_body(mut self, content_type: &str, body: Vec<u8>) -> Self {
+        self.body = body;
         self.header("content-type", content_type)
     }
 
