@@ -201,9 +201,8 @@ pub fn item_map(domain: &Domain, c: &Content) -> Value {
         ("__contentId", c.id.into()),
         ("__typeId", type_id.into()),
         ("_name", c.translated_name.clone().into()),
-        ("_contentInfo", info.clone()),
-        ("_info", info.clone()),
-        ("_content", info),
+        // Also what `_info` and `_content` read (`resolve::read`).
+        ("_contentInfo", info),
         ("_thumbnail", thumbnail),
         ("__fields", Value::Object(fields)),
         (
@@ -428,8 +427,7 @@ pub fn content_type_map(domain: &Domain, t: &ContentType) -> Value {
             }
         }
     }
-    let value = Value::Object(map.clone());
-    map.insert(Name::new("_info"), value);
+    // `_info` of an `<X>ItemType` is the content type itself (`resolve::resolver`).
     Value::Object(map)
 }
 
@@ -603,21 +601,28 @@ pub struct Items(pub Arc<Client>);
 /// Loads Locations by id, a batch at a time.
 pub struct Locations(pub Arc<Client>);
 
+/// A loaded value, shared by every field that reads it (never copied).
+pub type Shared = Arc<Value>;
+
+fn shared(found: HashMap<i64, Value>) -> HashMap<i64, Shared> {
+    found.into_iter().map(|(k, v)| (k, Arc::new(v))).collect()
+}
+
 impl Loader<i64> for Items {
-    type Value = Value;
+    type Value = Shared;
     type Error = Arc<async_graphql::Error>;
 
-    async fn load(&self, keys: &[i64]) -> std::result::Result<HashMap<i64, Value>, Self::Error> {
-        self.0.items(keys).await.map_err(Arc::new)
+    async fn load(&self, keys: &[i64]) -> std::result::Result<HashMap<i64, Shared>, Self::Error> {
+        self.0.items(keys).await.map(shared).map_err(Arc::new)
     }
 }
 
 impl Loader<i64> for Locations {
-    type Value = Value;
+    type Value = Shared;
     type Error = Arc<async_graphql::Error>;
 
-    async fn load(&self, keys: &[i64]) -> std::result::Result<HashMap<i64, Value>, Self::Error> {
-        self.0.locations(keys).await.map_err(Arc::new)
+    async fn load(&self, keys: &[i64]) -> std::result::Result<HashMap<i64, Shared>, Self::Error> {
+        self.0.locations(keys).await.map(shared).map_err(Arc::new)
     }
 }
 
@@ -631,7 +636,7 @@ pub struct Gq {
 }
 
 /// Answers kept for a request, each loaded once.
-type Kept = HashMap<String, Arc<tokio::sync::OnceCell<Value>>>;
+type Kept = HashMap<String, Arc<tokio::sync::OnceCell<Shared>>>;
 
 impl Gq {
     pub fn new(client: Client) -> Gq {
@@ -656,7 +661,7 @@ impl Gq {
     }
 
     /// The item of content `id`, when the caller may read it.
-    pub async fn item(&self, id: i64) -> Result<Option<Value>> {
+    pub async fn item(&self, id: i64) -> Result<Option<Shared>> {
         self.items
             .load_one(id)
             .await
@@ -664,7 +669,7 @@ impl Gq {
     }
 
     /// The Location `id`, when the caller may read it.
-    pub async fn location(&self, id: i64) -> Result<Option<Value>> {
+    pub async fn location(&self, id: i64) -> Result<Option<Shared>> {
         self.locations
             .load_one(id)
             .await
@@ -677,9 +682,11 @@ impl Gq {
         &self,
         key: String,
         load: impl AsyncFnOnce(&Client) -> Result<Value>,
-    ) -> Result<Value> {
+    ) -> Result<Shared> {
         let cell = self.lock().entry(key).or_default().clone();
-        cell.get_or_try_init(|| load(&self.client)).await.cloned()
+        cell.get_or_try_init(async || load(&self.client).await.map(Arc::new))
+            .await
+            .cloned()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Kept> {

@@ -2,7 +2,9 @@
 //! field of the fixed part by its type and name, and every other field read from its parent
 //! value (`data.rs` puts plain fields there).
 
-use super::data::{self, Gq, Hits, criterion, error, from_global_id, get, int, object, text};
+use super::data::{
+    self, Gq, Hits, Shared, criterion, error, from_global_id, get, int, object, text,
+};
 use super::domain::{Domain, FieldDesc, Role};
 use super::mutate;
 use crate::api::model::*;
@@ -24,28 +26,115 @@ pub const MAX_PAGE: i64 = 1000;
 /// A connection's page size when neither `first` nor `last` is given (the reference's).
 const PAGE: i64 = 10;
 
-/// A value as a field's answer: objects of an interface or union with their concrete type.
-fn out(v: Value, abstract_type: bool) -> Option<FieldValue<'static>> {
-    match v {
-        Value::Null => None,
-        Value::List(items) if abstract_type => Some(FieldValue::list(
-            items
-                .into_iter()
-                .map(|i| out(i, true).unwrap_or(FieldValue::NULL)),
-        )),
-        v if abstract_type => {
-            let ty = text(get(&v, "__typename"))
-                .unwrap_or("UntypedItem")
-                .to_string();
-            Some(FieldValue::value(v).with_type(ty))
-        }
-        v => Some(FieldValue::value(v)),
+/// What a resolver answers: a value of its own, or one the request's loads share.
+pub enum Out {
+    Own(Value),
+    Shared(Shared),
+    /// A shared object as the given type (the untyped content of `DomainContent` fields).
+    Typed(Shared, &'static str),
+    /// Shared objects, in order.
+    Many(Vec<Shared>),
+}
+
+impl From<Value> for Out {
+    fn from(v: Value) -> Out {
+        Out::Own(v)
     }
 }
 
+impl From<Shared> for Out {
+    fn from(v: Shared) -> Out {
+        Out::Shared(v)
+    }
+}
+
+impl From<Option<Shared>> for Out {
+    fn from(v: Option<Shared>) -> Out {
+        v.map_or(Out::Own(Value::Null), Out::Shared)
+    }
+}
+
+/// The concrete type of an object value of an interface or union.
+fn type_of(v: &Value) -> String {
+    text(get(v, "__typename"))
+        .unwrap_or("UntypedItem")
+        .to_string()
+}
+
+/// An answer as a field's value: objects of an interface or union with their concrete type;
+/// a shared object passed on, not copied.
+fn out(v: Out, abstract_type: bool) -> Option<FieldValue<'static>> {
+    match v {
+        Out::Shared(a) if matches!(*a, Value::Object(_)) => {
+            let ty = abstract_type.then(|| type_of(&a));
+            let f = FieldValue::owned_any(a);
+            Some(match ty {
+                Some(ty) => f.with_type(ty),
+                None => f,
+            })
+        }
+        Out::Shared(a) => out(Out::Own((*a).clone()), abstract_type),
+        Out::Typed(a, ty) => Some(FieldValue::owned_any(a).with_type(ty)),
+        Out::Many(all) => {
+            Some(FieldValue::list(all.into_iter().map(|a| {
+                out(Out::Shared(a), abstract_type).unwrap_or(FieldValue::NULL)
+            })))
+        }
+        Out::Own(Value::Null) => None,
+        Out::Own(Value::List(items)) if abstract_type => Some(FieldValue::list(
+            items
+                .into_iter()
+                .map(|i| out(Out::Own(i), true).unwrap_or(FieldValue::NULL)),
+        )),
+        Out::Own(v) if abstract_type => {
+            let ty = type_of(&v);
+            Some(FieldValue::value(v).with_type(ty))
+        }
+        Out::Own(v) => Some(FieldValue::value(v)),
+    }
+}
+
+/// A value inside the parent's, as a field's value: objects and lists of them borrowed.
+fn borrowed(v: &Value, abstract_type: bool) -> Option<FieldValue<'_>> {
+    match v {
+        Value::Null => None,
+        Value::Object(_) => {
+            let f = FieldValue::borrowed_any(v);
+            Some(match abstract_type {
+                true => f.with_type(type_of(v)),
+                false => f,
+            })
+        }
+        Value::List(items) if items.iter().any(|i| matches!(i, Value::Object(_))) => {
+            Some(FieldValue::list(items.iter().map(|i| {
+                borrowed(i, abstract_type).unwrap_or(FieldValue::NULL)
+            })))
+        }
+        v => Some(FieldValue::value(v.clone())),
+    }
+}
+
+/// The value a field's parent is: its own, borrowed from its parent, or shared.
 fn parent<'a>(ctx: &ResolverContext<'a>) -> &'a Value {
     static NULL: Value = Value::Null;
-    ctx.parent_value.as_value().unwrap_or(&NULL)
+    let p = ctx.parent_value;
+    (p.downcast_ref::<Value>())
+        .or_else(|| p.downcast_ref::<Shared>().map(|a| &**a))
+        .or_else(|| p.as_value())
+        .unwrap_or(&NULL)
+}
+
+/// A field read from its parent value (`_info` and `_content` of an item are its
+/// `_contentInfo`).
+fn read(name: String, abstract_type: bool) -> Resolver {
+    Arc::new(move |ctx| {
+        let p = parent(&ctx);
+        let v = get(p, &name).or_else(|| match name.as_str() {
+            "_info" | "_content" => get(p, "_contentInfo"),
+            _ => None,
+        });
+        FieldFuture::Value(v.and_then(|v| borrowed(v, abstract_type)))
+    })
 }
 
 /// A resolver running `f` on the request's state, the parent value and the arguments.
@@ -55,7 +144,7 @@ where
             &'a Gq,
             &'a Value,
             &'a ResolverContext<'a>,
-        ) -> futures_util::future::BoxFuture<'a, Result<Value>>
+        ) -> futures_util::future::BoxFuture<'a, Result<Out>>
         + Send
         + Sync
         + 'static,
@@ -77,7 +166,8 @@ macro_rules! resolver {
             $(let $kept = $kept.clone();)*
             Box::pin(async move {
                 let _ = (&$gq, &$p, &$ctx);
-                $body
+                let answer: Result<_> = async move { $body }.await;
+                answer.map(Out::from)
             })
         })
     };
@@ -108,30 +198,30 @@ pub fn resolver(ty: &str, field: &str, abstract_type: bool, domain: &Domain) -> 
         ("Domain", "node") => resolver!(a, |gq, p, ctx| {
             let id = ctx.args.try_get("id")?.string()?;
             match from_global_id(id) {
-                Some(id) => Ok(gq.item(id).await?.unwrap_or(Value::Null)),
+                Some(id) => gq.item(id).await,
                 None => Err(format!("'{id}' is not an id of this API").into()),
             }
         }),
         // Every item's own fields.
         (_, "_type") => resolver!(a, |gq, p, ctx| match int(get(p, "__typeId")) {
-            Some(id) => content_type(gq, id).await,
-            None => Ok(Value::Null),
+            Some(id) => content_type(gq, id).await.map(Out::from),
+            None => Ok(Out::Own(Value::Null)),
         }),
         (_, "_location") => resolver!(a, |gq, p, ctx| {
             let id = int(get(p, "__locationId"))
-                .or_else(|| get(p, "_info").and_then(|i| int(get(i, "mainLocationId"))));
+                .or_else(|| get(p, "_contentInfo").and_then(|i| int(get(i, "mainLocationId"))));
             location(gq, id).await
         }),
         (_, "_allLocations") | ("Content", "locations") => resolver!(a, |gq, p, ctx| {
             let id = int(get(p, "__contentId")).or_else(|| int(get(p, "id")));
             match id {
-                Some(id) => all_locations(gq, id).await,
-                None => Ok(Value::Null),
+                Some(id) => all_locations(gq, id).await.map(Out::from),
+                None => Ok(Out::Own(Value::Null)),
             }
         }),
         (_, "_url") => resolver!(a, |gq, p, ctx| {
             let id = int(get(p, "__locationId"))
-                .or_else(|| get(p, "_info").and_then(|i| int(get(i, "mainLocationId"))));
+                .or_else(|| get(p, "_contentInfo").and_then(|i| int(get(i, "mainLocationId"))));
             match id {
                 Some(id) => url_of(gq, id).await,
                 None => Ok(Value::Null),
@@ -150,21 +240,36 @@ pub fn resolver(ty: &str, field: &str, abstract_type: bool, domain: &Domain) -> 
             )
             .await)
         }
-        ("Location", "contentInfo") => resolver!(a, |gq, p, ctx| {
-            let item = item_of_location(gq, p).await?;
-            Ok(get(&item, "_info").cloned().unwrap_or(Value::Null))
-        }),
-        ("Location", "content") => resolver!(a, |gq, p, ctx| {
-            // `DomainContent`: the reference's 4.x answers the untyped content here.
-            let mut item = item_of_location(gq, p).await?;
-            if let Value::Object(o) = &mut item {
-                o.insert(Name::new("__typename"), "UntypedContent".into());
-                o.insert(
-                    Name::new("__locationId"),
-                    get(p, "id").cloned().unwrap_or_default(),
-                );
+        ("Location", "contentInfo") => Arc::new(|ctx| {
+            let p = parent(&ctx);
+            if let Some(info) = get(p, "__item").and_then(|i| get(i, "_contentInfo")) {
+                return FieldFuture::Value(borrowed(info, false));
             }
-            Ok(item)
+            FieldFuture::new(async move {
+                let gq = ctx.data::<Gq>()?;
+                let item = match int(get(parent(&ctx), "contentId")) {
+                    Some(id) => gq.item(id).await?,
+                    None => None,
+                };
+                let info = item.and_then(|i| get(&i, "_contentInfo").cloned());
+                Ok(info.map(FieldValue::value))
+            })
+        }),
+        // `DomainContent`: the reference's 4.x answers the untyped content here.
+        ("Location", "content") => Arc::new(|ctx| {
+            let p = parent(&ctx);
+            if let Some(item @ Value::Object(_)) = get(p, "__item") {
+                let f = FieldValue::borrowed_any(item).with_type("UntypedContent");
+                return FieldFuture::Value(Some(f));
+            }
+            FieldFuture::new(async move {
+                let gq = ctx.data::<Gq>()?;
+                let item = match int(get(parent(&ctx), "contentId")) {
+                    Some(id) => gq.item(id).await?,
+                    None => None,
+                };
+                Ok(item.map(|i| FieldValue::owned_any(i).with_type("UntypedContent")))
+            })
         }),
         ("Location", "urlAliases") => resolver!(a, |gq, p, ctx| {
             let custom = ctx.args.get("custom").map(|c| c.boolean()).transpose()?;
@@ -173,13 +278,13 @@ pub fn resolver(ty: &str, field: &str, abstract_type: bool, domain: &Domain) -> 
         // Content items.
         ("Content", "contentType") => {
             resolver!(a, |gq, p, ctx| match int(get(p, "contentTypeId")) {
-                Some(id) => content_type(gq, id).await,
-                None => Ok(Value::Null),
+                Some(id) => content_type(gq, id).await.map(Out::from),
+                None => Ok(Out::Own(Value::Null)),
             })
         }
         ("Content", "section") => resolver!(a, |gq, p, ctx| match int(get(p, "__sectionId")) {
-            Some(id) => section(gq, id).await,
-            None => Ok(Value::Null),
+            Some(id) => section(gq, id).await.map(Out::from),
+            None => Ok(Out::Own(Value::Null)),
         }),
         ("Content", "currentVersion") => {
             resolver!(a, |gq, p, ctx| Ok(get(p, "__version")
@@ -344,7 +449,7 @@ pub fn resolver(ty: &str, field: &str, abstract_type: bool, domain: &Domain) -> 
                     None => "Y-m-d\\TH:i:sP".to_string(),
                 },
             };
-            Ok(php_date(ts, &pattern).into())
+            Ok(Value::from(php_date(ts, &pattern)))
         }),
         ("ImageFieldValue", "variation") => resolver!(a, |gq, p, ctx| {
             let arg = ctx.args.try_get("identifier")?;
@@ -395,12 +500,12 @@ pub fn resolver(ty: &str, field: &str, abstract_type: bool, domain: &Domain) -> 
                     let identifier = identifier.string()?;
                     match type_id_by_identifier(gq, identifier).await? {
                         Some(id) => id,
-                        None => return Ok(Value::Null),
+                        None => return Ok(Out::Own(Value::Null)),
                     }
                 }
                 _ => return Err("Missing argument: id or identifier".into()),
             };
-            content_type(gq, id).await
+            content_type(gq, id).await.map(Out::from)
         }),
         ("Repository", "contentTypes") => resolver!(a, |gq, p, ctx| {
             let group = match (ctx.args.get("groupId"), ctx.args.get("groupIdentifier")) {
@@ -471,22 +576,21 @@ pub fn resolver(ty: &str, field: &str, abstract_type: bool, domain: &Domain) -> 
         }),
         ("ObjectState", "group") => {
             resolver!(a, |gq, p, ctx| match int(get(p, "__groupId")) {
-                Some(id) => state_group(gq, id).await,
-                None => Ok(Value::Null),
+                Some(id) => state_group(gq, id).await.map(Out::from),
+                None => Ok(Out::Own(Value::Null)),
             })
         }
         ("User" | "UserGroup", "content") => {
-            resolver!(a, |gq, p, ctx| Ok(get(p, "__item")
-                .cloned()
-                .unwrap_or_default()))
-        }
-        _ => {
-            let name = field.to_string();
-            Arc::new(move |ctx| {
-                let v = get(parent(&ctx), &name).cloned().unwrap_or_default();
-                FieldFuture::Value(out(v, abstract_type))
+            resolver!(a, |gq, p, ctx| match int(get(p, "__contentId")) {
+                Some(id) => gq.item(id).await,
+                None => Ok(None),
             })
         }
+        // An item type's `_info` is the content type itself.
+        (_, "_info") if ty.ends_with("ItemType") => {
+            Arc::new(|ctx| FieldFuture::Value(borrowed(parent(&ctx), false)))
+        }
+        _ => read(field.to_string(), abstract_type),
     }
 }
 
@@ -510,7 +614,7 @@ fn by_role(role: Role, a: bool, domain: &Domain) -> Resolver {
                     Ok(data::group_map(&body))
                 })
                 .await?;
-            Ok(object([("_info", info)]))
+            Ok(object([("_info", (*info).clone())]))
         }),
         Role::GroupTypes => resolver!(a, |gq, p, ctx| Ok(object([]))),
         Role::TypeInfo(ti) => {
@@ -608,15 +712,15 @@ async fn field_value(
     item: &Value,
     ctx: &ResolverContext<'_>,
     f: &FieldDescClone,
-) -> Result<Value> {
+) -> Result<Out> {
     let Some(langs) = get(item, "__fields").and_then(|fs| get(fs, &f.identifier)) else {
-        return Ok(Value::Null);
+        return Ok(Out::Own(Value::Null));
     };
     let Some(v) = pick(gq, ctx, item, langs)? else {
-        return Ok(Value::Null);
+        return Ok(Out::Own(Value::Null));
     };
     let field = |k: &str| get(v, k).cloned().unwrap_or_default();
-    Ok(match f.field_type.as_str() {
+    Ok(Out::Own(match f.field_type.as_str() {
         "ezdate" | "ezdatetime" => match v {
             Value::Number(n) => object([("timestamp", n.as_i64().unwrap_or_default().into())]),
             Value::Object(_) => match int(get(v, "timestamp")) {
@@ -652,10 +756,10 @@ async fn field_value(
         "ezimage" => image_value(v),
         "ezimageasset" => {
             let Some(id) = int(get(v, "destinationContentId")) else {
-                return Ok(Value::Null);
+                return Ok(Out::Own(Value::Null));
             };
             let Some(asset) = gq.item(id).await? else {
-                return Ok(Value::Null);
+                return Ok(Out::Own(Value::Null));
             };
             // The asset's image: its first image field.
             let image = get(&asset, "__fields").and_then(|fs| match fs {
@@ -711,12 +815,12 @@ async fn field_value(
                 .load_many(ids.iter().copied())
                 .await
                 .map_err(|e| async_graphql::Error::new(e.message.clone()))?;
-            let items: Vec<Value> = ids.iter().filter_map(|i| found.get(i).cloned()).collect();
-            if f.value_type.starts_with('[') {
-                Value::List(items)
+            let items: Vec<Shared> = ids.iter().filter_map(|i| found.get(i).cloned()).collect();
+            return Ok(if f.value_type.starts_with('[') {
+                Out::Many(items)
             } else {
-                items.into_iter().next().unwrap_or_default()
-            }
+                Out::from(items.into_iter().next())
+            });
         }
         "ezuser" => int(get(item, "__contentId")).map_or(Value::Null, |id| id.to_string().into()),
         "eztime" => match int(Some(v)) {
@@ -728,7 +832,7 @@ async fn field_value(
             Value::String(_) | Value::Null => v.clone(),
             other => other.to_string().into(),
         },
-    })
+    }))
 }
 
 fn as_text(v: &Value) -> Value {
@@ -823,7 +927,7 @@ async fn find_item(gq: &Gq, ctx: &ResolverContext<'_>, of: Option<usize>) -> Res
     let arg = |n: &str| ctx.args.get(n);
     let mut location_id = None;
     let item = if let Some(id) = arg("contentId") {
-        gq.item(id.i64()?).await?
+        gq.item(id.i64()?).await?.map(|i| (*i).clone())
     } else if let Some(remote) = arg("remoteId") {
         let filter = HashValue::Map(vec![(
             "ContentRemoteIdCriterion".into(),
@@ -848,8 +952,8 @@ async fn find_item(gq: &Gq, ctx: &ResolverContext<'_>, of: Option<usize>) -> Res
             );
         };
         match location(gq, location_id).await? {
-            Value::Null => None,
-            l => Some(item_of_location(gq, &l).await?),
+            None => None,
+            Some(l) => item_of_location(gq, &l).await?.map(|i| (*i).clone()),
         }
     };
     let Some(mut item) = item.filter(|i| !matches!(i, Value::Null)) else {
@@ -867,20 +971,20 @@ async fn find_item(gq: &Gq, ctx: &ResolverContext<'_>, of: Option<usize>) -> Res
     Ok(item)
 }
 
-async fn location(gq: &Gq, id: Option<i64>) -> Result<Value> {
+async fn location(gq: &Gq, id: Option<i64>) -> Result<Option<Shared>> {
     match id {
-        Some(id) => Ok(gq.location(id).await?.unwrap_or_default()),
-        None => Ok(Value::Null),
+        Some(id) => gq.location(id).await,
+        None => Ok(None),
     }
 }
 
 /// The item of a Location value: embedded, else loaded.
-async fn item_of_location(gq: &Gq, l: &Value) -> Result<Value> {
+async fn item_of_location(gq: &Gq, l: &Value) -> Result<Option<Shared>> {
     match get(l, "__item") {
-        Some(i @ Value::Object(_)) => Ok(i.clone()),
+        Some(i @ Value::Object(_)) => Ok(Some(Arc::new(i.clone()))),
         _ => match int(get(l, "contentId")) {
-            Some(id) => Ok(gq.item(id).await?.unwrap_or_default()),
-            None => Ok(Value::Null),
+            Some(id) => gq.item(id).await,
+            None => Ok(None),
         },
     }
 }
@@ -918,7 +1022,7 @@ async fn location_by_alias(gq: &Gq, alias: &str) -> Result<Option<i64>> {
     }
 }
 
-async fn all_locations(gq: &Gq, content_id: i64) -> Result<Value> {
+async fn all_locations(gq: &Gq, content_id: i64) -> Result<Out> {
     let cx = gq.client.calling("loadLocationsForContent")?;
     let req = LoadLocationsForContentRequest { content_id };
     let LoadLocationsForContentResponse::Ok { body } =
@@ -939,7 +1043,7 @@ async fn all_locations(gq: &Gq, content_id: i64) -> Result<Value> {
         .load_many(ids.iter().copied())
         .await
         .map_err(|e| async_graphql::Error::new(e.message.clone()))?;
-    Ok(Value::List(
+    Ok(Out::Many(
         ids.iter().filter_map(|i| found.get(i).cloned()).collect(),
     ))
 }
@@ -992,7 +1096,9 @@ async fn url_aliases(gq: &Gq, path: &str, custom: Option<bool>) -> Result<Value>
 
 /// The main URL alias of the Location `id`: its path.
 async fn url_of(gq: &Gq, id: i64) -> Result<Value> {
-    let l = location(gq, Some(id)).await?;
+    let Some(l) = location(gq, Some(id)).await? else {
+        return Ok(Value::Null);
+    };
     let Some(path) = text(get(&l, "pathString")) else {
         return Ok(Value::Null);
     };
@@ -1006,7 +1112,7 @@ async fn url_of(gq: &Gq, id: i64) -> Result<Value> {
     })
 }
 
-async fn content_type(gq: &Gq, id: i64) -> Result<Value> {
+async fn content_type(gq: &Gq, id: i64) -> Result<Shared> {
     gq.kept(format!("type:{id}"), async |c| {
         let cx = c.calling("loadContentType")?;
         let req = LoadContentTypeRequest {
@@ -1100,7 +1206,7 @@ async fn types_of_group(gq: &Gq, group: i64) -> Result<Value> {
     ))
 }
 
-async fn section(gq: &Gq, id: i64) -> Result<Value> {
+async fn section(gq: &Gq, id: i64) -> Result<Shared> {
     gq.kept(format!("section:{id}"), async |c| {
         let cx = c.calling("loadSection")?;
         let LoadSectionResponse::Ok { body, .. } = SectionsApi::<Services>::load_section(
@@ -1115,7 +1221,7 @@ async fn section(gq: &Gq, id: i64) -> Result<Value> {
     .await
 }
 
-async fn state_group(gq: &Gq, id: i64) -> Result<Value> {
+async fn state_group(gq: &Gq, id: i64) -> Result<Shared> {
     gq.kept(format!("state-group:{id}"), async |c| {
         let cx = c.calling("loadObjectStateGroup")?;
         let req = LoadObjectStateGroupRequest {
@@ -1135,6 +1241,10 @@ async fn state_group(gq: &Gq, id: i64) -> Result<Value> {
 }
 
 async fn states(gq: &Gq, group: i64) -> Result<Value> {
+    states_of(gq, group).await.map(|s| (*s).clone())
+}
+
+async fn states_of(gq: &Gq, group: i64) -> Result<Shared> {
     gq.kept(format!("states:{group}"), async |c| {
         let cx = c.calling("loadObjectStates")?;
         let req = LoadObjectStatesRequest {
@@ -1176,7 +1286,7 @@ fn user_map(id: i64, item: &Value) -> Value {
         _ => None,
     });
     let flag = |k: &str| account.and_then(|a| get(a, k)).cloned().unwrap_or_default();
-    let version = get(item, "_info")
+    let version = get(item, "_contentInfo")
         .and_then(|i| get(i, "__version"))
         .cloned()
         .unwrap_or_default();
@@ -1190,20 +1300,20 @@ fn user_map(id: i64, item: &Value) -> Value {
             "thumbnail",
             get(item, "_thumbnail").cloned().unwrap_or_default(),
         ),
-        ("__item", item.clone()),
+        ("__contentId", id.into()),
     ])
 }
 
 /// The item of content `id` as the untyped content of `DomainContent` fields.
-async fn untyped(gq: &Gq, id: Option<i64>) -> Result<Value> {
-    let Some(id) = id else {
-        return Ok(Value::Null);
+async fn untyped(gq: &Gq, id: Option<i64>) -> Result<Out> {
+    let item = match id {
+        Some(id) => gq.item(id).await?,
+        None => None,
     };
-    let mut item = gq.item(id).await?.unwrap_or_default();
-    if let Value::Object(o) = &mut item {
-        o.insert(Name::new("__typename"), "UntypedContent".into());
-    }
-    Ok(item)
+    Ok(match item {
+        Some(i) => Out::Typed(i, "UntypedContent"),
+        None => Out::Own(Value::Null),
+    })
 }
 
 /// The relations of an item's current version (`ContentRelation`).
