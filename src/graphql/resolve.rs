@@ -215,7 +215,7 @@ pub fn resolver(ty: &str, field: &str, abstract_type: bool, domain: &Domain) -> 
         (_, "_allLocations") | ("Content", "locations") => resolver!(a, |gq, p, ctx| {
             let id = int(get(p, "__contentId")).or_else(|| int(get(p, "id")));
             match id {
-                Some(id) => all_locations(gq, id).await.map(Out::from),
+                Some(id) => all_locations(gq, id).await,
                 None => Ok(Out::Own(Value::Null)),
             }
         }),
