@@ -109,7 +109,16 @@ impl Db {
             .acquire_timeout(options.patience())
             // A ping before every checkout doubles the cost of a read.
             .test_before_acquire(false)
-            .sqlx_logging(false);
+            .sqlx_logging(false)
+            // Nagle's algorithm off (sqlx 0.9.0 leaves it on): see `nodelay.rs`.
+            .map_sqlx_postgres_pool_opts(|o| {
+                o.after_connect(|c, _| {
+                    Box::pin(async move {
+                        crate::nodelay::no_delay(c).await;
+                        Ok(())
+                    })
+                })
+            });
         if let Some(t) = options.statement_timeout {
             let ms = t.as_millis().to_string();
             co.map_sqlx_postgres_opts(move |o| {

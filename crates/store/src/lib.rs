@@ -13,6 +13,7 @@ pub mod failure;
 pub mod ids;
 pub mod maintenance;
 pub mod migration;
+mod nodelay;
 pub mod notify;
 pub mod password;
 pub mod purges;

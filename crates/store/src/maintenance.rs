@@ -56,6 +56,7 @@ pub async fn keep_up(db: Db) {
 pub async fn connect(db: &Db) -> Result<PgConnection, DbErr> {
     let options = db.conn().get_postgres_connection_pool().connect_options();
     let mut c = PgConnection::connect_with(&options).await.map_err(err)?;
+    crate::nodelay::no_delay(&mut c).await;
     sqlx::raw_sql("SET statement_timeout = 0")
         .execute(&mut c)
         .await
