@@ -33,14 +33,15 @@ pub(crate) async fn no_delay(c: &mut PgConnection) {
     }
 }
 
-/// Sets `TCP_NODELAY` on the TCP socket of this process bound to local `port`; whether
-/// there was one.
+/// Sets `TCP_NODELAY` on the TCP sockets of this process bound to local `port` (one, unless
+/// the process has sockets on several local addresses); whether there was one.
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 fn set_on_local_port(port: u16) -> bool {
     let Ok(entries) = std::fs::read_dir("/proc/self/fd") else {
         return false;
     };
+    let mut found = false;
     for entry in entries.flatten() {
         let Some(fd) = (entry.file_name().to_str()).and_then(|n| n.parse::<libc::c_int>().ok())
         else {
@@ -78,13 +79,11 @@ fn set_on_local_port(port: u16) -> bool {
                 (&raw const on).cast(),
                 size_of::<libc::c_int>() as libc::socklen_t,
             );
-            // A UDP socket may have the same port number: look further.
-            if set == 0 {
-                return true;
-            }
+            // A UDP socket may have the same port number, and only a TCP one takes this.
+            found |= set == 0;
         }
     }
-    false
+    found
 }
 
 #[cfg(not(target_os = "linux"))]
