@@ -8,7 +8,9 @@ use async_graphql::dynamic::{
     Enum, Field, InputObject, InputValue, Interface, InterfaceField, Object, Scalar, Schema,
     TypeRef, Union,
 };
-use async_graphql::parser::types::{BaseType, Type, TypeKind, TypeSystemDefinition};
+use async_graphql::parser::types::{
+    BaseType, FieldDefinition, Type, TypeKind, TypeSystemDefinition,
+};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
@@ -77,6 +79,18 @@ fn named(t: &Type) -> &str {
     }
 }
 
+/// The arguments of a field definition, with their defaults.
+fn arguments(f: &FieldDefinition) -> impl Iterator<Item = InputValue> + '_ {
+    f.arguments.iter().map(|a| {
+        let a = &a.node;
+        let arg = InputValue::new(a.name.node.as_str(), type_ref(&a.ty.node));
+        match &a.default_value {
+            Some(v) => arg.default_value(v.node.clone()),
+            None => arg,
+        }
+    })
+}
+
 /// Builds the executable schema of `domain`.
 pub fn build(domain: Arc<Domain>) -> anyhow::Result<Built> {
     let text = sdl(&domain);
@@ -118,12 +132,7 @@ pub fn build(domain: Arc<Domain>) -> anyhow::Result<Built> {
                     );
                     let mut field =
                         Field::new(f.name.node.as_str(), type_ref(ty), move |ctx| resolver(ctx));
-                    for a in &f.arguments {
-                        let a = &a.node;
-                        let mut arg = InputValue::new(a.name.node.as_str(), type_ref(&a.ty.node));
-                        if let Some(v) = &a.default_value {
-                            arg = arg.default_value(v.node.clone());
-                        }
+                    for arg in arguments(f) {
                         field = field.argument(arg);
                     }
                     object = object.field(field);
@@ -135,12 +144,7 @@ pub fn build(domain: Arc<Domain>) -> anyhow::Result<Built> {
                 for f in &i.fields {
                     let f = &f.node;
                     let mut field = InterfaceField::new(f.name.node.as_str(), type_ref(&f.ty.node));
-                    for a in &f.arguments {
-                        let a = &a.node;
-                        let mut arg = InputValue::new(a.name.node.as_str(), type_ref(&a.ty.node));
-                        if let Some(v) = &a.default_value {
-                            arg = arg.default_value(v.node.clone());
-                        }
+                    for arg in arguments(f) {
                         field = field.argument(arg);
                     }
                     interface = interface.field(field);

@@ -44,6 +44,15 @@ async fn gql_as(
     r.json()
 }
 
+/// The first error's message of `query` asked as admin.
+async fn error_of(app: &TestApp, query: &str) -> String {
+    let v = gql_as(app, Some(ADMIN), query, Value::Null).await;
+    v["errors"][0]["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{query}: no error in {v}"))
+        .to_string()
+}
+
 async fn gql(app: &TestApp, query: &str) -> Value {
     let v = gql_as(app, Some(ADMIN), query, Value::Null).await;
     assert!(v.get("errors").is_none(), "{query}: {v}");
@@ -293,14 +302,11 @@ async fn the_domain_schema_follows_the_reference_and_the_content_types() {
     assert!(sdl.contains("type BlogPostItem implements Item & Node"));
     assert!(!sdl.contains("Blog-post"));
     // An item asked as another type is refused, naming the type.
-    let v = gql_as(
+    let message = error_of(
         &app,
-        Some(ADMIN),
         &format!("{{ content {{ folder(contentId: {id}) {{ name }} }} }}"),
-        Value::Null,
     )
     .await;
-    let message = v["errors"][0]["message"].as_str().unwrap();
     assert!(message.contains("'folder'"), "{message}");
 }
 
@@ -576,23 +582,9 @@ async fn requests_in_every_form_and_their_errors() {
     for _ in 0..8 {
         deep = format!("_location {{ contentInfo {{ mainLocation {{ {deep} }} }} }}");
     }
-    let v = gql_as(
-        &app,
-        Some(ADMIN),
-        &format!("{{ item(contentId: 1) {{ {deep} }} }}"),
-        Value::Null,
-    )
-    .await;
-    let m = v["errors"][0]["message"].as_str().unwrap();
+    let m = error_of(&app, &format!("{{ item(contentId: 1) {{ {deep} }} }}")).await;
     assert!(m.contains("nested too deep"), "{m}");
-    let v = gql_as(
-        &app,
-        Some(ADMIN),
-        "{ content { folders(first: 5000) { totalCount } } }",
-        Value::Null,
-    )
-    .await;
-    let m = v["errors"][0]["message"].as_str().unwrap();
+    let m = error_of(&app, "{ content { folders(first: 5000) { totalCount } } }").await;
     assert!(m.contains("first"), "{m}");
     // A syntax error is GraphQL's own answer, with where it is.
     let v = gql_as(&app, Some(ADMIN), "{ item(", Value::Null).await;
