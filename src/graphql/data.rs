@@ -589,6 +589,39 @@ impl Client {
     }
 }
 
+/// Locations read per view when loading the Locations of content items.
+const LOCATIONS_PAGE: i64 = 1000;
+
+impl Client {
+    /// The Locations the caller may read of the content items `ids`, by content id.
+    pub async fn locations_of(&self, ids: &[i64]) -> Result<HashMap<i64, Vec<Value>>> {
+        let mut out: HashMap<i64, Vec<Value>> = HashMap::new();
+        let sort = vec![(
+            "LocationId".to_string(),
+            HashValue::String("ascending".into()),
+        )];
+        let mut offset = 0;
+        loop {
+            let filter = criterion("ContentIdCriterion", ids);
+            let found = self
+                .search(true, filter, sort.clone(), LOCATIONS_PAGE, offset)
+                .await?;
+            let n = found.hits.len() as i64;
+            for h in &found.hits {
+                if let SearchHitObject::Location(l) = h {
+                    out.entry(l.content)
+                        .or_default()
+                        .push(location_map(&self.domain, l));
+                }
+            }
+            offset += n;
+            if n < LOCATIONS_PAGE || offset >= found.count {
+                return Ok(out);
+            }
+        }
+    }
+}
+
 /// `{name: "id,id,…"}`: one criterion matching any of `ids` (a list would be one criterion
 /// per id, all of which must hold).
 pub fn criterion(name: &str, ids: &[i64]) -> HashValue {
@@ -600,6 +633,9 @@ pub fn criterion(name: &str, ids: &[i64]) -> HashValue {
 pub struct Items(pub Arc<Client>);
 /// Loads Locations by id, a batch at a time.
 pub struct Locations(pub Arc<Client>);
+
+/// Loads the Locations of content items, a batch of items at a time.
+pub struct LocationsOf(pub Arc<Client>);
 
 /// A loaded value, shared by every field that reads it (never copied).
 pub type Shared = Arc<Value>;
@@ -626,12 +662,34 @@ impl Loader<i64> for Locations {
     }
 }
 
+impl Loader<i64> for LocationsOf {
+    type Value = Arc<Vec<Shared>>;
+    type Error = Arc<async_graphql::Error>;
+
+    async fn load(
+        &self,
+        keys: &[i64],
+    ) -> std::result::Result<HashMap<i64, Self::Value>, Self::Error> {
+        let found = self.0.locations_of(keys).await.map_err(Arc::new)?;
+        Ok(keys
+            .iter()
+            .map(|k| {
+                let all = found.get(k).map_or(Vec::new(), |ls| {
+                    ls.iter().map(|l| Arc::new(l.clone())).collect()
+                });
+                (*k, Arc::new(all))
+            })
+            .collect())
+    }
+}
+
 /// A request's reading state: its client, its loaders, and answers kept by key (sections,
 /// content types) for the request's length.
 pub struct Gq {
     pub client: Arc<Client>,
     pub items: DataLoader<Items, HashMapCache>,
     pub locations: DataLoader<Locations, HashMapCache>,
+    pub locations_of: DataLoader<LocationsOf, HashMapCache>,
     kept: Mutex<Kept>,
 }
 
@@ -648,6 +706,11 @@ impl Gq {
             items: DataLoader::with_cache(Items(client.clone()), spawn, HashMapCache::default()),
             locations: DataLoader::with_cache(
                 Locations(client.clone()),
+                spawn,
+                HashMapCache::default(),
+            ),
+            locations_of: DataLoader::with_cache(
+                LocationsOf(client.clone()),
                 spawn,
                 HashMapCache::default(),
             ),

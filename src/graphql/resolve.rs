@@ -1022,30 +1022,15 @@ async fn location_by_alias(gq: &Gq, alias: &str) -> Result<Option<i64>> {
     }
 }
 
+/// The Locations of content `content_id` the caller may read (loaded with those of the
+/// items beside it: one view per batch).
 async fn all_locations(gq: &Gq, content_id: i64) -> Result<Out> {
-    let cx = gq.client.calling("loadLocationsForContent")?;
-    let req = LoadLocationsForContentRequest { content_id };
-    let LoadLocationsForContentResponse::Ok { body } =
-        LocationsApi::<Services>::load_locations_for_content(
-            gq.client.services.locations(),
-            &cx,
-            req,
-        )
-        .await
-        .map_err(error)?;
-    let ids: Vec<i64> = body
-        .location
-        .iter()
-        .filter_map(|h| data::href_id(h))
-        .collect();
     let found = gq
-        .locations
-        .load_many(ids.iter().copied())
+        .locations_of
+        .load_one(content_id)
         .await
         .map_err(|e| async_graphql::Error::new(e.message.clone()))?;
-    Ok(Out::Many(
-        ids.iter().filter_map(|i| found.get(i).cloned()).collect(),
-    ))
+    Ok(Out::Many(found.map_or(Vec::new(), |all| (*all).clone())))
 }
 
 async fn url_aliases(gq: &Gq, path: &str, custom: Option<bool>) -> Result<Value> {

@@ -204,6 +204,30 @@ async fn a_page_costs_the_same_statements_whatever_its_size() {
     }
     assert_eq!(costs[0], costs[1], "statements of a page of 2 and of 12");
     assert!(costs[0] > 5, "the query ran: {} statements", costs[0]);
+    // Every item's Locations too: one view for the page's items.
+    let mut costs = Vec::new();
+    for size in [2, 12] {
+        let query = format!(
+            "{{ _repository {{ location(locationId: {at}) {{ children(first: {size}) {{ edges {{ node {{ id content {{ _allLocations {{ id pathString }} }} }} }} }} }} }} }}"
+        );
+        gql(&app, &query).await;
+        let before = app.statements();
+        let v = gql(&app, &query).await;
+        costs.push(app.statements() - before);
+        for e in v["_repository"]["location"]["children"]["edges"]
+            .as_array()
+            .unwrap()
+        {
+            assert_eq!(
+                e["node"]["content"]["_allLocations"][0]["id"],
+                e["node"]["id"]
+            );
+        }
+    }
+    assert_eq!(
+        costs[0], costs[1],
+        "statements with the Locations of 2 and of 12 items"
+    );
 }
 
 #[tokio::test]
