@@ -413,6 +413,26 @@ pub fn resolver(ty: &str, field: &str, abstract_type: bool, domain: &Domain) -> 
                     .collect(),
             ))
         }),
+        ("UserGroup", "subGroups") => {
+            resolver!(a, |gq, p, ctx| members(gq, p, "user_group").await)
+        }
+        ("UserGroup", "users") => resolver!(a, |gq, p, ctx| members(gq, p, "user").await),
+        ("UserGroup", "parentGroup") => resolver!(a, |gq, p, ctx| {
+            let here = location(gq, int(get(p, "__mainLocationId"))).await?;
+            let parent = here.and_then(|l| int(get(&l, "parentLocationId")));
+            let Some(parent) = location(gq, parent).await? else {
+                return Ok(Value::Null);
+            };
+            match int(get(&parent, "contentId")) {
+                Some(id) => match gq.item(id).await? {
+                    Some(item) if text(get(&item, "__typename")) == Some("UserGroupItem") => {
+                        Ok(user_map(id, &item))
+                    }
+                    _ => Ok(Value::Null),
+                },
+                None => Ok(Value::Null),
+            }
+        }),
         ("Content", "owner") => resolver!(a, |gq, p, ctx| user(gq, int(get(p, "ownerId"))).await),
         ("Content", "mainLocation") => {
             resolver!(a, |gq, p, ctx| location(gq, int(get(p, "mainLocationId")))
@@ -1286,7 +1306,49 @@ fn user_map(id: i64, item: &Value) -> Value {
             get(item, "_thumbnail").cloned().unwrap_or_default(),
         ),
         ("__contentId", id.into()),
+        (
+            "__mainLocationId",
+            get(item, "_contentInfo")
+                .and_then(|i| get(i, "mainLocationId"))
+                .cloned()
+                .unwrap_or_default(),
+        ),
     ])
+}
+
+/// The user groups (`user_group`, `UserGroup`) or users (`user`, `User`) right under the
+/// group `group` (a `UserGroup` value) the caller may read.
+async fn members(gq: &Gq, group: &Value, type_identifier: &str) -> Result<Value> {
+    let Some(location) = int(get(group, "__mainLocationId")) else {
+        return Ok(Value::List(Vec::new()));
+    };
+    let filter = HashValue::Map(vec![(
+        "AND".into(),
+        HashValue::List(vec![
+            criterion("ParentLocationIdCriterion", &[location]),
+            HashValue::Map(vec![(
+                "ContentTypeIdentifierCriterion".into(),
+                HashValue::String(type_identifier.into()),
+            )]),
+        ]),
+    )]);
+    let sort = vec![(
+        "ContentName".to_string(),
+        HashValue::String("ascending".into()),
+    )];
+    let found = gq.client.search(false, filter, sort, MAX_PAGE, 0).await?;
+    Ok(Value::List(
+        found
+            .hits
+            .iter()
+            .filter_map(|h| match h {
+                SearchHitObject::Content(c) => {
+                    Some(user_map(c.id, &data::item_map(gq.domain(), c)))
+                }
+                SearchHitObject::Location(_) => None,
+            })
+            .collect(),
+    ))
 }
 
 /// The item of content `id` as the untyped content of `DomainContent` fields.

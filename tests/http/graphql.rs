@@ -416,7 +416,7 @@ async fn items_by_every_key_and_their_field_values() {
     let v = gql(
         &app,
         &format!(
-            "{{ content {{ article(contentId: {id}) {{ _contentInfo {{ relations {{ type sourceFieldDefinitionIdentifier destinationContent {{ _name }} }} states {{ identifier group {{ identifier }} }} contentType {{ groups {{ identifier }} }} owner {{ groups {{ name content {{ _name }} }} }} versions {{ versionNumber status }} }} }} }} }}"
+            "{{ content {{ article(contentId: {id}) {{ _contentInfo {{ relations {{ type sourceFieldDefinitionIdentifier destinationContent {{ _name }} }} states {{ identifier group {{ identifier }} }} contentType {{ groups {{ identifier }} }} owner {{ groups {{ name content {{ _name }} parentGroup {{ name }} subGroups {{ name }} users {{ name }} }} }} versions {{ versionNumber status }} }} }} }} }}"
         ),
     )
     .await;
@@ -435,7 +435,9 @@ async fn items_by_every_key_and_their_field_values() {
     );
     assert_eq!(
         info["owner"]["groups"],
-        json!([{"name": "Administrator users", "content": {"_name": "Administrator users"}}])
+        json!([{"name": "Administrator users", "content": {"_name": "Administrator users"},
+                "parentGroup": {"name": "Users"}, "subGroups": [],
+                "users": [{"name": "Administrator User"}]}])
     );
     assert_eq!(info["versions"], json!([{"versionNumber": 1, "status": 1}]));
     // The global id names the item too, through `item` and `node`.
