@@ -8,7 +8,7 @@
 use super::data::{Client, Gq};
 use super::schema::{self, Built, Schemas};
 use crate::mount::Services;
-use cairn_runtime::http::{Access, Edge, Operation, Settings, parse_query};
+use cairn_runtime::http::{Access, Called, Edge, Operation, Settings, parse_query};
 use cairn_runtime::{Rendered, ResponseCache};
 use poem::http::{Method, StatusCode, header};
 use poem::{Endpoint, Request, Response};
@@ -54,7 +54,16 @@ pub fn endpoint(
     let schemas = Arc::new(Schemas::default());
     poem::endpoint::make(move |req: Request| {
         let (services, dialect, schemas) = (services.clone(), dialect.clone(), schemas.clone());
-        async move { Ok::<_, poem::Error>(answer(&services, dialect, &schemas, req).await) }
+        async move {
+            let called = match *req.method() {
+                Method::GET | Method::HEAD => &QUERY_GET,
+                _ => &QUERY_POST,
+            };
+            let mut resp = answer(&services, dialect, &schemas, req).await;
+            // What the request log and the metrics name it.
+            resp.extensions_mut().insert(Called(called));
+            Ok::<_, poem::Error>(resp)
+        }
     })
 }
 
