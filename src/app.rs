@@ -53,7 +53,12 @@ pub fn app(
             crate::http_cache::context_hash_endpoint(service.shared.clone(), dialects[0].clone()),
         )
         .at(
-            crate::graphql::PATH,
+            // In the site's sub-folder, as the reference's (`/graphql` without one).
+            format!(
+                "{}{}",
+                service.settings.cookie_path.trim_end_matches('/'),
+                crate::graphql::PATH
+            ),
             crate::graphql::endpoint(service.clone(), dialects[0].clone()),
         )
         .nest(service.settings.storage_uri.clone(), files)

@@ -262,6 +262,16 @@ async fn vendor_prefix_and_sub_folder_are_configuration() {
         .send()
         .await
         .assert_error(404);
+    // GraphQL in the sub-folder too.
+    let r = (app.abs("POST", "/cms/graphql").admin())
+        .raw_body(
+            "application/graphql",
+            "{ _repository { location(locationId: 2) { id } } }",
+        )
+        .send()
+        .await;
+    r.assert(200);
+    assert_eq!(r.json()["data"]["_repository"]["location"]["id"], 2);
     let doc = app.abs("GET", "/cms/api/ezp/v2/openapi.json").send().await;
     doc.assert(200);
     let doc = doc.json();
