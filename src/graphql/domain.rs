@@ -25,7 +25,7 @@ pub struct TypeDesc {
 }
 
 /// A Field definition as the schema shows it.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct FieldDesc {
     pub identifier: String,
     /// Its GraphQL field name.
@@ -36,7 +36,8 @@ pub struct FieldDesc {
     pub value_type: String,
     /// Whether a new item must have it.
     pub required: bool,
-    pub settings: Json,
+    /// A selection's options: (index, label).
+    pub options: Vec<(i64, String)>,
 }
 
 /// What a field of a generated type resolves.
@@ -121,6 +122,22 @@ pub async fn load(
 
 fn json(text: &str) -> Json {
     serde_json::from_str(text).unwrap_or(Json::Null)
+}
+
+/// A selection's options in its settings (a list, or a map of indexes): (index, label).
+fn options(settings: &Json) -> Vec<(i64, String)> {
+    match settings.get("options") {
+        Some(Json::Array(l)) => l
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i as i64, v.as_str().unwrap_or_default().to_string()))
+            .collect(),
+        Some(Json::Object(o)) => o
+            .iter()
+            .filter_map(|(k, v)| Some((k.parse().ok()?, v.as_str()?.to_string())))
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The GraphQL type of a Field definition's value (the reference's `default_settings.yaml`
@@ -278,7 +295,7 @@ fn make(
                 field_type,
                 value_type,
                 required: f.is_required,
-                settings,
+                options: options(&settings),
             });
         }
         let ti = d.types.len();

@@ -650,7 +650,7 @@ fn by_role(role: Role, a: bool, domain: &Domain) -> Resolver {
                     HashValue::String(identifier.clone()),
                 )])];
                 if let Some(q) = ctx.args.get("query") {
-                    all.extend(search_query(gq.domain(), q.as_value())?);
+                    all.extend(search_query(q.as_value())?);
                 }
                 let filter = HashValue::Map(vec![("AND".into(), HashValue::List(all))]);
                 connection(gq, ctx, false, filter).await
@@ -659,40 +659,9 @@ fn by_role(role: Role, a: bool, domain: &Domain) -> Resolver {
         Role::Create(ti) => resolver!(a, |gq, p, ctx| mutate::create(gq, ctx, ti).await),
         Role::Update(ti) => resolver!(a, |gq, p, ctx| mutate::update(gq, ctx, ti).await),
         Role::FieldValue(ti, fi) => {
-            let field = Arc::new(FieldDescClone::of(&domain.types[ti].fields[fi]));
+            let field = Arc::new(domain.types[ti].fields[fi].clone());
             resolver!(a, [field], |gq, p, ctx| field_value(gq, p, ctx, &field)
                 .await)
-        }
-    }
-}
-
-/// What a field value's resolver needs of its Field definition.
-struct FieldDescClone {
-    identifier: String,
-    field_type: String,
-    value_type: String,
-    options: Vec<(i64, String)>,
-}
-
-impl FieldDescClone {
-    fn of(f: &FieldDesc) -> FieldDescClone {
-        let options = match f.settings.get("options") {
-            Some(serde_json::Value::Array(l)) => l
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (i as i64, v.as_str().unwrap_or_default().to_string()))
-                .collect(),
-            Some(serde_json::Value::Object(o)) => o
-                .iter()
-                .filter_map(|(k, v)| Some((k.parse().ok()?, v.as_str()?.to_string())))
-                .collect(),
-            _ => Vec::new(),
-        };
-        FieldDescClone {
-            identifier: f.identifier.clone(),
-            field_type: f.field_type.clone(),
-            value_type: f.value_type.clone(),
-            options,
         }
     }
 }
@@ -731,7 +700,7 @@ async fn field_value(
     gq: &Gq,
     item: &Value,
     ctx: &ResolverContext<'_>,
-    f: &FieldDescClone,
+    f: &FieldDesc,
 ) -> Result<Out> {
     let Some(langs) = get(item, "__fields").and_then(|fs| get(fs, &f.identifier)) else {
         return Ok(Out::Own(Value::Null));
@@ -1579,7 +1548,7 @@ fn sort_clauses(ctx: &ResolverContext<'_>) -> Result<Vec<(String, HashValue)>> {
 }
 
 /// The criteria of a `ContentSearchQuery`.
-fn search_query(domain: &Domain, q: &Value) -> Result<Vec<HashValue>> {
+fn search_query(q: &Value) -> Result<Vec<HashValue>> {
     let mut out = Vec::new();
     let Value::Object(q) = q else {
         return Ok(out);
@@ -1660,7 +1629,6 @@ fn search_query(domain: &Domain, q: &Value) -> Result<Vec<HashValue>> {
             other => return Err(format!("query: {other} is not supported").into()),
         }
     }
-    let _ = domain;
     Ok(out)
 }
 

@@ -4,6 +4,7 @@
 //! permissions with their counts, limits, the request forms and their errors, and a page's
 //! statements bounded whatever its size.
 
+use crate::content::{publish_name, published_folder};
 use crate::permissions::{PW, plain_user, role_for};
 use crate::support::*;
 use serde_json::{Value, json};
@@ -61,44 +62,18 @@ async fn gql(app: &TestApp, query: &str) -> Value {
 
 /// A folder named `name` under the Location `parent` (a path), published; its content id.
 async fn folder(app: &TestApp, parent: &str, name: &str) -> i64 {
-    let c = create_content(
-        app,
-        json!({"ContentType": {"_href": format!("{PREFIX}/content/types/1")},
-               "mainLanguageCode": "eng-GB",
-               "LocationCreate": {"ParentLocation": {"_href": format!("{PREFIX}/content/locations/{parent}")}},
-               "Section": {"_href": format!("{PREFIX}/content/sections/1")},
-               "fields": {"field": [{"fieldDefinitionIdentifier": "name", "languageCode": "eng-GB", "fieldValue": name}]}}),
-    )
-    .await;
-    let id = c["_id"].as_i64().unwrap();
-    app.req("PUBLISH", &format!("/content/objects/{id}/versions/1"))
-        .admin()
-        .send()
-        .await
-        .assert(204);
-    id
+    published_folder(app, name, parent).await.0
 }
 
-/// The Location id of content `id`'s main Location.
-async fn main_location(app: &TestApp, id: i64) -> i64 {
-    let r = app
-        .get(&format!("/content/objects/{id}"))
-        .admin()
-        .accept("ContentInfo+json")
-        .send()
-        .await;
-    last_id(
-        r.json()["Content"]["MainLocation"]["_href"]
-            .as_str()
-            .unwrap(),
-    )
+/// A folder named `name` under Location 2, published; the id of its Location.
+async fn folder_location(app: &TestApp, name: &str) -> i64 {
+    last_id(&published_folder(app, name, "1/2").await.1)
 }
 
 #[tokio::test]
 async fn the_admin_uis_sub_items_query_is_answered_in_the_shape_it_reads() {
     let app = TestApp::new().await;
-    let parent = folder(&app, "1/2", "Parent").await;
-    let at = main_location(&app, parent).await;
+    let at = folder_location(&app, "Parent").await;
     for name in ["Alpha", "Beta", "Gamma"] {
         folder(&app, &format!("1/2/{at}"), name).await;
     }
@@ -185,8 +160,7 @@ async fn the_admin_uis_sub_items_query_is_answered_in_the_shape_it_reads() {
 async fn a_page_costs_the_same_statements_whatever_its_size() {
     // Without the response cache: every query runs.
     let app = TestApp::with_args(&["--cache-mib", "0"]).await;
-    let parent = folder(&app, "1/2", "Parent").await;
-    let at = main_location(&app, parent).await;
+    let at = folder_location(&app, "Parent").await;
     for i in 0..12 {
         folder(&app, &format!("1/2/{at}"), &format!("Child {i:02}")).await;
     }
@@ -372,7 +346,12 @@ async fn items_by_every_key_and_their_field_values() {
         .send()
         .await
         .assert(204);
-    let location = main_location(&app, id).await;
+    let info = (app.get(&format!("/content/objects/{id}")).admin())
+        .accept("ContentInfo+json")
+        .send()
+        .await
+        .json();
+    let location = last_id(info["Content"]["MainLocation"]["_href"].as_str().unwrap());
     let fields = "title intro { plaintext xml html5 } enableComments author { name email } \
                   _name _url _location { id } _contentInfo { publishedDate { format(pattern: \"Y\") } } id";
     let mut seen = Vec::new();
@@ -866,30 +845,7 @@ async fn answers_are_kept_until_the_next_change() {
     let v = gql_as(&app, None, &query, Value::Null).await;
     assert!(v.get("errors").is_some() || v["data"]["content"]["folder"]["name"] == "Kept");
     // A change through REST is seen at once.
-    let draft = app
-        .req("COPY", &format!("/content/objects/{id}/currentversion"))
-        .admin()
-        .accept("Version+json")
-        .send()
-        .await;
-    draft.assert(201);
-    let no = draft.json()["Version"]["VersionInfo"]["versionNo"]
-        .as_i64()
-        .unwrap();
-    app.req("PATCH", &format!("/content/objects/{id}/versions/{no}"))
-        .admin()
-        .json_body(
-            "VersionUpdate",
-            json!({"fields": {"field": [{"fieldDefinitionIdentifier": "name", "languageCode": "eng-GB", "fieldValue": "Changed"}]}}),
-        )
-        .send()
-        .await
-        .assert(200);
-    app.req("PUBLISH", &format!("/content/objects/{id}/versions/{no}"))
-        .admin()
-        .send()
-        .await
-        .assert(204);
+    publish_name(&app, id, "Changed").await;
     assert_eq!(
         gql(&app, &query).await["content"]["folder"]["name"],
         "Changed"
