@@ -359,9 +359,10 @@ pub async fn version_rows(db: &impl Connection, pairs: &[(i64, i64)]) -> Result<
     Ok(out)
 }
 
-/// The `image` Field of the current version (in its main language) of each published content
-/// item of `ids` that has one: the image an `ezimageasset` value's variations name, as the
-/// reference's `ImageAssetFieldTypeProcessor` takes it from the target content.
+/// The `image` Field of the current version (in its main language) of each content item of
+/// `ids` that has one, published or not yet (a draft's first version is its current one): the
+/// image an `ezimageasset` value's variations name, as the reference's
+/// `ImageAssetFieldTypeProcessor` takes it from the target content (`loadContent`).
 pub async fn asset_images(db: &impl Connection, ids: &[i64]) -> Result<HashMap<i64, FieldIds>> {
     let mut out = HashMap::new();
     for chunk in ids.chunks(500) {
@@ -370,12 +371,11 @@ pub async fn asset_images(db: &impl Connection, ids: &[i64]) -> Result<HashMap<i
              JOIN content_fields f ON f.content_id = c.id AND f.version_no = c.current_version \
              AND f.language_code = c.main_language_code \
              JOIN field_definitions d ON d.id = f.field_definition_id AND d.status = ? \
-             WHERE c.id IN ({}) AND c.status = ? AND d.identifier = 'image'",
+             WHERE c.id IN ({}) AND d.identifier = 'image'",
             vec!["?"; chunk.len()].join(", ")
         );
         let mut values: Vec<sea_orm::Value> = vec![content_type::DEFINED.into()];
         values.extend(chunk.iter().map(|id| (*id).into()));
-        values.push(content::PUBLISHED.into());
         let rows = db
             .query_all_raw(stmt(db.get_database_backend(), &sql, values))
             .await?;

@@ -150,11 +150,17 @@ fn pixels(
 ) -> Result<DynamicImage, Refused> {
     let turbo = match header.format {
         Format::Jpeg => jpeg(bytes, header, at),
-        _ => Err(None),
+        _ => Err(Turbo::NotGiven),
     };
     let why = match turbo {
         Ok(image) => return Ok(image),
-        Err(why) => why,
+        Err(Turbo::TooManyScans) => {
+            return Err(Refused::Corrupt(format!(
+                "the JPEG has more than {SCAN_LIMIT} scans"
+            )));
+        }
+        Err(Turbo::NotGiven) => None,
+        Err(Turbo::Said(why)) => Some(why),
     };
     let (width, height) = (header.width, header.height);
     let image = DynamicImage::from_decoder(decoder).map_err(|e| match e {
@@ -167,16 +173,22 @@ fn pixels(
     Ok(eight_bit(image))
 }
 
-/// The JPEG `bytes` decoded by libjpeg-turbo as [`pixels`] says. `Err(None)` when it is not
-/// one libjpeg-turbo is given (CMYK, YCCK, or a header it cannot read); `Err(Some(why))`
-/// when it says an error or a warning (data cut short, extraneous bytes, ...). Its errors
-/// and warnings unwind out of its C code ([`libjpeg_errors`]) and are caught here: a bad
-/// file never takes the process down.
-fn jpeg(
-    bytes: &[u8],
-    header: &Header,
-    at: Option<(u32, u32)>,
-) -> Result<DynamicImage, Option<String>> {
+/// Why libjpeg-turbo gave no pixels.
+#[derive(Debug, PartialEq)]
+enum Turbo {
+    /// Not a JPEG it is given (CMYK, YCCK, or a header it cannot read).
+    NotGiven,
+    /// It said an error or a warning (data cut short, extraneous bytes, ...).
+    Said(String),
+    /// It reached a scan beyond [`SCAN_LIMIT`]: the JPEG is refused, not given to `image`,
+    /// whose decoder has no such limit.
+    TooManyScans,
+}
+
+/// The JPEG `bytes` decoded by libjpeg-turbo as [`pixels`] says, or why not. Its errors and
+/// warnings unwind out of its C code ([`libjpeg_errors`]) and are caught here: a bad file
+/// never takes the process down.
+fn jpeg(bytes: &[u8], header: &Header, at: Option<(u32, u32)>) -> Result<DynamicImage, Turbo> {
     use mozjpeg::{ColorSpace, Decompress};
     use std::panic::{AssertUnwindSafe, catch_unwind};
     let opened = catch_unwind(|| {
@@ -185,16 +197,16 @@ fn jpeg(
             .from_mem(bytes)
     });
     let Ok(Ok(mut decompress)) = opened else {
-        return Err(None);
+        return Err(Turbo::NotGiven);
     };
     let grey = match decompress.color_space() {
         ColorSpace::JCS_GRAYSCALE => true,
         ColorSpace::JCS_RGB | ColorSpace::JCS_YCbCr => false,
-        _ => return Err(None),
+        _ => return Err(Turbo::NotGiven),
     };
     // The size `open` bounded is the size decoded.
     if decompress.size() != (header.width as usize, header.height as usize) {
-        return Err(None);
+        return Err(Turbo::NotGiven);
     }
     let (width, height) = decompress.size();
     let scaled = |len: usize, eighths: usize| (len * eighths).div_ceil(8);
@@ -213,28 +225,30 @@ fn jpeg(
         } else {
             decompress.rgb()
         };
-        let mut started = started.map_err(|e| e.to_string())?;
+        let mut started = started.map_err(|e| Turbo::Said(e.to_string()))?;
         let (w, h) = (started.width(), started.height());
         if (w, h) != (scaled(width, eighths), scaled(height, eighths)) {
-            return Err("the decoded JPEG is not of its size".to_owned());
+            return Err(Turbo::Said(
+                "the decoded JPEG is not of its size".to_owned(),
+            ));
         }
         let mut pixels = vec![0u8; w * h * if grey { 1 } else { 3 }];
         started
             .read_scanlines_into(&mut pixels)
-            .map_err(|e| e.to_string())?;
-        started.finish().map_err(|e| e.to_string())?;
+            .map_err(|e| Turbo::Said(e.to_string()))?;
+        started.finish().map_err(|e| Turbo::Said(e.to_string()))?;
         Ok((w as u32, h as u32, pixels))
     }));
     let (w, h, pixels) = match decoded {
-        Ok(decoded) => decoded.map_err(Some)?,
-        Err(unwound) => return Err(Some(libjpeg_said(unwound))),
+        Ok(decoded) => decoded?,
+        Err(unwound) => return Err(libjpeg_said(unwound)),
     };
     let image = if grey {
         image::GrayImage::from_raw(w, h, pixels).map(DynamicImage::ImageLuma8)
     } else {
         image::RgbImage::from_raw(w, h, pixels).map(DynamicImage::ImageRgb8)
     };
-    image.ok_or_else(|| Some("the decoded JPEG is not of its size".into()))
+    image.ok_or_else(|| Turbo::Said("the decoded JPEG is not of its size".into()))
 }
 
 /// libjpeg's error manager for [`jpeg`]: an error, a warning (libjpeg-turbo's
@@ -287,7 +301,7 @@ fn libjpeg_errors() -> mozjpeg_sys::jpeg_error_mgr {
             (*decompress).input_scan_number
         };
         if scans >= SCAN_LIMIT as c_int {
-            std::panic::resume_unwind(Box::new(format!("more than {SCAN_LIMIT} scans")));
+            std::panic::resume_unwind(Box::new(Turbo::TooManyScans));
         }
     }
 
@@ -300,16 +314,20 @@ fn libjpeg_errors() -> mozjpeg_sys::jpeg_error_mgr {
     err
 }
 
-/// What an unwind out of libjpeg says (a `String` from [`libjpeg_errors`], or a panic's
-/// message).
-fn libjpeg_said(unwound: Box<dyn std::any::Any + Send>) -> String {
-    match unwound.downcast::<String>() {
+/// What an unwind out of libjpeg says (a `String` or [`Turbo::TooManyScans`] from
+/// [`libjpeg_errors`], or a panic's message).
+fn libjpeg_said(unwound: Box<dyn std::any::Any + Send>) -> Turbo {
+    let unwound = match unwound.downcast::<Turbo>() {
+        Ok(turbo) => return *turbo,
+        Err(unwound) => unwound,
+    };
+    Turbo::Said(match unwound.downcast::<String>() {
         Ok(why) => *why,
         Err(unwound) => match unwound.downcast::<&str>() {
             Ok(why) => (*why).to_owned(),
             Err(_) => "libjpeg-turbo failed".to_owned(),
         },
-    }
+    })
 }
 
 /// The format and size a file's first bytes announce (no pixel decoded).
@@ -474,7 +492,7 @@ mod tests {
     }
 
     /// `bytes` decoded by libjpeg-turbo for a variation at least `at` large.
-    fn turbo(bytes: &[u8], at: Option<(u32, u32)>) -> Result<DynamicImage, Option<String>> {
+    fn turbo(bytes: &[u8], at: Option<(u32, u32)>) -> Result<DynamicImage, Turbo> {
         let (header, _) = open(bytes).unwrap();
         super::jpeg(bytes, &header, at)
     }
@@ -536,7 +554,7 @@ mod tests {
         let mut compressor = compressor.start_compress(Vec::new()).unwrap();
         compressor.write_scanlines(&cmyk).unwrap();
         let bytes = compressor.finish().unwrap();
-        assert_eq!(turbo(&bytes, Some((100, 75))).err(), Some(None));
+        assert_eq!(turbo(&bytes, Some((100, 75))).err(), Some(Turbo::NotGiven));
         let r = render(&bytes, Variations::defaults().get("small").unwrap()).unwrap();
         assert_eq!((r.width, r.height), (100, 75));
         assert_eq!(check(&bytes), Ok((800, 600)));
@@ -583,10 +601,7 @@ mod tests {
             ("extraneous", &extraneous[..]),
         ] {
             let warned = turbo(bytes, Some((100, 75))).err();
-            assert!(
-                warned.as_ref().is_some_and(Option::is_some),
-                "{name}: {warned:?}"
-            );
+            assert!(matches!(warned, Some(Turbo::Said(_))), "{name}: {warned:?}");
             let by_image = image::load_from_memory(bytes).map(|i| (i.width(), i.height()));
             let checked = check(bytes);
             assert_eq!(
@@ -600,6 +615,48 @@ mod tests {
                 assert_eq!((r.width, r.height), (100, 75), "{name}");
             }
         }
+    }
+
+    /// A progressive grey JPEG of 8 × 8 pixels made of `scans` scans: each the first scan of
+    /// its DC coefficients at full precision (Ah = Al = 0), which a decoder may be given again
+    /// without a warning, of one block whose difference is 0.
+    pub(crate) fn progressive(scans: usize) -> Vec<u8> {
+        let mut b = vec![0xff, 0xd8];
+        // DQT: table 0, 8 bits, every step 1.
+        b.extend([0xff, 0xdb, 0x00, 0x43, 0x00]);
+        b.extend([1u8; 64]);
+        // SOF2: 8 bits, 8 × 8, one component (1, sampled 1 × 1, table 0).
+        b.extend([0xff, 0xc2, 0x00, 0x0b, 8, 0, 8, 0, 8, 1, 1, 0x11, 0]);
+        // DHT: DC table 0, one code of one bit ("0") for category 0.
+        b.extend([0xff, 0xc4, 0x00, 0x14, 0x00, 1]);
+        b.extend([0u8; 15]);
+        b.push(0);
+        for _ in 0..scans {
+            // SOS: component 1 with table 0, Ss = Se = 0, Ah = Al = 0; then its one block:
+            // "0", padded with ones.
+            b.extend([0xff, 0xda, 0x00, 0x08, 1, 1, 0x00, 0, 0, 0x00, 0x7f]);
+        }
+        b.extend([0xff, 0xd9]);
+        b
+    }
+
+    #[test]
+    fn jpegs_of_more_than_500_scans_are_refused() {
+        let small = Variations::defaults();
+        let small = small.get("small").unwrap();
+        for scans in [1, 499] {
+            let bytes = progressive(scans);
+            assert_eq!(check(&bytes), Ok((8, 8)), "{scans}");
+            assert!(turbo(&bytes, None).is_ok(), "{scans}");
+            let r = render(&bytes, small).unwrap();
+            assert_eq!((r.width, r.height), (8, 8), "{scans}");
+        }
+        // Refused by libjpeg-turbo, and not given to image's decoder after it.
+        let many = progressive(SCAN_LIMIT as usize + 1);
+        assert_eq!(turbo(&many, None).err(), Some(Turbo::TooManyScans));
+        let refused = Refused::Corrupt("the JPEG has more than 500 scans".into());
+        assert_eq!(check(&many), Err(refused.clone()));
+        assert_eq!(render(&many, small).err(), Some(refused));
     }
 
     #[test]

@@ -500,3 +500,194 @@ async fn images_render_renders_ahead_what_is_not_kept() {
         "{out}"
     );
 }
+
+/// The reference's functional test of image variations and image asset variations
+/// (ibexa/rest 4.6 `BinaryContentTest`), step by step: an Image created in XML with its file
+/// inline and left a draft, its `medium` variation served from its version; a content type
+/// with an `ezimageasset` field created and published in XML; an item of it pointing at the
+/// draft Image, whose value names the Image's variations, the `medium` one served.
+#[tokio::test]
+async fn the_references_functional_image_asset_test_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", dir.path().display());
+    let app = TestApp::with_args(&["--storage-url", &url]).await;
+    let bytes = png(300, 200);
+    let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
+    let xml = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<ContentCreate>
+  <ContentType href="{PREFIX}/content/types/5" />
+  <mainLanguageCode>eng-GB</mainLanguageCode>
+  <LocationCreate>
+    <ParentLocation href="{PREFIX}/content/locations/1/2" />
+    <priority>0</priority>
+    <hidden>false</hidden>
+    <sortField>PATH</sortField>
+    <sortOrder>ASC</sortOrder>
+  </LocationCreate>
+  <Section href="{PREFIX}/content/sections/3" />
+  <alwaysAvailable>true</alwaysAvailable>
+  <remoteId>testCreateContentWithImageData</remoteId>
+  <User href="{PREFIX}/user/users/14" />
+  <modificationDate>2012-09-30T12:30:00</modificationDate>
+  <fields>
+    <field>
+      <fieldDefinitionIdentifier>name</fieldDefinitionIdentifier>
+      <languageCode>eng-GB</languageCode>
+      <fieldValue>testCreateContentWithImageData</fieldValue>
+    </field>
+    <field>
+      <fieldDefinitionIdentifier>image</fieldDefinitionIdentifier>
+      <languageCode>eng-GB</languageCode>
+      <fieldValue>
+            <value key="fileName">pixels.png</value>
+            <value key="fileSize">{}</value>
+            <value key="data">{data}</value>
+      </fieldValue>
+    </field>
+  </fields>
+</ContentCreate>"#,
+        bytes.len()
+    );
+    let r = (app.req("POST", "/content/objects").admin())
+        .accept("ContentInfo+json")
+        .xml_body("ContentCreate", &xml)
+        .send()
+        .await;
+    r.assert(201);
+    let image_href = r.header("location").unwrap();
+    let image_id = last_id(&image_href);
+    // testGetImageVariation: the draft's image field names its variations; medium is served.
+    let r = app
+        .abs("GET", &format!("{image_href}/versions/1"))
+        .admin()
+        .accept("Version+json")
+        .send()
+        .await;
+    r.assert(200);
+    let fields = r.json()["Version"]["Fields"]["field"].clone();
+    let image = fields[2].clone();
+    assert_eq!(image["fieldDefinitionIdentifier"], "image", "{fields}");
+    let medium = image["fieldValue"]["variations"]["medium"]["href"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = app.abs("GET", &medium).admin().send().await;
+    r.assert(200);
+    // Without an Accept header, as the suite asks: XML.
+    assert_eq!(child_text(&r.xml(), "width"), "200", "{}", r.body);
+    // testGetImageAssetVariations: a content type with an image asset field, published.
+    let r = (app
+        .req("POST", "/content/typegroups/3/types?publish=true")
+        .admin())
+    .accept("ContentType+json")
+    .xml_body(
+        "ContentTypeCreate",
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<ContentTypeCreate>
+  <identifier>image_asset_ct</identifier>
+  <names>
+    <value languageCode="eng-GB">Image Asset content type</value>
+  </names>
+  <remoteId>image_asset_ct</remoteId>
+  <urlAliasSchema>&lt;title&gt;</urlAliasSchema>
+  <nameSchema>&lt;title&gt;</nameSchema>
+  <isContainer>true</isContainer>
+  <mainLanguageCode>eng-GB</mainLanguageCode>
+  <defaultAlwaysAvailable>true</defaultAlwaysAvailable>
+  <defaultSortField>PATH</defaultSortField>
+  <defaultSortOrder>ASC</defaultSortOrder>
+  <FieldDefinitions>
+    <FieldDefinition>
+      <identifier>title</identifier>
+      <fieldType>ezstring</fieldType>
+      <fieldGroup>content</fieldGroup>
+      <position>1</position>
+      <isTranslatable>true</isTranslatable>
+      <isRequired>true</isRequired>
+      <isInfoCollector>false</isInfoCollector>
+      <defaultValue>New Title</defaultValue>
+      <isSearchable>true</isSearchable>
+      <names>
+        <value languageCode="eng-GB">Title</value>
+      </names>
+      <descriptions>
+        <value languageCode="eng-GB">This is the title</value>
+      </descriptions>
+    </FieldDefinition>
+    <FieldDefinition>
+      <identifier>image_asset</identifier>
+      <fieldType>ezimageasset</fieldType>
+      <fieldGroup>content</fieldGroup>
+      <position>2</position>
+      <isTranslatable>true</isTranslatable>
+      <isRequired>true</isRequired>
+      <isInfoCollector>false</isInfoCollector>
+      <isSearchable>true</isSearchable>
+      <names>
+        <value languageCode="eng-GB">Image Asset</value>
+      </names>
+    </FieldDefinition>
+   </FieldDefinitions>
+</ContentTypeCreate>"#,
+    )
+    .send()
+    .await;
+    r.assert(201);
+    let type_href = r.header("location").unwrap();
+    let xml = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<ContentCreate>
+  <ContentType href="{type_href}" />
+  <mainLanguageCode>eng-GB</mainLanguageCode>
+  <LocationCreate>
+    <ParentLocation href="{PREFIX}/content/locations/1/2" />
+    <priority>0</priority>
+    <hidden>false</hidden>
+    <sortField>PATH</sortField>
+    <sortOrder>ASC</sortOrder>
+  </LocationCreate>
+  <Section href="{PREFIX}/content/sections/1" />
+  <alwaysAvailable>true</alwaysAvailable>
+  <User href="{PREFIX}/user/users/14" />
+  <modificationDate>2012-09-30T12:30:00</modificationDate>
+  <fields>
+    <field>
+      <fieldDefinitionIdentifier>title</fieldDefinitionIdentifier>
+      <languageCode>eng-GB</languageCode>
+      <fieldValue>Test Image asset</fieldValue>
+    </field>
+     <field>
+      <fieldDefinitionIdentifier>image_asset</fieldDefinitionIdentifier>
+      <languageCode>eng-GB</languageCode>
+      <fieldValue>
+        <value key="destinationContentId">{image_id}</value>
+        <value key="alternativeText">test</value>
+      </fieldValue>
+    </field>
+  </fields>
+</ContentCreate>"#
+    );
+    let r = (app.req("POST", "/content/objects").admin())
+        .accept("Content+json")
+        .xml_body("ContentCreate", &xml)
+        .send()
+        .await;
+    r.assert(201);
+    let content = r.json()["Content"].clone();
+    let version = &content["CurrentVersion"]["Version"];
+    let asset = &version["Fields"]["field"][1];
+    assert_eq!(asset["fieldDefinitionIdentifier"], "image_asset");
+    let medium = asset["fieldValue"]["variations"]["medium"]["href"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no variations in {asset}"));
+    let r = app.abs("GET", medium).admin().send().await;
+    r.assert(200);
+    assert_eq!(child_text(&r.xml(), "width"), "200", "{}", r.body);
+    let version_href = version["_href"].as_str().unwrap();
+    app.abs("PUBLISH", version_href)
+        .admin()
+        .send()
+        .await
+        .assert(204);
+}
