@@ -622,6 +622,16 @@ impl Client {
     }
 }
 
+impl Client {
+    /// The main URL path of each Location of `ids` that has one (the caller's right to read
+    /// them is checked by whoever asks: the Locations are loaded first).
+    pub async fn urls(&self, ids: &[i64]) -> Result<HashMap<i64, String>> {
+        crate::url_aliases::main_paths(self.cx.reader(), ids)
+            .await
+            .map_err(error)
+    }
+}
+
 /// `{name: "id,id,…"}`: one criterion matching any of `ids` (a list would be one criterion
 /// per id, all of which must hold).
 pub fn criterion(name: &str, ids: &[i64]) -> HashValue {
@@ -636,6 +646,9 @@ pub struct Locations(pub Arc<Client>);
 
 /// Loads the Locations of content items, a batch of items at a time.
 pub struct LocationsOf(pub Arc<Client>);
+
+/// Loads the main URL paths of Locations, a batch at a time.
+pub struct Urls(pub Arc<Client>);
 
 /// A loaded value, shared by every field that reads it (never copied).
 pub type Shared = Arc<Value>;
@@ -683,6 +696,16 @@ impl Loader<i64> for LocationsOf {
     }
 }
 
+impl Loader<i64> for Urls {
+    type Value = Arc<str>;
+    type Error = Arc<async_graphql::Error>;
+
+    async fn load(&self, keys: &[i64]) -> std::result::Result<HashMap<i64, Arc<str>>, Self::Error> {
+        let found = self.0.urls(keys).await.map_err(Arc::new)?;
+        Ok(found.into_iter().map(|(k, v)| (k, v.into())).collect())
+    }
+}
+
 /// A request's reading state: its client, its loaders, and answers kept by key (sections,
 /// content types) for the request's length.
 pub struct Gq {
@@ -690,6 +713,7 @@ pub struct Gq {
     pub items: DataLoader<Items, HashMapCache>,
     pub locations: DataLoader<Locations, HashMapCache>,
     pub locations_of: DataLoader<LocationsOf, HashMapCache>,
+    pub urls: DataLoader<Urls, HashMapCache>,
     kept: Mutex<Kept>,
 }
 
@@ -714,6 +738,7 @@ impl Gq {
                 spawn,
                 HashMapCache::default(),
             ),
+            urls: DataLoader::with_cache(Urls(client.clone()), spawn, HashMapCache::default()),
             client,
             kept: Mutex::default(),
         }

@@ -1068,22 +1068,18 @@ async fn url_aliases(gq: &Gq, path: &str, custom: Option<bool>) -> Result<Value>
     Ok(Value::List(out))
 }
 
-/// The main URL alias of the Location `id`: its path.
+/// The main URL alias of the Location `id`: its path, when the caller may read the Location
+/// (both loaded with those of the items beside it).
 async fn url_of(gq: &Gq, id: i64) -> Result<Value> {
-    let Some(l) = location(gq, Some(id)).await? else {
+    if location(gq, Some(id)).await?.is_none() {
         return Ok(Value::Null);
-    };
-    let Some(path) = text(get(&l, "pathString")) else {
-        return Ok(Value::Null);
-    };
-    let aliases = url_aliases(gq, path, Some(false)).await?;
-    Ok(match aliases {
-        Value::List(l) => l
-            .first()
-            .and_then(|a| get(a, "path").cloned())
-            .unwrap_or_default(),
-        _ => Value::Null,
-    })
+    }
+    let path = gq
+        .urls
+        .load_one(id)
+        .await
+        .map_err(|e| async_graphql::Error::new(e.message.clone()))?;
+    Ok(path.map_or(Value::Null, |p| Value::from(&*p)))
 }
 
 async fn content_type(gq: &Gq, id: i64) -> Result<Shared> {

@@ -509,26 +509,100 @@ pub(crate) async fn location_of_alias(db: &impl Connection, path: &str) -> Resul
 /// The full path of a row from the root (`/Users/Editors`; the site root is `/`): each
 /// ancestor element by the text in a language of the row, else any current text.
 pub async fn full_path(db: &impl Connection, r: &url_alias::Model) -> Result<String> {
-    let mut texts = vec![r.text.clone()];
-    let mut parent = r.parent;
-    while parent != 0 && texts.len() <= MAX_DEPTH {
-        let candidates = url_alias::Entity::find()
-            .filter(url_alias::Column::Id.eq(parent))
-            .order_by_asc(url_alias::Column::Parent)
-            .order_by_asc(url_alias::Column::TextMd5)
-            .all(db)
-            .await?;
-        let pick = candidates
-            .iter()
-            .find(|c| c.is_original && c.lang_mask & r.lang_mask != 0)
-            .or_else(|| candidates.iter().find(|c| c.is_original))
-            .or_else(|| candidates.first());
-        let Some(p) = pick else {
+    let mut paths = full_paths(db, std::slice::from_ref(r)).await?;
+    Ok(paths.pop().unwrap_or_default())
+}
+
+/// The full paths of `rows` ([`full_path`] of each), in their order: one statement per level
+/// of the deepest, whatever their number.
+async fn full_paths(db: &impl Connection, rows: &[url_alias::Model]) -> Result<Vec<String>> {
+    // Each row's texts from the leaf up, and the element its next text is of (0: done).
+    let mut walks: Vec<(Vec<String>, i64)> = rows
+        .iter()
+        .map(|r| (vec![r.text.clone()], r.parent))
+        .collect();
+    loop {
+        let parents: std::collections::BTreeSet<i64> = (walks.iter())
+            .filter(|(texts, parent)| *parent != 0 && texts.len() <= MAX_DEPTH)
+            .map(|(_, parent)| *parent)
+            .collect();
+        if parents.is_empty() {
             break;
-        };
-        texts.push(p.text.clone());
-        parent = p.parent;
+        }
+        let mut elements: std::collections::HashMap<i64, Vec<url_alias::Model>> =
+            Default::default();
+        let parents: Vec<i64> = parents.into_iter().collect();
+        for chunk in parents.chunks(500) {
+            for c in url_alias::Entity::find()
+                .filter(url_alias::Column::Id.is_in(chunk.iter().copied()))
+                .order_by_asc(url_alias::Column::Parent)
+                .order_by_asc(url_alias::Column::TextMd5)
+                .all(db)
+                .await?
+            {
+                elements.entry(c.id).or_default().push(c);
+            }
+        }
+        for ((texts, parent), r) in walks.iter_mut().zip(rows) {
+            if *parent == 0 || texts.len() > MAX_DEPTH {
+                continue;
+            }
+            let candidates = elements.get(parent).map_or(&[][..], Vec::as_slice);
+            let pick = candidates
+                .iter()
+                .find(|c| c.is_original && c.lang_mask & r.lang_mask != 0)
+                .or_else(|| candidates.iter().find(|c| c.is_original))
+                .or_else(|| candidates.first());
+            match pick {
+                Some(p) => {
+                    texts.push(p.text.clone());
+                    *parent = p.parent;
+                }
+                None => *parent = 0,
+            }
+        }
     }
-    texts.reverse();
-    Ok(format!("/{}", texts.join("/")))
+    Ok(walks
+        .into_iter()
+        .map(|(mut texts, _)| {
+            texts.reverse();
+            format!("/{}", texts.join("/"))
+        })
+        .collect())
+}
+
+/// The main URL path of each Location of `ids` that has one: the full path of its first
+/// current, non-custom alias (by parent element, then text: the first the Location's list of
+/// aliases names). A few statements whatever the number of Locations.
+pub(crate) async fn main_paths(
+    db: &impl Connection,
+    ids: &[i64],
+) -> Result<std::collections::HashMap<i64, String>> {
+    let mut firsts: Vec<(i64, url_alias::Model)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for chunk in ids.chunks(500) {
+        for r in url_alias::Entity::find()
+            .filter(url_alias::Column::Action.is_in(chunk.iter().map(|id| node_action(*id))))
+            .filter(url_alias::Column::IsOriginal.eq(true))
+            .filter(url_alias::Column::IsAlias.eq(false))
+            .order_by_asc(url_alias::Column::Parent)
+            .order_by_asc(url_alias::Column::Text)
+            .all(db)
+            .await?
+        {
+            let Some(id) = r
+                .action
+                .strip_prefix("eznode:")
+                .and_then(|a| a.parse().ok())
+            else {
+                continue;
+            };
+            if seen.insert(id) {
+                firsts.push((id, r));
+            }
+        }
+    }
+    let rows: Vec<url_alias::Model> = firsts.iter().map(|(_, r)| r.clone()).collect();
+    let paths = full_paths(db, &rows).await?;
+    Ok(firsts.into_iter().map(|(id, _)| id).zip(paths).collect())
 }

@@ -11,7 +11,7 @@ pub(crate) mod slug;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use elements::location_of_alias;
+pub(crate) use elements::{location_of_alias, main_paths};
 pub(crate) use hooks::{
     location_published, location_republished, locations_removed, locations_swapped,
     locations_trashed, subtree_moved, trash_purged,

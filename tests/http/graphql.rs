@@ -178,11 +178,12 @@ async fn a_page_costs_the_same_statements_whatever_its_size() {
     }
     assert_eq!(costs[0], costs[1], "statements of a page of 2 and of 12");
     assert!(costs[0] > 5, "the query ran: {} statements", costs[0]);
-    // Every item's Locations too: one view for the page's items.
+    // Every item's Locations and URL too: one view and one walk up the URL alias tree for
+    // the page's items.
     let mut costs = Vec::new();
     for size in [2, 12] {
         let query = format!(
-            "{{ _repository {{ location(locationId: {at}) {{ children(first: {size}) {{ edges {{ node {{ id content {{ _allLocations {{ id pathString }} }} }} }} }} }} }} }}"
+            "{{ _repository {{ location(locationId: {at}) {{ children(first: {size}) {{ edges {{ node {{ id content {{ _url _allLocations {{ id pathString }} }} }} }} }} }} }} }}"
         );
         gql(&app, &query).await;
         let before = app.statements();
@@ -196,11 +197,13 @@ async fn a_page_costs_the_same_statements_whatever_its_size() {
                 e["node"]["content"]["_allLocations"][0]["id"],
                 e["node"]["id"]
             );
+            let url = e["node"]["content"]["_url"].as_str().unwrap_or_default();
+            assert!(url.starts_with("/Parent/Child-"), "{url}");
         }
     }
     assert_eq!(
         costs[0], costs[1],
-        "statements with the Locations of 2 and of 12 items"
+        "statements with the Locations and URLs of 2 and of 12 items"
     );
 }
 
