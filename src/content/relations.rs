@@ -1,7 +1,8 @@
 //! Relations of a version: listed, read, added to a draft and removed from it.
 
 use super::*;
-use sea_orm::ConnectionTrait;
+use sea_orm::{ConnectionTrait, QueryOrder};
+use std::collections::HashMap;
 
 pub(super) async fn redirect_current(
     service: &Shared,
@@ -164,4 +165,82 @@ pub(super) async fn remove(
         })
         .await?;
     Ok(RemoveRelationResponse::NoContent)
+}
+
+impl ContentService {
+    /// The relations to each content item of `ids` from the published versions of other
+    /// items, as the reference's `loadReverseRelations` lists them (by relation id): `None`
+    /// for an item whose `content/reverserelatedlist` the caller lacks; none from an item the
+    /// caller may not read. Three statements whatever the number of items.
+    pub(crate) async fn reverse_relations(
+        &self,
+        cx: &Caller,
+        ids: &[i64],
+    ) -> Result<HashMap<i64, Option<Vec<Relation>>>> {
+        let db = cx.reader();
+        let backend = db.get_database_backend();
+        let scope = || Scope {
+            content: "contents",
+            location: None,
+            location_sections: false,
+        };
+        let listable = self.visible(cx, ("content", "reverserelatedlist"), scope());
+        let allowed: Vec<i64> = match listable {
+            Filter::All => ids.to_vec(),
+            Filter::Nothing => Vec::new(),
+            filter => {
+                content::Entity::find()
+                    .select_only()
+                    .column(content::Column::Id)
+                    .filter(content::Column::Id.is_in(ids.iter().copied()))
+                    .filter(filter.expr(backend))
+                    .into_tuple::<i64>()
+                    .all(db)
+                    .await?
+            }
+        };
+        let mut out: HashMap<i64, Option<Vec<Relation>>> =
+            ids.iter().map(|id| (*id, None)).collect();
+        if allowed.is_empty() {
+            return Ok(out);
+        }
+        for id in &allowed {
+            out.insert(*id, Some(Vec::new()));
+        }
+        let relations = content_relation::Entity::find()
+            .filter(content_relation::Column::DestinationContentId.is_in(allowed.iter().copied()))
+            .order_by_asc(content_relation::Column::Id)
+            .all(db)
+            .await?;
+        if relations.is_empty() {
+            return Ok(out);
+        }
+        // The sources the caller may read, as published, with their current version.
+        let sources: std::collections::BTreeSet<i64> =
+            relations.iter().map(|r| r.source_content_id).collect();
+        let mut query = content::Entity::find()
+            .filter(content::Column::Id.is_in(sources))
+            .filter(content::Column::Status.eq(content::PUBLISHED));
+        match self.visible(cx, READ, scope()) {
+            Filter::All => {}
+            Filter::Nothing => return Ok(out),
+            filter => query = query.filter(filter.expr(backend)),
+        }
+        let sources: HashMap<i64, content::Model> = (query.all(db).await?.into_iter())
+            .map(|c| (c.id, c))
+            .collect();
+        for r in &relations {
+            let Some(source) = sources.get(&r.source_content_id) else {
+                continue;
+            };
+            if source.current_version != r.source_version_no {
+                continue;
+            }
+            let ty = self.defined_type(db, source.content_type_id).await?;
+            if let Some(Some(list)) = out.get_mut(&r.destination_content_id) {
+                list.push(self.relation(r, Some(&ty)));
+            }
+        }
+        Ok(out)
+    }
 }

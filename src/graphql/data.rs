@@ -248,6 +248,27 @@ pub fn location_map(domain: &Domain, l: &Location) -> Value {
 }
 
 /// A section (`Section`).
+/// A relation of the REST API as a `ContentRelation` (its ends loaded when asked for).
+pub fn relation_map(r: &Relation) -> Value {
+    let id_or_null = |href: &str| href_id(href).map_or(Value::Null, Value::from);
+    let kind = match r.relation_type.as_str() {
+        "EMBED" => "embed",
+        "LINK" => "link",
+        "ATTRIBUTE" | "FIELD" => "field",
+        "ASSET" => "asset",
+        _ => "common",
+    };
+    object([
+        (
+            "sourceFieldDefinitionIdentifier",
+            (r.source_field_definition_identifier.clone()).map_or(Value::Null, Value::from),
+        ),
+        ("type", Value::Enum(async_graphql::Name::new(kind))),
+        ("__sourceId", id_or_null(&r.source_content)),
+        ("__destinationId", id_or_null(&r.destination_content)),
+    ])
+}
+
 pub fn section_map(s: &Section) -> Value {
     object([
         ("id", s.section_id.into()),
@@ -632,6 +653,24 @@ impl Client {
     }
 }
 
+impl Client {
+    /// The reverse relations of the content items `ids` (as `ContentRelation` lists), `None`
+    /// for those the caller may not list them of.
+    pub async fn reverse_relations(&self, ids: &[i64]) -> Result<HashMap<i64, Option<Value>>> {
+        let found = (self.services.content())
+            .reverse_relations(&self.cx, ids)
+            .await
+            .map_err(error)?;
+        Ok(found
+            .into_iter()
+            .map(|(id, list)| {
+                let list = list.map(|l| Value::List(l.iter().map(relation_map).collect()));
+                (id, list)
+            })
+            .collect())
+    }
+}
+
 /// `{name: "id,id,…"}`: one criterion matching any of `ids` (a list would be one criterion
 /// per id, all of which must hold).
 pub fn criterion(name: &str, ids: &[i64]) -> HashValue {
@@ -649,6 +688,9 @@ pub struct LocationsOf(pub Arc<Client>);
 
 /// Loads the main URL paths of Locations, a batch at a time.
 pub struct Urls(pub Arc<Client>);
+
+/// Loads the reverse relations of content items, a batch at a time.
+pub struct ReverseRelations(pub Arc<Client>);
 
 /// A loaded value, shared by every field that reads it (never copied).
 pub type Shared = Arc<Value>;
@@ -706,6 +748,19 @@ impl Loader<i64> for Urls {
     }
 }
 
+impl Loader<i64> for ReverseRelations {
+    type Value = Arc<Option<Value>>;
+    type Error = Arc<async_graphql::Error>;
+
+    async fn load(
+        &self,
+        keys: &[i64],
+    ) -> std::result::Result<HashMap<i64, Self::Value>, Self::Error> {
+        let found = self.0.reverse_relations(keys).await.map_err(Arc::new)?;
+        Ok(found.into_iter().map(|(k, v)| (k, Arc::new(v))).collect())
+    }
+}
+
 /// A request's reading state: its client, its loaders, and answers kept by key (sections,
 /// content types) for the request's length.
 pub struct Gq {
@@ -714,6 +769,7 @@ pub struct Gq {
     pub locations: DataLoader<Locations, HashMapCache>,
     pub locations_of: DataLoader<LocationsOf, HashMapCache>,
     pub urls: DataLoader<Urls, HashMapCache>,
+    pub reverse_relations: DataLoader<ReverseRelations, HashMapCache>,
     kept: Mutex<Kept>,
 }
 
@@ -739,6 +795,11 @@ impl Gq {
                 HashMapCache::default(),
             ),
             urls: DataLoader::with_cache(Urls(client.clone()), spawn, HashMapCache::default()),
+            reverse_relations: DataLoader::with_cache(
+                ReverseRelations(client.clone()),
+                spawn,
+                HashMapCache::default(),
+            ),
             client,
             kept: Mutex::default(),
         }

@@ -312,6 +312,9 @@ pub fn resolver(ty: &str, field: &str, abstract_type: bool, domain: &Domain) -> 
             ))
         }),
         ("Content", "relations") => resolver!(a, |gq, p, ctx| relations(gq, p).await),
+        ("Content", "reverseRelations") => {
+            resolver!(a, |gq, p, ctx| reverse_relations(gq, p).await)
+        }
         ("Content", "states") => resolver!(a, |gq, p, ctx| {
             let id = int(get(p, "id")).unwrap_or_default();
             let cx = gq.client.calling("getObjectStatesForContent")?;
@@ -1343,32 +1346,27 @@ async fn relations(gq: &Gq, info: &Value) -> Result<Value> {
         ContentApi::<Services>::load_version_relations(gq.client.services.content(), &cx, req)
             .await
             .map_err(error)?;
-    let id_or_null = |href: &str| data::href_id(href).map_or(Value::Null, Value::from);
     Ok(Value::List(
-        body.relation
-            .iter()
-            .map(|r| {
-                let kind = match r.relation_type.as_str() {
-                    "EMBED" => "embed",
-                    "LINK" => "link",
-                    "ATTRIBUTE" | "FIELD" => "field",
-                    "ASSET" => "asset",
-                    _ => "common",
-                };
-                object([
-                    (
-                        "sourceFieldDefinitionIdentifier",
-                        r.source_field_definition_identifier
-                            .clone()
-                            .map_or(Value::Null, Value::from),
-                    ),
-                    ("type", Value::Enum(Name::new(kind))),
-                    ("__sourceId", id_or_null(&r.source_content)),
-                    ("__destinationId", id_or_null(&r.destination_content)),
-                ])
-            })
-            .collect(),
+        body.relation.iter().map(data::relation_map).collect(),
     ))
+}
+
+/// The relations to an item from the items the caller may read (`ContentRelation`), loaded
+/// with those of the items beside it.
+async fn reverse_relations(gq: &Gq, info: &Value) -> Result<Value> {
+    let id = int(get(info, "id")).unwrap_or_default();
+    let found = gq
+        .reverse_relations
+        .load_one(id)
+        .await
+        .map_err(|e| async_graphql::Error::new(e.message.clone()))?;
+    match found.as_deref() {
+        Some(Some(list)) => Ok(list.clone()),
+        _ => Err(format!(
+            "User does not have access to 'reverserelatedlist' 'content' with: contentId '{id}'"
+        )
+        .into()),
+    }
 }
 
 /// A connection of items (`location` false) or Locations matching `filter`, paged by the
@@ -1536,6 +1534,8 @@ fn sort_clauses(ctx: &ResolverContext<'_>) -> Result<Vec<(String, HashValue)>> {
             "_locationId" => "LocationId",
             "_path" => "LocationPath",
             "_priority" => "LocationPriority",
+            "_isMainLocation" => "LocationIsMainLocation",
+            "_visibility" => "LocationVisibility",
             other => return Err(format!("sortBy: {other} is not supported").into()),
         };
         out.push((clause.to_string(), HashValue::String("ascending".into())));

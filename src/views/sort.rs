@@ -56,6 +56,10 @@ pub fn order_by(clauses: Option<&HashValue>, tie: &str, score: Option<&str>) -> 
             "LocationId" => "l.id",
             "LocationPath" => "l.path_string",
             "LocationPriority" => "l.priority",
+            // Not REST input parsers of the reference, but its sort clauses all the same
+            // (`Location\IsMainLocation`, `Location\Visibility`), which its GraphQL sorts by.
+            "LocationIsMainLocation" => "CASE WHEN l.id = c.main_location_id THEN 1 ELSE 0 END",
+            "LocationVisibility" => "l.is_invisible",
             "SectionIdentifier" => "(SELECT identifier FROM sections WHERE id = c.section_id)",
             "SectionName" => "(SELECT name FROM sections WHERE id = c.section_id)",
             "Score" => {

@@ -156,6 +156,57 @@ async fn the_admin_uis_sub_items_query_is_answered_in_the_shape_it_reads() {
     assert!(r.json()["errors"][0]["message"].is_string());
 }
 
+/// `LocationSortByOptions` sort a Location's children by every clause the reference maps,
+/// `_isMainLocation` and `_visibility` among them (its `Location\IsMainLocation`, true after
+/// false, and `Location\Visibility`, visible first).
+#[tokio::test]
+async fn children_sort_by_main_location_and_visibility() {
+    let app = TestApp::new().await;
+    let at = folder_location(&app, "Parent").await;
+    let (_, a) = published_folder(&app, "A", &format!("1/2/{at}")).await;
+    published_folder(&app, "B", &format!("1/2/{at}")).await;
+    // C's main Location is elsewhere; it has a second one here.
+    let (c, _) = published_folder(&app, "C", "1/2").await;
+    app.req("POST", &format!("/content/objects/{c}/locations"))
+        .admin()
+        .json_body(
+            "LocationCreate",
+            json!({"ParentLocation": {"_href": format!("{PREFIX}/content/locations/1/2/{at}")}}),
+        )
+        .send()
+        .await
+        .assert(201);
+    // A is hidden.
+    app.req("PATCH", &format!("/content/locations/{a}"))
+        .admin()
+        .json_body("LocationUpdate", json!({"hidden": true}))
+        .send()
+        .await
+        .assert(200);
+    let names = |sort: &str| {
+        let query = format!(
+            "{{ _repository {{ location(locationId: {at}) {{ children(sortBy: [{sort}]) {{ edges {{ node {{ content {{ _name }} }} }} }} }} }} }}"
+        );
+        let app = &app;
+        async move {
+            let v = gql(app, &query).await;
+            let edges = v["_repository"]["location"]["children"]["edges"].clone();
+            let names: Vec<String> = (edges.as_array().unwrap().iter())
+                .map(|e| e["node"]["content"]["_name"].as_str().unwrap().to_string())
+                .collect();
+            names
+        }
+    };
+    assert_eq!(names("_name").await, ["A", "B", "C"]);
+    assert_eq!(names("_visibility, _name").await, ["B", "C", "A"]);
+    assert_eq!(names("_visibility, _desc, _name").await, ["A", "B", "C"]);
+    assert_eq!(names("_isMainLocation, _name").await, ["C", "A", "B"]);
+    assert_eq!(
+        names("_isMainLocation, _desc, _name").await,
+        ["A", "B", "C"]
+    );
+}
+
 #[tokio::test]
 async fn a_page_costs_the_same_statements_whatever_its_size() {
     // Without the response cache: every query runs.
@@ -406,6 +457,23 @@ async fn items_by_every_key_and_their_field_values() {
     assert_eq!(
         info["relations"],
         json!([{"type": "common", "sourceFieldDefinitionIdentifier": null, "destinationContent": {"_name": "Related"}}])
+    );
+    // The folder's reverse relations name the article, as the reference's
+    // loadReverseRelations; anonymous callers may not list them (content/reverserelatedlist).
+    let reverse = format!(
+        "{{ content {{ folder(contentId: {related}) {{ _contentInfo {{ reverseRelations {{ type sourceContent {{ _name }} destinationContent {{ _name }} }} }} }} }} }}"
+    );
+    let v = gql(&app, &reverse).await;
+    assert_eq!(
+        v["content"]["folder"]["_contentInfo"]["reverseRelations"],
+        json!([{"type": "common", "sourceContent": {"_name": "An article"}, "destinationContent": {"_name": "Related"}}])
+    );
+    let v = gql_as(&app, None, &reverse, Value::Null).await;
+    let message = v["errors"][0]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("reverserelatedlist"), "{v}");
+    assert_eq!(
+        v["content"]["folder"]["_contentInfo"]["reverseRelations"],
+        Value::Null
     );
     assert_eq!(
         info["states"],
