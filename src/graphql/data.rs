@@ -374,6 +374,21 @@ pub fn field_definition_map(f: &FieldDefinition) -> Value {
                 .cloned()
                 .unwrap_or(Value::Null),
         ),
+        // A matrix's (`MatrixFieldDefinitionSettings`).
+        (
+            "columns",
+            match get(&settings, "columns") {
+                Some(Value::Object(o)) => Value::List(o.values().cloned().collect()),
+                Some(c) => c.clone(),
+                None => Value::Null,
+            },
+        ),
+        (
+            "minimumRows",
+            get(&settings, "minimum_rows")
+                .cloned()
+                .unwrap_or(Value::Null),
+        ),
     ]);
     object([
         ("id", f.id.into()),

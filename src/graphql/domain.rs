@@ -38,6 +38,8 @@ pub struct FieldDesc {
     pub required: bool,
     /// A selection's options: (index, label).
     pub options: Vec<(i64, String)>,
+    /// A matrix's column identifiers (those GraphQL can name).
+    pub columns: Vec<String>,
 }
 
 /// What a field of a generated type resolves.
@@ -140,6 +142,34 @@ fn options(settings: &Json) -> Vec<(i64, String)> {
     }
 }
 
+/// A matrix's columns in its settings (a list, or a map, of `{identifier, name}`).
+fn columns(settings: &Json) -> Vec<(String, String)> {
+    let all: Vec<&Json> = match settings.get("columns") {
+        Some(Json::Array(l)) => l.iter().collect(),
+        Some(Json::Object(o)) => o.values().collect(),
+        _ => Vec::new(),
+    };
+    all.into_iter()
+        .filter_map(|c| {
+            let id = c.get("identifier")?.as_str()?.to_string();
+            let name = c.get("name").and_then(Json::as_str).unwrap_or_default();
+            Some((id, name.to_string()))
+        })
+        .collect()
+}
+
+/// The names of a matrix Field definition's row types (ibexa/fieldtype-matrix's NameHelper):
+/// `<Type><Field>Row` and `<Type><Field>RowInput`.
+fn matrix_rows(type_identifier: &str, field_identifier: &str) -> (String, String) {
+    let row = format!(
+        "{}{}Row",
+        names::camel(type_identifier),
+        names::camel(field_identifier)
+    );
+    let input = format!("{row}Input");
+    (row, input)
+}
+
 /// The GraphQL type of a Field definition's value (the reference's `default_settings.yaml`
 /// `value_type`s and its relation and selection mappers).
 fn value_type(
@@ -216,6 +246,7 @@ fn input_type(field_type: &str) -> &'static str {
 fn definition_type(field_type: &str) -> &'static str {
     match field_type {
         "ezbinaryfile" | "ezimage" => "BinaryFieldDefinition",
+        "ezmatrix" => "MatrixFieldDefinition",
         "ezboolean" => "CheckboxFieldDefinition",
         "ezcountry" => "CountryFieldDefinition",
         "ezfloat" => "FloatFieldDefinition",
@@ -283,12 +314,39 @@ fn make(
             }
             let field_type = format!("ez{}", f.field_type.trim_start_matches("ez"));
             let settings = settings_of(f);
-            let value_type = value_type(
+            let mut value_type = value_type(
                 &field_type,
                 &settings,
                 &json(&f.validator_configuration),
                 &item_by_identifier,
             );
+            let mut column_ids = Vec::new();
+            if field_type == "ezmatrix" {
+                // A row type and a row input type, a String per column.
+                let (row, input) = matrix_rows(&t.identifier, &f.identifier);
+                for (kind, name) in [("type", &row), ("input", &input)] {
+                    let _ = writeln!(sdl, "{kind} {name} {{");
+                    for (id, _) in columns(&settings) {
+                        if !names::valid(&id) {
+                            tracing::warn!(
+                                content_type = %t.identifier, field = %f.identifier, column = %id,
+                                "GraphQL: skipping the matrix column, whose identifier is no GraphQL name"
+                            );
+                            continue;
+                        }
+                        if kind == "type" {
+                            column_ids.push(id.clone());
+                        }
+                        let _ = writeln!(sdl, "  {id}: String");
+                    }
+                    if column_ids.is_empty() {
+                        // A type needs a field: the reference's would be invalid here.
+                        let _ = writeln!(sdl, "  _empty: String");
+                    }
+                    sdl.push_str("}\n\n");
+                }
+                value_type = format!("[{row}]");
+            }
             desc.fields.push(FieldDesc {
                 identifier: f.identifier.clone(),
                 name,
@@ -296,6 +354,7 @@ fn make(
                 value_type,
                 required: f.is_required,
                 options: options(&settings),
+                columns: column_ids,
             });
         }
         let ti = d.types.len();
@@ -358,7 +417,11 @@ fn make(
             let _ = writeln!(sdl, "input {}Item{what}Input {{", camel);
             for f in &t.fields {
                 let bang = if required && f.required { "!" } else { "" };
-                let _ = writeln!(sdl, "  {}: {}{bang}", f.name, input_type(&f.field_type));
+                let input = match f.field_type.as_str() {
+                    "ezmatrix" => format!("[{}]", matrix_rows(&t.identifier, &f.identifier).1),
+                    other => input_type(other).to_string(),
+                };
+                let _ = writeln!(sdl, "  {}: {input}{bang}", f.name);
             }
             sdl.push_str("}\n\n");
         }

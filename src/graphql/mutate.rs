@@ -115,6 +115,7 @@ fn input_value(ctx: &ResolverContext<'_>, f: &FieldDesc, acc: ValueAccessor<'_>)
                 .into());
             }
         }
+        "ezmatrix" => json!({"entries": j}),
         "ezobjectrelation" => json!({"destinationContentId": j}),
         "ezobjectrelationlist" => json!({"destinationContentIds": j}),
         "ezimage" | "ezbinaryfile" | "ezmedia" => file_value(ctx, f, acc)?,

@@ -779,6 +779,23 @@ async fn field_value(
             }
         }
         "ezurl" => field("link"),
+        // Each row with every column, an absent cell '' (the matrix bundle's `SilentRow`).
+        "ezmatrix" => Value::List(match get(v, "entries") {
+            Some(Value::List(rows)) => rows
+                .iter()
+                .map(|row| {
+                    let cells = f.columns.iter().map(|c| {
+                        let cell = match get(row, c) {
+                            Some(Value::Null) | None => Value::from(""),
+                            Some(v) => as_text(v),
+                        };
+                        (Name::new(c), cell)
+                    });
+                    Value::Object(cells.collect())
+                })
+                .collect(),
+            _ => Vec::new(),
+        }),
         "ezgmaplocation" => object([
             ("text", field("address")),
             ("latitude", as_text(&field("latitude"))),

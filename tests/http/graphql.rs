@@ -955,6 +955,7 @@ async fn every_field_types_value() {
         ("f_relations", "ezobjectrelationlist"),
         ("f_image", "ezimage"),
         ("f_file", "ezbinaryfile"),
+        ("f_matrix", "ezmatrix"),
     ]
     .into_iter()
     .enumerate()
@@ -962,6 +963,10 @@ async fn every_field_types_value() {
         let mut d = def(identifier, field_type, i as i64 + 1);
         if field_type == "ezselection" {
             d["fieldSettings"] = json!({"isMultiple": true, "options": ["Zero", "One", "Two"]});
+        }
+        if field_type == "ezmatrix" {
+            d["fieldSettings"] = json!({"minimum_rows": 1, "columns": [
+                {"identifier": "city", "name": "City"}, {"identifier": "population", "name": "Population"}]});
         }
         definitions.push(d);
     }
@@ -1005,6 +1010,7 @@ async fn every_field_types_value() {
                    value("f_relations", json!({"destinationContentIds": [related]})),
                    value("f_image", json!({"fileName": "dot.png", "data": b64(&crate::images::png(3, 2)), "alternativeText": "A dot"})),
                    value("f_file", json!({"fileName": "hello.txt", "data": b64(b"hello")})),
+                   value("f_matrix", json!({"entries": [{"city": "Oslo", "population": "700000"}, {"city": "Bergen"}]})),
                ]}}),
     )
     .await;
@@ -1024,7 +1030,7 @@ async fn every_field_types_value() {
                 fMap {{ latitude longitude address }} fAuthor {{ id name email }} fIsbn
                 fRelations {{ _name ... on FolderItem {{ name }} }}
                 fImage {{ fileName alternativeText width height fileSize uri variation(identifier: small) {{ width height uri }} }}
-                fFile {{ fileName fileSize mimeType uri }} }} }} }}"
+                fFile {{ fileName fileSize mimeType uri }} fMatrix {{ city population }} }} }} }}"
         ),
     )
     .await;
@@ -1079,6 +1085,46 @@ async fn every_field_types_value() {
         (json!("hello.txt"), json!(5))
     );
     assert!(e["fFile"]["uri"].is_string());
+    // Matrix rows as the matrix bundle's `EverythingFMatrixRow`, an absent cell ''.
+    assert_eq!(
+        e["fMatrix"],
+        json!([{"city": "Oslo", "population": "700000"}, {"city": "Bergen", "population": ""}])
+    );
+    let sdl = cairn::graphql::sdl(&app.service).await.unwrap();
+    assert!(sdl.contains("fMatrix(language: RepositoryLanguage): [EverythingFMatrixRow]"));
+    let row = sdl
+        .split("type EverythingFMatrixRow {")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        row.trim_start()
+            .starts_with("city: String\n\tpopulation: String\n}"),
+        "{row}"
+    );
+    assert!(sdl.contains("fMatrix: [EverythingFMatrixRowInput]"));
+    // Its definition's columns.
+    let v = gql(
+        &app,
+        "{ content { _types { everything { fMatrix { settings { minimumRows columns { identifier name } } } } } } }",
+    )
+    .await;
+    assert_eq!(
+        v["content"]["_types"]["everything"]["fMatrix"]["settings"],
+        json!({"minimumRows": 1, "columns": [{"identifier": "city", "name": "City"}, {"identifier": "population", "name": "Population"}]})
+    );
+    // Written by a mutation's rows.
+    let v = gql(
+        &app,
+        &format!(
+            "mutation {{ updateEverything(contentId: {id}, language: eng_GB, input: {{fMatrix: [{{city: \"Trondheim\", population: \"200000\"}}]}}) {{ fMatrix {{ city population }} }} }}"
+        ),
+    )
+    .await;
+    assert_eq!(
+        v["updateEverything"]["fMatrix"],
+        json!([{"city": "Trondheim", "population": "200000"}]),
+        "{v}"
+    );
 }
 
 /// The reference's names for tricky identifiers, its pluralizer's quirks included.
