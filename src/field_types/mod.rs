@@ -32,7 +32,7 @@ mod objectrelation;
 mod objectrelationlist;
 mod pattern;
 mod relations;
-mod richtext;
+pub(crate) mod richtext;
 mod schema;
 mod selection;
 pub(crate) mod sniff;

@@ -104,16 +104,15 @@ fn input_value(ctx: &ResolverContext<'_>, f: &FieldDesc, acc: ValueAccessor<'_>)
         }
         "ezrichtext" => {
             let input = j.get("input").and_then(Json::as_str).unwrap_or_default();
-            let trimmed = input.trim_start();
-            if trimmed.starts_with("<?xml") || trimmed.starts_with("<section") {
-                json!({"xml": input})
-            } else {
-                return Err(format!(
-                    "{}: rich text is taken as DocBook XML (<section xmlns=\"http://docbook.org/ns/docbook\">); HTML and Markdown are not converted",
-                    f.name
-                )
-                .into());
-            }
+            let html = match j.get("format").and_then(Json::as_str) {
+                Some("html") => input.to_string(),
+                Some("markdown") => markdown(input),
+                // Without a format (the reference requires one): a DocBook document as is.
+                _ => return Ok(json!({"xml": input})),
+            };
+            let docbook = crate::field_types::richtext::from_html(&html)
+                .map_err(|e| format!("{}: the rich text cannot be converted: {e}", f.name))?;
+            json!({"xml": docbook})
         }
         "ezmatrix" => json!({"entries": j}),
         "ezobjectrelation" => json!({"destinationContentId": j}),
@@ -121,6 +120,16 @@ fn input_value(ctx: &ResolverContext<'_>, f: &FieldDesc, acc: ValueAccessor<'_>)
         "ezimage" | "ezbinaryfile" | "ezmedia" => file_value(ctx, f, acc)?,
         _ => j,
     })
+}
+
+/// Markdown as HTML (CommonMark, with tables and strikethrough), as the reference turns it
+/// into HTML (Parsedown) before converting that.
+fn markdown(text: &str) -> String {
+    use pulldown_cmark::{Options, Parser, html};
+    let parser = Parser::new_ext(text, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH);
+    let mut out = String::new();
+    html::push_html(&mut out, parser);
+    out
 }
 
 /// The `fields` of a REST body from a mutation's `input`, in `language`.

@@ -696,6 +696,63 @@ async fn mutations_write_through_the_same_rules_as_rest() {
         v["updateFolder"],
         json!({"name": "Renamed", "_contentInfo": {"currentVersionNo": 2}})
     );
+    // Rich text in Markdown and in HTML, converted to DocBook as the reference converts them.
+    let rich = format!(
+        "mutation($text: String!, $format: RichTextFieldInputFormat) {{ updateFolder(contentId: {id}, input: {{description: {{format: $format, input: $text}}}}, language: eng_GB) {{ description {{ xml plaintext }} }} }}"
+    );
+    for (format, text, expected) in [
+        (
+            "markdown",
+            "# Title\n\nSome **bold** text and a [link](https://example.com/).\n\n- one\n- two\n",
+            "<para>Some <emphasis role=\"strong\">bold</emphasis> text and a <link xlink:href=\"https://example.com/\" xlink:show=\"none\">link</link>.</para>",
+        ),
+        (
+            "html",
+            "<p>An <em>HTML</em> paragraph</p>",
+            "<para>An <emphasis>HTML</emphasis> paragraph</para>",
+        ),
+    ] {
+        let v = gql_as(
+            &app,
+            Some(ADMIN),
+            &rich,
+            json!({"text": text, "format": format}),
+        )
+        .await;
+        let xml = v["data"]["updateFolder"]["description"]["xml"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{format}: {v}"));
+        assert!(xml.contains(expected), "{format}: {xml}");
+        if format == "markdown" {
+            assert!(
+                xml.contains("<title ezxhtml:level=\"1\">Title</title>"),
+                "{xml}"
+            );
+            assert!(
+                xml.contains("<itemizedlist><listitem><para>one</para></listitem>"),
+                "{xml}"
+            );
+        }
+        // It is REST's value too.
+        let r = (app.get(&format!("/content/objects/{id}")).admin())
+            .accept("Content+json")
+            .send()
+            .await;
+        let description = field_of(&r.json()["Content"], "description")["fieldValue"]["xml"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(description.contains(expected), "{description}");
+    }
+    let v = gql_as(
+        &app,
+        Some(ADMIN),
+        &rich,
+        json!({"text": "<p>not closed", "format": "html"}),
+    )
+    .await;
+    let m = v["errors"][0]["message"].as_str().unwrap_or_default();
+    assert!(m.contains("cannot be converted"), "{v}");
     // A value the field type refuses is REST's error, and leaves no draft behind.
     let versions = async || {
         let r = app

@@ -15,6 +15,8 @@ use super::*;
 use std::sync::Arc;
 
 mod edit;
+mod from_edit;
+pub(crate) use from_edit::from_html;
 #[cfg(test)]
 mod tests;
 

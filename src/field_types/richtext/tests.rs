@@ -74,3 +74,61 @@ fn attributes_the_editor_is_given() {
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<section xmlns=\"http://ibexa.co/namespaces/ezpublish5/xhtml5/edit\"><p id=\"p1\" class=\"lead\" style=\"text-align:center;\"><a href=\"https://ex.com\" target=\"_blank\" id=\"l1\" title=\"T\" class=\"c\">x</a><strong class=\"b\">y</strong><u>z</u></p><ul id=\"ul1\" style=\"list-style-type:square;\"><li class=\"li\">a</li></ul><pre id=\"code\" data-language=\"rust\">fn f() {}</pre><table class=\"t\"><tbody><tr><td colspan=\"2\" scope=\"row\">c</td><th rowspan=\"3\">h</th></tr></tbody></table><span data-ezelement=\"ezembedinline\" data-href=\"ezcontent://4\" data-ezview=\"line\" class=\"e\"></span><div data-ezelement=\"eztemplate\" data-ezname=\"video\"></div></section>\n"
     );
 }
+
+/// The body of a converted document (between its root's tags).
+fn body(html: &str) -> String {
+    let doc = from_html(html).unwrap();
+    assert!(doc.starts_with(DECLARATION), "{doc}");
+    let marker = "version=\"5.0-variant ezpublish-1.0\">";
+    let start = doc.find(marker).unwrap() + marker.len();
+    doc[start..doc.len() - "</section>\n".len()].to_string()
+}
+
+#[test]
+fn html_becomes_docbook_as_the_references_stylesheet_makes_it() {
+    assert_eq!(
+        body(
+            "<h2 class=\"big\">Hi</h2><p style=\"text-align:center;\">A <strong>b</strong> <em>c</em> <u>d</u> <s>e</s> <del>f</del> x<sub>2</sub><sup>3</sup></p>"
+        ),
+        "<title ezxhtml:level=\"2\" ezxhtml:class=\"big\">Hi</title><para ezxhtml:textalign=\"center\">A <emphasis role=\"strong\">b</emphasis> <emphasis>c</emphasis> <emphasis role=\"underlined\">d</emphasis> <emphasis role=\"strikedthrough\">e</emphasis> <emphasis role=\"strikedthrough\" revisionflag=\"deleted\">f</emphasis> x<subscript>2</subscript><superscript>3</superscript></para>"
+    );
+    assert_eq!(
+        body(
+            "<p><a href=\"ezcontent://57\" target=\"_blank\" title=\"T\">go</a><a name=\"top\"></a></p>"
+        ),
+        "<para><link xlink:href=\"ezcontent://57\" xlink:show=\"new\" xlink:title=\"T\">go</link><anchor xml:id=\"top\"/></para>"
+    );
+    assert_eq!(
+        body("<ul><li>one</li><li><p>two</p></li></ul><ol><li>three</li></ol>"),
+        "<itemizedlist><listitem><para>one</para></listitem><listitem><para>two</para></listitem></itemizedlist><orderedlist><listitem><para>three</para></listitem></orderedlist>"
+    );
+    // Lines of a paragraph; code kept as written; a quote.
+    assert_eq!(
+        body("<p>a<br/>b</p><pre><code>x &lt; y\n</code></pre><blockquote><p>q</p></blockquote>"),
+        "<para><literallayout class=\"normal\">a\nb</literallayout></para><programlisting><![CDATA[x < y\n]]></programlisting><blockquote><para>q</para></blockquote>"
+    );
+    assert_eq!(
+        body(
+            "<table><caption>C</caption><thead><tr><th>h</th></tr></thead><tbody><tr><td colspan=\"2\">d</td></tr></tbody></table>"
+        ),
+        "<table><caption>C</caption><thead><tr><th>h</th></tr></thead><tbody><tr><td colspan=\"2\">d</td></tr></tbody></table>"
+    );
+    assert_eq!(
+        body(
+            "<div data-ezelement=\"ezembed\" data-href=\"ezcontent://12\" data-ezview=\"embed\"></div>"
+        ),
+        "<ezembed xlink:href=\"ezcontent://12\" view=\"embed\"/>"
+    );
+    // What the field type takes, its relations found.
+    let doc = from_html("<p><a href=\"ezcontent://57\">x</a></p>").unwrap();
+    let v = RichTextType::default()
+        .from_hash(&map([("xml", doc.into())]), &cx())
+        .unwrap();
+    assert_eq!(
+        RichTextType::default().relations(&v),
+        [(RelationKind::Link, 57)]
+    );
+    // Not XML, or a link to nowhere.
+    assert!(from_html("<p>a<br>b</p>").is_err());
+    assert!(from_html("<p><a>x</a></p>").is_err());
+}
