@@ -335,6 +335,7 @@ async fn answer(
             request
         }
     };
+    language_variables(&mut request, &built.domain);
     request = request.data(Gq::new(client));
     let response = built.schema.execute(request).await;
     let body = match serde_json::to_vec(&response) {
@@ -389,4 +390,46 @@ pub async fn current(
             schema::build(Arc::new(domain))
         })
         .await
+}
+
+/// The reference's `RepositoryLanguage` values are the language codes (`eng-GB`), which no
+/// GraphQL name can be: its clients can only give them as variables. A variable of a
+/// `RepositoryLanguage` type holding a code is read as cairn's name of it (`eng_GB`).
+fn language_variables(request: &mut async_graphql::Request, domain: &super::domain::Domain) {
+    use async_graphql::parser::types::{BaseType, Type};
+    fn of_languages(t: &Type) -> bool {
+        match &t.base {
+            BaseType::Named(n) => n.as_str() == "RepositoryLanguage",
+            BaseType::List(t) => of_languages(t),
+        }
+    }
+    fn rename(v: &mut async_graphql::Value, domain: &super::domain::Domain) {
+        match v {
+            async_graphql::Value::String(s) if s.contains('-') => {
+                let name = super::domain::language_name(s);
+                if domain.languages.contains_key(&name) {
+                    *s = name;
+                }
+            }
+            async_graphql::Value::List(l) => l.iter_mut().for_each(|v| rename(v, domain)),
+            _ => {}
+        }
+    }
+    if request.variables.is_empty() {
+        return;
+    }
+    // A query that does not parse is refused by the execution, with its error.
+    let Ok(document) = request.parsed_query() else {
+        return;
+    };
+    let names: Vec<async_graphql::Name> = (document.operations.iter())
+        .flat_map(|(_, op)| op.node.variable_definitions.iter())
+        .filter(|d| of_languages(&d.node.var_type.node))
+        .map(|d| d.node.name.node.clone())
+        .collect();
+    for name in names {
+        if let Some(v) = request.variables.get_mut(&name) {
+            rename(v, domain);
+        }
+    }
 }

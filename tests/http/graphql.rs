@@ -504,18 +504,29 @@ async fn items_by_every_key_and_their_field_values() {
         json!({"_name": "An article", "title": "An article"})
     );
     assert_eq!(v["node"], json!({"title": "An article"}));
-    // Through variables, with a language of the enum.
+    // Through variables, with a language of the enum, or its code as the reference's
+    // clients give it (its enum values are the codes, which only variables can hold).
+    for l in ["eng_GB", "eng-GB"] {
+        let v = gql_as(
+            &app,
+            Some(ADMIN),
+            "query A($id: Int, $l: RepositoryLanguage) { content { article(contentId: $id) { title(language: $l) } } }",
+            json!({"id": id, "l": l}),
+        )
+        .await;
+        assert_eq!(
+            v["data"]["content"]["article"]["title"], "An article",
+            "{l}: {v}"
+        );
+    }
     let v = gql_as(
         &app,
         Some(ADMIN),
         "query A($id: Int, $l: RepositoryLanguage) { content { article(contentId: $id) { title(language: $l) } } }",
-        json!({"id": id, "l": "eng_GB"}),
+        json!({"id": id, "l": "xxx-YY"}),
     )
     .await;
-    assert_eq!(
-        v["data"]["content"]["article"]["title"], "An article",
-        "{v}"
-    );
+    assert!(v["errors"][0]["message"].is_string(), "{v}");
     // The repository's own types.
     let v = gql(
         &app,
