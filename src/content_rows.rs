@@ -317,7 +317,6 @@ pub async fn version_rows(db: &impl Connection, pairs: &[(i64, i64)]) -> Result<
     }
     for chunk in pairs.chunks(200) {
         use content_field::Column as F;
-        use content_relation::Column as R;
         use content_version::Column as V;
         for v in content_version::Entity::find()
             .filter(pairs_condition(V::ContentId, V::VersionNo, chunk))
@@ -337,6 +336,20 @@ pub async fn version_rows(db: &impl Connection, pairs: &[(i64, i64)]) -> Result<
                 .or_default()
                 .push(f);
         }
+    }
+    out.relations = relations_of_versions(db, pairs).await?;
+    Ok(out)
+}
+
+/// The relations of many versions at once, by `(content id, version no)`, each version's in
+/// the reference's order: one query for every 200 versions.
+pub async fn relations_of_versions(
+    db: &impl Connection,
+    pairs: &[(i64, i64)],
+) -> Result<HashMap<(i64, i64), Vec<content_relation::Model>>> {
+    use content_relation::Column as R;
+    let mut out: HashMap<(i64, i64), Vec<content_relation::Model>> = HashMap::new();
+    for chunk in pairs.chunks(200) {
         for r in content_relation::Entity::find()
             .filter(pairs_condition(
                 R::SourceContentId,
@@ -347,15 +360,12 @@ pub async fn version_rows(db: &impl Connection, pairs: &[(i64, i64)]) -> Result<
             .all(db)
             .await?
         {
-            out.relations
-                .entry((r.source_content_id, r.source_version_no))
+            out.entry((r.source_content_id, r.source_version_no))
                 .or_default()
                 .push(r);
         }
     }
-    out.relations
-        .values_mut()
-        .for_each(|rs| in_reference_order(rs));
+    out.values_mut().for_each(|rs| in_reference_order(rs));
     Ok(out)
 }
 

@@ -669,6 +669,19 @@ impl Client {
 }
 
 impl Client {
+    /// The relations of the published current versions of the content items `ids` (as
+    /// `ContentRelation` lists).
+    pub async fn relations(&self, ids: &[i64]) -> Result<HashMap<i64, Value>> {
+        let found = (self.services.content())
+            .current_relations(&self.cx, ids)
+            .await
+            .map_err(error)?;
+        Ok(found
+            .into_iter()
+            .map(|(id, l)| (id, Value::List(l.iter().map(relation_map).collect())))
+            .collect())
+    }
+
     /// The reverse relations of the content items `ids` (as `ContentRelation` lists), `None`
     /// for those the caller may not list them of.
     pub async fn reverse_relations(&self, ids: &[i64]) -> Result<HashMap<i64, Option<Value>>> {
@@ -706,6 +719,9 @@ pub struct Urls(pub Arc<Client>);
 
 /// Loads the reverse relations of content items, a batch at a time.
 pub struct ReverseRelations(pub Arc<Client>);
+
+/// Loads the relations of published content items, a batch at a time.
+pub struct Relations(pub Arc<Client>);
 
 /// A loaded value, shared by every field that reads it (never copied).
 pub type Shared = Arc<Value>;
@@ -763,6 +779,15 @@ impl Loader<i64> for Urls {
     }
 }
 
+impl Loader<i64> for Relations {
+    type Value = Shared;
+    type Error = Arc<async_graphql::Error>;
+
+    async fn load(&self, keys: &[i64]) -> std::result::Result<HashMap<i64, Shared>, Self::Error> {
+        self.0.relations(keys).await.map(shared).map_err(Arc::new)
+    }
+}
+
 impl Loader<i64> for ReverseRelations {
     type Value = Arc<Option<Value>>;
     type Error = Arc<async_graphql::Error>;
@@ -784,6 +809,7 @@ pub struct Gq {
     pub locations: DataLoader<Locations, HashMapCache>,
     pub locations_of: DataLoader<LocationsOf, HashMapCache>,
     pub urls: DataLoader<Urls, HashMapCache>,
+    pub relations: DataLoader<Relations, HashMapCache>,
     pub reverse_relations: DataLoader<ReverseRelations, HashMapCache>,
     kept: Mutex<Kept>,
 }
@@ -810,6 +836,11 @@ impl Gq {
                 HashMapCache::default(),
             ),
             urls: DataLoader::with_cache(Urls(client.clone()), spawn, HashMapCache::default()),
+            relations: DataLoader::with_cache(
+                Relations(client.clone()),
+                spawn,
+                HashMapCache::default(),
+            ),
             reverse_relations: DataLoader::with_cache(
                 ReverseRelations(client.clone()),
                 spawn,

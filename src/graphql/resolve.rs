@@ -1348,9 +1348,18 @@ async fn untyped(gq: &Gq, id: Option<i64>) -> Result<Out> {
     })
 }
 
-/// The relations of an item's current version (`ContentRelation`).
+/// The relations of an item's current version (`ContentRelation`): those of a published
+/// item loaded with the items' beside it; a draft's through `loadVersionRelations`.
 async fn relations(gq: &Gq, info: &Value) -> Result<Value> {
     let id = int(get(info, "id")).unwrap_or_default();
+    if get(info, "published") == Some(&Value::Boolean(true)) {
+        let found = gq
+            .relations
+            .load_one(id)
+            .await
+            .map_err(|e| async_graphql::Error::new(e.message.clone()))?;
+        return Ok(found.map_or(Value::List(Vec::new()), |l| (*l).clone()));
+    }
     let version = int(get(info, "currentVersionNo")).unwrap_or(1);
     let cx = gq.client.calling("loadVersionRelations")?;
     let req = LoadVersionRelationsRequest {

@@ -229,12 +229,12 @@ async fn a_page_costs_the_same_statements_whatever_its_size() {
     }
     assert_eq!(costs[0], costs[1], "statements of a page of 2 and of 12");
     assert!(costs[0] > 5, "the query ran: {} statements", costs[0]);
-    // Every item's Locations and URL too: one view and one walk up the URL alias tree for
-    // the page's items.
+    // Every item's Locations, URL and relations too: one view, one walk up the URL alias tree
+    // and a few statements for the relations of the page's items.
     let mut costs = Vec::new();
     for size in [2, 12] {
         let query = format!(
-            "{{ _repository {{ location(locationId: {at}) {{ children(first: {size}) {{ edges {{ node {{ id content {{ _url _allLocations {{ id pathString }} }} }} }} }} }} }} }}"
+            "{{ _repository {{ location(locationId: {at}) {{ children(first: {size}) {{ edges {{ node {{ id content {{ _url _allLocations {{ id pathString }} _info {{ relations {{ type }} reverseRelations {{ type }} }} }} }} }} }} }} }} }}"
         );
         gql(&app, &query).await;
         let before = app.statements();
@@ -254,7 +254,7 @@ async fn a_page_costs_the_same_statements_whatever_its_size() {
     }
     assert_eq!(
         costs[0], costs[1],
-        "statements with the Locations and URLs of 2 and of 12 items"
+        "statements with the Locations, URLs and relations of 2 and of 12 items"
     );
 }
 
