@@ -18,6 +18,7 @@ mod relations;
 pub(crate) mod render;
 mod states;
 mod versions;
+pub(crate) use versions::Original;
 mod visibility;
 
 use crate::api::hrefs;

@@ -395,10 +395,10 @@ impl ContentService {
             [c, f] | [c, f, _] => (*c, *f),
             _ => return Err(missing()),
         };
-        let variation = match alias {
-            "original" => None,
-            name => Some(self.images.variations().get(name).ok_or_else(missing)?),
-        };
+        // An unknown variation is refused before anything is read.
+        if alias != "original" && self.images.variations().get(alias).is_none() {
+            return Err(missing());
+        }
         let db = cx.reader();
         let (c, v) =
             (self.visible_content_version(db, cx, content_id, parts.get(2).copied())).await?;
@@ -417,19 +417,56 @@ impl ContentService {
         let Some(path) = value.get("id").and_then(|p| p.as_str()) else {
             return Err(missing());
         };
-        let href = hrefs::get_image_variation(image_id, alias);
         let mime = value
             .get("mime")
             .and_then(|m| m.as_str())
             .unwrap_or_default();
+        let original = Original {
+            path,
+            mime,
+            width: value.get("width").and_then(|w| w.as_i64()),
+            height: value.get("height").and_then(|h| h.as_i64()),
+            file_size: value.get("fileSize").and_then(|s| s.as_i64()),
+        };
+        self.variation_of(image_id, alias, &original).await
+    }
+}
+
+/// A stored original image, as its field value names it.
+pub(crate) struct Original<'a> {
+    pub path: &'a str,
+    pub mime: &'a str,
+    pub width: Option<i64>,
+    pub height: Option<i64>,
+    pub file_size: Option<i64>,
+}
+
+impl ContentService {
+    /// The variation `alias` (`original` or a configured one) of the image `image_id` whose
+    /// stored original is `original`: kept, or rendered and kept now. No statement: for a
+    /// field value the caller has read already (GraphQL's items); the REST operation finds
+    /// and checks it first.
+    pub(crate) async fn variation_of(
+        &self,
+        image_id: &str,
+        alias: &str,
+        original: &Original<'_>,
+    ) -> Result<ContentImageVariation> {
+        let missing = || Error::not_found("ImageVariation", format!("{image_id}/{alias}"));
+        let variation = match alias {
+            "original" => None,
+            name => Some(self.images.variations().get(name).ok_or_else(missing)?),
+        };
+        let (path, mime) = (original.path, original.mime);
+        let href = hrefs::get_image_variation(image_id, alias);
         let Some(variation) = variation else {
             return Ok(ContentImageVariation {
                 href,
                 uri: self.files.uri(path),
                 content_type: Some(mime.to_string()),
-                width: value.get("width").and_then(|w| w.as_i64()),
-                height: value.get("height").and_then(|h| h.as_i64()),
-                file_size: value.get("fileSize").and_then(|s| s.as_i64()),
+                width: original.width,
+                height: original.height,
+                file_size: original.file_size,
             });
         };
         let kept = self

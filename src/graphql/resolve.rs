@@ -879,18 +879,22 @@ fn image_value(v: &Value) -> Value {
 }
 
 async fn variation(gq: &Gq, image: &Value, name: &str) -> Result<Value> {
-    let Some(image_id) = text(get(image, "__imageId")) else {
+    let (Some(image_id), Some(path)) = (text(get(image, "__imageId")), text(get(image, "id")))
+    else {
         return Ok(Value::Null);
     };
-    let cx = gq.client.calling("getImageVariation")?;
-    let req = GetImageVariationRequest {
-        image_id: image_id.to_string(),
-        variation_identifier: name.to_string(),
+    // The item holding the image was read as the caller: its variation needs no other read.
+    let original = crate::content::Original {
+        path,
+        mime: text(get(image, "__mime")).unwrap_or_default(),
+        width: int(get(image, "width")),
+        height: int(get(image, "height")),
+        file_size: int(get(image, "fileSize")),
     };
-    let GetImageVariationResponse::Ok { body, .. } =
-        ContentApi::<Services>::get_image_variation(gq.client.services.content(), &cx, req)
-            .await
-            .map_err(error)?;
+    let body = (gq.client.services.content())
+        .variation_of(image_id, name, &original)
+        .await
+        .map_err(error)?;
     let file_name = body.uri.rsplit('/').next().unwrap_or_default().to_string();
     Ok(object([
         ("uri", body.uri.clone().into()),

@@ -156,6 +156,48 @@ async fn the_admin_uis_sub_items_query_is_answered_in_the_shape_it_reads() {
     assert!(r.json()["errors"][0]["message"].is_string());
 }
 
+/// Image variations of a page of items cost no statement of their own: the items were read
+/// as the caller, and their variations are found (or rendered) from their field values.
+#[tokio::test]
+async fn variations_of_a_page_cost_the_same_statements_whatever_its_size() {
+    let storage = tempfile::tempdir().unwrap();
+    let app = TestApp::with_args(&[
+        "--cache-mib",
+        "0",
+        "--storage-dir",
+        storage.path().to_str().unwrap(),
+    ])
+    .await;
+    for i in 0..6 {
+        let r =
+            crate::images::post_image(&app, &format!("p{i}.png"), &crate::images::png(300, 200))
+                .await;
+        r.assert(201);
+        let id = r.json()["Content"]["_id"].as_i64().unwrap();
+        app.req("PUBLISH", &format!("/content/objects/{id}/versions/1"))
+            .admin()
+            .send()
+            .await
+            .assert(204);
+    }
+    let mut costs = Vec::new();
+    for size in [2, 6] {
+        let query = format!(
+            "{{ media {{ images(first: {size}) {{ edges {{ node {{ image {{ variation(identifier: small) {{ width uri }} }} }} }} }} }} }}"
+        );
+        gql(&app, &query).await;
+        let before = app.statements();
+        let v = gql(&app, &query).await;
+        costs.push(app.statements() - before);
+        let edges = v["media"]["images"]["edges"].as_array().unwrap();
+        assert_eq!(edges.len(), size);
+        for e in edges {
+            assert_eq!(e["node"]["image"]["variation"]["width"], 100, "{e}");
+        }
+    }
+    assert_eq!(costs[0], costs[1], "statements of 2 and of 6 variations");
+}
+
 /// `LocationSortByOptions` sort a Location's children by every clause the reference maps,
 /// `_isMainLocation` and `_visibility` among them (its `Location\IsMainLocation`, true after
 /// false, and `Location\Visibility`, visible first).
