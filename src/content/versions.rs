@@ -428,7 +428,7 @@ impl ContentService {
             height: value.get("height").and_then(|h| h.as_i64()),
             file_size: value.get("fileSize").and_then(|s| s.as_i64()),
         };
-        self.variation_of(image_id, alias, &original).await
+        Ok(self.variation_of(image_id, alias, &original).await?.0)
     }
 }
 
@@ -443,15 +443,15 @@ pub(crate) struct Original<'a> {
 
 impl ContentService {
     /// The variation `alias` (`original` or a configured one) of the image `image_id` whose
-    /// stored original is `original`: kept, or rendered and kept now. No statement: for a
-    /// field value the caller has read already (GraphQL's items); the REST operation finds
-    /// and checks it first.
+    /// stored original is `original`: kept, or rendered and kept now, with when its file was
+    /// written (not known of the original). No statement: for a field value the caller has
+    /// read already (GraphQL's items); the REST operation finds and checks it first.
     pub(crate) async fn variation_of(
         &self,
         image_id: &str,
         alias: &str,
         original: &Original<'_>,
-    ) -> Result<ContentImageVariation> {
+    ) -> Result<(ContentImageVariation, Option<Timestamp>)> {
         let missing = || Error::not_found("ImageVariation", format!("{image_id}/{alias}"));
         let variation = match alias {
             "original" => None,
@@ -460,14 +460,15 @@ impl ContentService {
         let (path, mime) = (original.path, original.mime);
         let href = hrefs::get_image_variation(image_id, alias);
         let Some(variation) = variation else {
-            return Ok(ContentImageVariation {
+            let body = ContentImageVariation {
                 href,
                 uri: self.files.uri(path),
                 content_type: Some(mime.to_string()),
                 width: original.width,
                 height: original.height,
                 file_size: original.file_size,
-            });
+            };
+            return Ok((body, None));
         };
         let kept = self
             .images
@@ -482,14 +483,15 @@ impl ContentService {
                 }
                 VariationError::Storage(e) => Error::StorageFailed(e),
             })?;
-        Ok(ContentImageVariation {
+        let body = ContentImageVariation {
             href,
             uri: self.files.uri(&kept.path),
             content_type: Some(kept.mime.to_string()),
             width: Some(i64::from(kept.width)),
             height: Some(i64::from(kept.height)),
             file_size: Some(kept.size as i64),
-        })
+        };
+        Ok((body, Some(Timestamp(kept.modified))))
     }
 }
 

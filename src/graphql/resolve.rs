@@ -891,7 +891,7 @@ async fn variation(gq: &Gq, image: &Value, name: &str) -> Result<Value> {
         height: int(get(image, "height")),
         file_size: int(get(image, "fileSize")),
     };
-    let body = (gq.client.services.content())
+    let (body, modified) = (gq.client.services.content())
         .variation_of(image_id, name, &original)
         .await
         .map_err(error)?;
@@ -904,7 +904,7 @@ async fn variation(gq: &Gq, image: &Value, name: &str) -> Result<Value> {
             body.content_type.map_or(Value::Null, Value::from),
         ),
         ("fileName", file_name.into()),
-        ("lastModified", Value::Null),
+        ("lastModified", data::date(modified.as_ref())),
         ("width", body.width.map_or(Value::Null, Value::from)),
         ("height", body.height.map_or(Value::Null, Value::from)),
     ]))

@@ -29,6 +29,8 @@ pub struct Kept {
     pub height: u32,
     pub size: u64,
     pub mime: &'static str,
+    /// When it was written, in Unix seconds.
+    pub modified: i64,
     /// Whether this call rendered it (else it was kept already).
     pub rendered: bool,
 }
@@ -125,15 +127,16 @@ impl Images {
         key: String,
     ) -> Result<Kept, VariationError> {
         // Rendered before, by this instance or another.
-        if let Some((size, head)) = files.peek(&key).await.map_err(VariationError::Storage)?
-            && let Some((format, width, height)) = render::header(&head)
+        if let Some(found) = files.peek(&key).await.map_err(VariationError::Storage)?
+            && let Some((format, width, height)) = render::header(&found.head)
         {
             return Ok(Kept {
                 width,
                 height,
-                size,
+                size: found.size,
                 mime: format.mime(),
                 path: key,
+                modified: found.modified,
                 rendered: false,
             });
         }
@@ -148,6 +151,7 @@ impl Images {
             height: rendered.height,
             size: rendered.bytes.len() as u64,
             mime: rendered.format.mime(),
+            modified: cairn_runtime::Timestamp::now().0,
             rendered: true,
         })
     }

@@ -35,6 +35,16 @@ use std::sync::{Arc, OnceLock};
 /// Files up to this size are stored in one request; larger ones in parts of this size.
 const PART_BYTES: usize = 8 * 1024 * 1024;
 
+/// What [`Storage::peek`] finds of a file.
+#[derive(Debug, Clone)]
+pub struct Peeked {
+    pub size: u64,
+    /// Its first 64 KiB.
+    pub head: bytes::Bytes,
+    /// When it was last written, in Unix seconds.
+    pub modified: i64,
+}
+
 /// The uploaded files of a repository.
 pub struct Storage {
     store: Arc<dyn ObjectStore>,
@@ -175,8 +185,9 @@ impl Storage {
         .await
     }
 
-    /// The size and first 64 KiB of the file at `path`; `None` when there is none.
-    pub async fn peek(&self, path: &str) -> Result<Option<(u64, bytes::Bytes)>, String> {
+    /// The size, first 64 KiB and time of last change (Unix seconds) of the file at `path`;
+    /// `None` when there is none.
+    pub async fn peek(&self, path: &str) -> Result<Option<Peeked>, String> {
         let Some(key) = key(path) else {
             return Ok(None);
         };
@@ -187,14 +198,23 @@ impl Storage {
                 Err(object_store::Error::NotFound { .. }) => return Ok(None),
                 Err(e) => return Err(e.to_string()),
             };
+            let modified = meta.last_modified.timestamp();
             if meta.size == 0 {
-                return Ok(Some((0, bytes::Bytes::new())));
+                return Ok(Some(Peeked {
+                    size: 0,
+                    head: bytes::Bytes::new(),
+                    modified,
+                }));
             }
             let head = store
                 .get_range(&key, 0..meta.size.min(64 * 1024))
                 .await
                 .map_err(|e| e.to_string())?;
-            Ok(Some((meta.size, head)))
+            Ok(Some(Peeked {
+                size: meta.size,
+                head,
+                modified,
+            }))
         })
         .await
     }

@@ -1139,7 +1139,7 @@ async fn every_field_types_value() {
                 fTime fKeyword fCountry fSelection
                 fMap {{ latitude longitude address }} fAuthor {{ id name email }} fIsbn
                 fRelations {{ _name ... on FolderItem {{ name }} }}
-                fImage {{ fileName alternativeText width height fileSize uri variation(identifier: small) {{ width height uri }} }}
+                fImage {{ fileName alternativeText width height fileSize uri variation(identifier: small) {{ width height uri lastModified {{ timestamp }} }} }}
                 fFile {{ fileName fileSize mimeType uri }} fMatrix {{ city population }} }} }} }}"
         ),
     )
@@ -1181,6 +1181,9 @@ async fn every_field_types_value() {
     );
     assert!(image["uri"].as_str().unwrap().ends_with("dot.png"));
     assert_eq!(image["variation"]["width"], 3, "scaled down only");
+    // When the kept file was written.
+    let written = image["variation"]["lastModified"]["timestamp"].as_i64();
+    assert!(written.is_some_and(|t| t > 1_700_000_000), "{image}");
     assert!(
         image["variation"]["uri"]
             .as_str()
