@@ -21,6 +21,9 @@ type Result<T> = data::Result<T>;
 /// A field's resolver.
 pub type Resolver = Arc<dyn for<'a> Fn(ResolverContext<'a>) -> FieldFuture<'a> + Send + Sync>;
 
+/// The most entries a list argument (`sortBy`, `variations(identifier)`) takes.
+const MAX_LIST: usize = 20;
+
 /// The most items a connection gives at once.
 pub const MAX_PAGE: i64 = 1000;
 /// A connection's page size when neither `first` nor `last` is given (the reference's).
@@ -479,9 +482,13 @@ pub fn resolver(ty: &str, field: &str, abstract_type: bool, domain: &Domain) -> 
             variation(gq, p, arg.enum_name()?).await
         }),
         ("ImageFieldValue", "variations") => resolver!(a, |gq, p, ctx| {
-            let mut out = Vec::new();
             let arg = ctx.args.try_get("identifier")?;
-            for name in arg.list()?.iter() {
+            let list = arg.list()?;
+            if list.len() > MAX_LIST {
+                return Err(format!("identifier: at most {MAX_LIST} variations").into());
+            }
+            let mut out = Vec::new();
+            for name in list.iter() {
                 out.push(variation(gq, p, name.enum_name()?).await?);
             }
             Ok(Value::List(out))
@@ -1545,6 +1552,9 @@ fn sort_clauses(ctx: &ResolverContext<'_>) -> Result<Vec<(String, HashValue)>> {
         Value::Enum(n) => vec![n.to_string()],
         _ => Vec::new(),
     };
+    if names.len() > MAX_LIST {
+        return Err(format!("sortBy: at most {MAX_LIST} sort options").into());
+    }
     for n in names {
         let clause = match n.as_str() {
             "_desc" => {

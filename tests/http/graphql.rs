@@ -715,6 +715,14 @@ async fn requests_in_every_form_and_their_errors() {
     assert!(m.contains("nested too deep"), "{m}");
     let m = error_of(&app, "{ content { folders(first: 5000) { totalCount } } }").await;
     assert!(m.contains("first"), "{m}");
+    // List arguments are bounded in length.
+    let sort = vec!["_name"; 21].join(", ");
+    let m = error_of(
+        &app,
+        &format!("{{ content {{ folders(sortBy: [{sort}]) {{ totalCount }} }} }}"),
+    )
+    .await;
+    assert!(m.contains("at most 20"), "{m}");
     // A syntax error is GraphQL's own answer, with where it is.
     let v = gql_as(&app, Some(ADMIN), "{ item(", Value::Null).await;
     assert!(v["errors"][0]["locations"].is_array(), "{v}");
