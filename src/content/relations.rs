@@ -4,6 +4,13 @@ use super::*;
 use sea_orm::{ConnectionTrait, QueryOrder};
 use std::collections::HashMap;
 
+/// A list of content items (`contents`), as the permission filters read it.
+const CONTENTS: Scope<'static> = Scope {
+    content: "contents",
+    location: None,
+    location_sections: false,
+};
+
 pub(super) async fn redirect_current(
     service: &Shared,
     cx: &Caller,
@@ -29,12 +36,7 @@ pub(super) async fn list(
     let ty = service.defined_type(db, c.content_type_id).await?;
     let mut all = rows::relations(db, c.id, v.version_no).await?;
     // Relations to content the caller may not read are left out (before the window).
-    let scope = Scope {
-        content: "contents",
-        location: None,
-        location_sections: false,
-    };
-    let filter = service.visible(cx, READ, scope);
+    let filter = service.visible(cx, READ, CONTENTS);
     if filter != Filter::All && !all.is_empty() {
         let readable: std::collections::HashSet<i64> = content::Entity::find()
             .select_only()
@@ -179,12 +181,7 @@ impl ContentService {
     ) -> Result<HashMap<i64, Vec<Relation>>> {
         let db = cx.reader();
         let backend = db.get_database_backend();
-        let scope = || Scope {
-            content: "contents",
-            location: None,
-            location_sections: false,
-        };
-        let readable = self.visible(cx, READ, scope());
+        let readable = self.visible(cx, READ, CONTENTS);
         let mut query = content::Entity::find()
             .filter(content::Column::Id.is_in(ids.iter().copied()))
             .filter(content::Column::Status.eq(content::PUBLISHED));
@@ -241,12 +238,7 @@ impl ContentService {
     ) -> Result<HashMap<i64, Option<Vec<Relation>>>> {
         let db = cx.reader();
         let backend = db.get_database_backend();
-        let scope = || Scope {
-            content: "contents",
-            location: None,
-            location_sections: false,
-        };
-        let listable = self.visible(cx, ("content", "reverserelatedlist"), scope());
+        let listable = self.visible(cx, ("content", "reverserelatedlist"), CONTENTS);
         let allowed: Vec<i64> = match listable {
             Filter::All => ids.to_vec(),
             Filter::Nothing => Vec::new(),
@@ -283,7 +275,7 @@ impl ContentService {
         let mut query = content::Entity::find()
             .filter(content::Column::Id.is_in(sources))
             .filter(content::Column::Status.eq(content::PUBLISHED));
-        match self.visible(cx, READ, scope()) {
+        match self.visible(cx, READ, CONTENTS) {
             Filter::All => {}
             Filter::Nothing => return Ok(out),
             filter => query = query.filter(filter.expr(backend)),

@@ -91,28 +91,21 @@ fn paragraph(el: &Element, out: &mut String) -> Result<(), String> {
     Ok(())
 }
 
-/// `el`'s content in the element `name` with `attrs`, its line breaks new lines.
-fn inline(
+/// `el`'s content in the element `name` with `attrs`; its line breaks new lines when `breaks`
+/// (inline elements, the stylesheet's `breakline`).
+fn wrap(
     el: &Element,
     name: &str,
     attrs: &[(&str, String)],
+    breaks: bool,
     out: &mut String,
 ) -> Result<(), String> {
     open(out, name, attrs);
-    lines(&el.children, out)?;
-    out.push_str(&format!("</{name}>"));
-    Ok(())
-}
-
-/// `el`'s content in the element `name` with `attrs`.
-fn block(
-    el: &Element,
-    name: &str,
-    attrs: &[(&str, String)],
-    out: &mut String,
-) -> Result<(), String> {
-    open(out, name, attrs);
-    children(&el.children, out)?;
+    if breaks {
+        lines(&el.children, out)?;
+    } else {
+        children(&el.children, out)?;
+    }
     out.push_str(&format!("</{name}>"));
     Ok(())
 }
@@ -191,7 +184,7 @@ fn table(el: &Element, out: &mut String) -> Result<(), String> {
                 if let Some(valign) = style(cell, "vertical-align").filter(|v| !v.is_empty()) {
                     attrs.push(("valign", valign));
                 }
-                inline(cell, kind, &attrs, out)?;
+                wrap(cell, kind, &attrs, true, out)?;
             }
             out.push_str("</tr>");
         }
@@ -211,7 +204,7 @@ fn convert(node: &Node, out: &mut String) -> Result<(), String> {
     };
     let role = |role: &str| vec![("role", role.to_string())];
     match el.local_name() {
-        "section" => block(el, "section", &[], out)?,
+        "section" => wrap(el, "section", &[], false, out)?,
         "p" => paragraph(el, out)?,
         "span" if el.attr("data-ezelement") == Some("ezembedinline") => {
             embed(el, "ezembedinline", out)
@@ -229,26 +222,26 @@ fn convert(node: &Node, out: &mut String) -> Result<(), String> {
             let code = el.text_content().replace("]]>", "]]]]><![CDATA[>");
             out.push_str(&format!("<![CDATA[{code}]]></programlisting>"));
         }
-        "blockquote" => block(el, "blockquote", &[], out)?,
+        "blockquote" => wrap(el, "blockquote", &[], false, out)?,
         "em" | "i" => {
             let mut attrs = Vec::new();
             common(el, &mut attrs);
-            inline(el, "emphasis", &attrs, out)?;
+            wrap(el, "emphasis", &attrs, true, out)?;
         }
         "strong" | "b" => {
             let mut attrs = role("strong");
             common(el, &mut attrs);
-            inline(el, "emphasis", &attrs, out)?;
+            wrap(el, "emphasis", &attrs, true, out)?;
         }
-        "u" => inline(el, "emphasis", &role("underlined"), out)?,
-        "s" => inline(el, "emphasis", &role("strikedthrough"), out)?,
+        "u" => wrap(el, "emphasis", &role("underlined"), true, out)?,
+        "s" => wrap(el, "emphasis", &role("strikedthrough"), true, out)?,
         "del" => {
             let mut attrs = role("strikedthrough");
             attrs.push(("revisionflag", "deleted".into()));
-            inline(el, "emphasis", &attrs, out)?;
+            wrap(el, "emphasis", &attrs, true, out)?;
         }
-        "sub" => block(el, "subscript", &[], out)?,
-        "sup" => block(el, "superscript", &[], out)?,
+        "sub" => wrap(el, "subscript", &[], false, out)?,
+        "sup" => wrap(el, "superscript", &[], false, out)?,
         "a" => match (el.attr("href"), el.attr("id").or_else(|| el.attr("name"))) {
             (Some(href), _) => {
                 let show = if el.attr("target") == Some("_blank") {
@@ -269,7 +262,7 @@ fn convert(node: &Node, out: &mut String) -> Result<(), String> {
                 if let Some(class) = el.attr("class") {
                     attrs.push(("ezxhtml:class", class.to_string()));
                 }
-                inline(el, "link", &attrs, out)?;
+                wrap(el, "link", &attrs, true, out)?;
             }
             (None, Some(id)) => open_close(out, "anchor", &[("xml:id", id.to_string())]),
             (None, None) => return Err("a link (a) needs an href, an id or a name".into()),
@@ -280,7 +273,7 @@ fn convert(node: &Node, out: &mut String) -> Result<(), String> {
             if let Some(align) = style(el, "text-align").filter(|a| !a.is_empty()) {
                 attrs.push(("ezxhtml:textalign", align));
             }
-            inline(el, "title", &attrs, out)?;
+            wrap(el, "title", &attrs, true, out)?;
         }
         list @ ("ol" | "ul") => {
             let mut attrs = Vec::new();
