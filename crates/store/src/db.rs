@@ -119,16 +119,19 @@ impl Db {
                     })
                 })
             });
+        // No JIT compilation: it pays off for queries running seconds over millions of rows,
+        // not for these, and it starts above a cost threshold that a plan goes past as soon
+        // as a scan it must use is one a search turned off (`Watched::numbers_by_index`),
+        // to compile and optimize for 50 ms and more a statement that runs in a few.
+        let mut settings = vec![("jit", "off".to_string())];
         if let Some(t) = options.statement_timeout {
-            let ms = t.as_millis().to_string();
-            co.map_sqlx_postgres_opts(move |o| {
-                o.options([
-                    ("statement_timeout", ms.as_str()),
-                    // A closed connection cancels its query (see `watch.rs`).
-                    ("client_connection_check_interval", "1000"),
-                ])
-            });
+            settings.extend([
+                ("statement_timeout", t.as_millis().to_string()),
+                // A closed connection cancels its query (see `watch.rs`).
+                ("client_connection_check_interval", "1000".into()),
+            ]);
         }
+        co.map_sqlx_postgres_opts(move |o| o.options(settings.clone()));
         let mut conn = Database::connect(co).await?;
         let counter = statements.clone();
         conn.set_metric_callback(move |_| counted(&counter));
