@@ -202,9 +202,12 @@ impl Watched {
     /// to be selective: on PostgreSQL it runs in a read-only transaction that reads tables
     /// through an index wherever one serves (`enable_seqscan = off`), since the planner
     /// prices a many-word `@@` as one comparison and would scan the whole table instead of
-    /// the GIN index, and without parallel workers (starting them costs more than the few
-    /// thousand index entries such a statement reads). On SQLite, FTS5 always reads its
-    /// index: the same as `numbers`.
+    /// the GIN index; without parallel workers (starting them costs more than the few
+    /// thousand index entries such a statement reads); and planned for its values
+    /// (`force_custom_plan`: how common its words are, which only the values tell, decides
+    /// the plan, and a generic plan, made for no values, prices each word's `to_tsquery`
+    /// once a row, past the JIT's threshold). On SQLite, FTS5 always reads its index: the
+    /// same as `numbers`.
     pub async fn numbers_by_index(
         &mut self,
         sql: &str,
@@ -215,7 +218,8 @@ impl Watched {
         }
         self.postgres(
             "BEGIN READ ONLY; SET LOCAL enable_seqscan = off; \
-             SET LOCAL max_parallel_workers_per_gather = 0",
+             SET LOCAL max_parallel_workers_per_gather = 0; \
+             SET LOCAL plan_cache_mode = force_custom_plan",
         )
         .await?;
         // On an error the transaction stays open: the caller drops this connection
