@@ -157,19 +157,29 @@ impl Query {
         }
     }
 
-    /// A condition on `c.id`: the content item matches, and its bind value; nothing matches
-    /// an empty query.
+    /// A condition on `c.id`: the content item matches, and its bind values; nothing
+    /// matches an empty query. On PostgreSQL one `@@` a term, OR'ed (a bind value a term):
+    /// the GIN index then reads each term on its own into a bitmap and ORs the bitmaps,
+    /// where one `@@` of the whole query would check every document it finds against every
+    /// term (with 50 words, three times as long); on SQLite the whole query, one bind value.
     pub fn condition(&self, backend: DbBackend) -> (String, Vec<Value>) {
         if self.is_empty() {
             return ("1 = 0".into(), Vec::new());
         }
-        let sql = match backend {
+        match backend {
             DbBackend::Postgres => {
-                "c.id IN (SELECT content_id FROM content_text WHERE body @@ to_tsquery('simple', ?))"
+                let any = vec!["body @@ to_tsquery('simple', ?)"; self.terms.len()].join(" OR ");
+                let values = self.terms.iter().map(|t| term(backend, t).into());
+                (
+                    format!("c.id IN (SELECT content_id FROM content_text WHERE {any})"),
+                    values.collect(),
+                )
             }
-            _ => "c.id IN (SELECT rowid FROM content_text WHERE content_text MATCH ?)",
-        };
-        (sql.into(), vec![self.expression(backend).into()])
+            _ => (
+                "c.id IN (SELECT rowid FROM content_text WHERE content_text MATCH ?)".into(),
+                vec![self.expression(backend).into()],
+            ),
+        }
     }
 }
 
@@ -223,5 +233,21 @@ mod tests {
             q.without(&stop).expression(DbBackend::Postgres),
             "'wor':* | 'it' | 's' | 'x' | 'or'"
         );
+    }
+
+    #[test]
+    fn a_postgresql_condition_looks_up_each_term_on_its_own() {
+        let q = Query::parse("hello wor*");
+        let (sql, values) = q.condition(DbBackend::Postgres);
+        assert_eq!(
+            sql,
+            "c.id IN (SELECT content_id FROM content_text WHERE \
+             body @@ to_tsquery('simple', ?) OR body @@ to_tsquery('simple', ?))"
+        );
+        assert_eq!(values, [Value::from("'hello'"), Value::from("'wor':*")]);
+        let (sql, values) = q.condition(DbBackend::Sqlite);
+        assert!(sql.ends_with("MATCH ?)"), "{sql}");
+        assert_eq!(values, [Value::from("\"hello\" OR \"wor\"*")]);
+        assert_eq!(Query::parse("--").condition(DbBackend::Postgres).0, "1 = 0");
     }
 }

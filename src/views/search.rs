@@ -16,7 +16,7 @@ use crate::error::Result;
 use crate::full_text::Query;
 use cairn_runtime::HashValue;
 use cairn_store::entity::{content, location};
-use cairn_store::watch::Watched;
+use cairn_store::watch::{IndexPlan, Watched};
 use sea_orm::{ColumnTrait, DbBackend, EntityTrait, QueryFilter, Value};
 use std::collections::HashMap;
 
@@ -38,15 +38,16 @@ pub(super) struct Found {
 }
 
 /// What a statement selects from: a `WITH` head, the FROM clause and the WHERE condition,
-/// with their bind values in the order of the text; `by_index` when its full-text
-/// condition is narrow (`Watched::numbers_by_index`).
+/// with their bind values in the order of the text; `by_index` how its full-text condition
+/// reads the index, when it must (`Watched::numbers_by_index`): a narrow one by lookups, the
+/// count's by bitmaps.
 #[derive(Clone)]
 struct Source {
     head: String,
     from: String,
     condition: String,
     values: Vec<Value>,
-    by_index: bool,
+    by_index: Option<IndexPlan>,
 }
 
 impl Source {
@@ -56,7 +57,7 @@ impl Source {
             from: table.into(),
             condition: "1 = 1".into(),
             values: Vec::new(),
-            by_index: false,
+            by_index: None,
         }
     }
 
@@ -73,7 +74,7 @@ impl Source {
             from: format!("{}{table}{}", rank.before, rank.after),
             condition: rank.condition.into(),
             values: rank.values,
-            by_index: narrow,
+            by_index: narrow.then_some(IndexPlan::Lookups),
         };
         (source, rank.score)
     }
@@ -114,8 +115,8 @@ impl Source {
 
     async fn run(&self, w: &mut Watched, sql: &str, values: Vec<Value>) -> Result<Vec<(i64, f64)>> {
         Ok(match self.by_index {
-            true => w.numbers_by_index(sql, values).await?,
-            false => w.numbers(sql, values).await?,
+            Some(plan) => w.numbers_by_index(sql, values, plan).await?,
+            None => w.numbers(sql, values).await?,
         })
     }
 }
@@ -174,7 +175,7 @@ impl ViewsService {
             _ => all.clone(),
         };
         // PostgreSQL counts the matches with the whole query at once, through its GIN index
-        // (a bitmap of every word's documents), not by summing each word's rank.
+        // (a bitmap of each word's documents, OR'ed), not by summing each word's rank.
         let counted = match text {
             Some(text) if backend == DbBackend::Postgres => {
                 let (condition, values) = text.all.condition(backend);
@@ -182,7 +183,7 @@ impl ViewsService {
                     text: condition,
                     values,
                 });
-                counted.by_index = true;
+                counted.by_index = Some(IndexPlan::Bitmaps);
                 counted.and(filter)
             }
             _ => all.clone(),
@@ -199,8 +200,8 @@ impl ViewsService {
         // Aggregations over columns of the hits are counted with the hits, in one statement
         // (not where the count reads a full-text index through `numbers_by_index`).
         let fused = match counted.by_index {
-            false => Fused::of(aggregations, &m),
-            true => None,
+            None => Fused::of(aggregations, &m),
+            Some(_) => None,
         };
         // The count and the page run at once, each on a connection of its own.
         let count = async {

@@ -75,6 +75,20 @@ enum Conn {
     Postgres(PoolConnection<Postgres>),
 }
 
+/// Which index scans serve a statement that reads a full-text index on PostgreSQL
+/// ([`Watched::numbers_by_index`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexPlan {
+    /// Any: a statement over few matches, whose rows are looked up one by one by id.
+    Lookups,
+    /// Bitmaps only (`enable_indexscan = off`): a statement over many matches, such as a
+    /// count, whose condition is one `@@` a word, OR'ed. Each word's GIN scan makes a
+    /// bitmap, the bitmaps are OR'ed (cheap), and the tables join by hash; otherwise the
+    /// planner reads the whole primary key index and checks every row's document against
+    /// every word.
+    Bitmaps,
+}
+
 /// A connection of the pool for one search, closed if the search is dropped before it ends.
 pub struct Watched {
     conn: Conn,
@@ -198,29 +212,39 @@ impl Watched {
         }
     }
 
-    /// As [`Watched::numbers`], for a statement whose full-text condition the caller knows
-    /// to be selective: on PostgreSQL it runs in a read-only transaction that reads tables
-    /// through an index wherever one serves (`enable_seqscan = off`), since the planner
-    /// prices a many-word `@@` as one comparison and would scan the whole table instead of
-    /// the GIN index; without parallel workers (starting them costs more than the few
-    /// thousand index entries such a statement reads); and planned for its values
-    /// (`force_custom_plan`: how common its words are, which only the values tell, decides
-    /// the plan, and a generic plan, made for no values, prices each word's `to_tsquery`
-    /// once a row, past the JIT's threshold). On SQLite, FTS5 always reads its index: the
-    /// same as `numbers`.
+    /// As [`Watched::numbers`], for a statement that reads a full-text index: on PostgreSQL
+    /// it runs in a read-only transaction that reads tables through an index wherever one
+    /// serves (`enable_seqscan = off`), since the planner prices a many-word `@@` as one
+    /// comparison and would scan the whole table instead of the GIN index; without parallel
+    /// workers (starting them costs more than the few thousand index entries a narrow
+    /// statement reads, and a count, on 2 cores beside the page's statement, was no faster
+    /// with one or two); and planned for its values (`force_custom_plan`: how common its
+    /// words are, which only the values tell, decides the plan, and a generic plan, made
+    /// for no values, prices each word's `to_tsquery` once a row, past the JIT's
+    /// threshold). `plan` says which index scans serve (see [`IndexPlan`]). On SQLite, FTS5
+    /// always reads its index: the same as `numbers`.
     pub async fn numbers_by_index(
         &mut self,
         sql: &str,
         values: Vec<Value>,
+        plan: IndexPlan,
     ) -> Result<Vec<(i64, f64)>, DbErr> {
         if !matches!(self.conn, Conn::Postgres(_)) {
             return self.numbers(sql, values).await;
         }
-        self.postgres(
-            "BEGIN READ ONLY; SET LOCAL enable_seqscan = off; \
-             SET LOCAL max_parallel_workers_per_gather = 0; \
-             SET LOCAL plan_cache_mode = force_custom_plan",
-        )
+        self.postgres(match plan {
+            IndexPlan::Lookups => {
+                "BEGIN READ ONLY; SET LOCAL enable_seqscan = off; \
+                 SET LOCAL max_parallel_workers_per_gather = 0; \
+                 SET LOCAL plan_cache_mode = force_custom_plan"
+            }
+            IndexPlan::Bitmaps => {
+                "BEGIN READ ONLY; SET LOCAL enable_seqscan = off; \
+                 SET LOCAL enable_indexscan = off; \
+                 SET LOCAL max_parallel_workers_per_gather = 0; \
+                 SET LOCAL plan_cache_mode = force_custom_plan"
+            }
+        })
         .await?;
         // On an error the transaction stays open: the caller drops this connection
         // unreleased, which closes it.
