@@ -85,7 +85,7 @@ async fn variation(app: &TestApp, value: &Value, variation: &str) -> Value {
 }
 
 /// The size of the image at `uri`, read from the served bytes.
-async fn served_size(app: &TestApp, uri: &str) -> (u32, u32) {
+pub(crate) async fn served_size(app: &TestApp, uri: &str) -> (u32, u32) {
     let r = app.abs("GET", uri).send().await;
     r.assert(200);
     let img = image::load_from_memory(&r.bytes).unwrap();

@@ -89,4 +89,16 @@ async fn files_are_stored_and_missing_ones_listed() {
     let r = app.abs("GET", &uri).send().await;
     r.assert(200);
     assert_eq!(r.bytes, bytes);
+    // Its variations are rendered from the migrated original (3 × 2: never enlarged).
+    let href = value["variations"]["small"]["href"].as_str().unwrap();
+    let r = (app.abs("GET", href).admin())
+        .accept("ContentImageVariation+json")
+        .send()
+        .await;
+    r.assert(200);
+    let small = r.json()["ContentImageVariation"].clone();
+    assert_eq!((&small["width"], &small["height"]), (&3.into(), &2.into()));
+    let rendered = small["uri"].as_str().unwrap();
+    assert_ne!(rendered, uri, "a file of its own");
+    assert_eq!(crate::images::served_size(&app, rendered).await, (3, 2));
 }
