@@ -462,3 +462,23 @@ pub async fn upload_files(gq: &Gq, ctx: &ResolverContext<'_>) -> Result<Value> {
         ),
     ]))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::markdown;
+    use crate::field_types::richtext::from_html;
+
+    #[test]
+    fn markdown_becomes_html_and_deep_nesting_is_refused_not_a_crash() {
+        let html = markdown("Some **bold** text\n\n| a | b |\n| - | - |\n| 1 | 2 |\n");
+        let doc = from_html(&html).unwrap();
+        assert!(
+            doc.contains("<emphasis role=\"strong\">bold</emphasis>"),
+            "{doc}"
+        );
+        assert!(doc.contains("<informaltable>"), "{doc}");
+        // 100,000 quotes in one another: refused by the XML reader's depth limit.
+        let deep = markdown(&format!("{}x", "> ".repeat(100_000)));
+        assert!(from_html(&deep).is_err());
+    }
+}
