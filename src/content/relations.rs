@@ -2,7 +2,7 @@
 
 use super::*;
 use sea_orm::{ConnectionTrait, QueryOrder};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// A list of content items (`contents`), as the permission filters read it.
 const CONTENTS: Scope<'static> = Scope {
@@ -10,6 +10,32 @@ const CONTENTS: Scope<'static> = Scope {
     location: None,
     location_sections: false,
 };
+
+/// Those of `ids` whose content rows `filter` lets through: one statement (none for `All`
+/// or `Nothing`, or no ids).
+async fn passing(
+    db: &impl Connection,
+    filter: &Filter,
+    ids: impl IntoIterator<Item = i64>,
+) -> Result<HashSet<i64>> {
+    let ids: Vec<i64> = ids.into_iter().collect();
+    match filter {
+        Filter::All => return Ok(ids.into_iter().collect()),
+        Filter::Nothing => return Ok(HashSet::new()),
+        Filter::Only(_) if ids.is_empty() => return Ok(HashSet::new()),
+        Filter::Only(_) => {}
+    }
+    Ok(content::Entity::find()
+        .select_only()
+        .column(content::Column::Id)
+        .filter(content::Column::Id.is_in(ids))
+        .filter(filter.expr(db.get_database_backend()))
+        .into_tuple::<i64>()
+        .all(db)
+        .await?
+        .into_iter()
+        .collect())
+}
 
 pub(super) async fn redirect_current(
     service: &Shared,
@@ -37,17 +63,9 @@ pub(super) async fn list(
     let mut all = rows::relations(db, c.id, v.version_no).await?;
     // Relations to content the caller may not read are left out (before the window).
     let filter = service.visible(cx, READ, CONTENTS);
-    if filter != Filter::All && !all.is_empty() {
-        let readable: std::collections::HashSet<i64> = content::Entity::find()
-            .select_only()
-            .column(content::Column::Id)
-            .filter(content::Column::Id.is_in(all.iter().map(|r| r.destination_content_id)))
-            .filter(filter.expr(db.get_database_backend()))
-            .into_tuple::<i64>()
-            .all(db)
-            .await?
-            .into_iter()
-            .collect();
+    if filter != Filter::All {
+        let destinations = all.iter().map(|r| r.destination_content_id);
+        let readable = passing(db, &filter, destinations).await?;
         all.retain(|r| readable.contains(&r.destination_content_id));
     }
     let window: Vec<content_relation::Model> = req.limit.window(all, req.offset);
@@ -195,20 +213,11 @@ impl ContentService {
         let mut relations = rows::relations_of_versions(db, &pairs).await?;
         // Relations to content the caller may not read are left out.
         if readable != Filter::All {
-            let destinations: std::collections::BTreeSet<i64> = (relations.values())
+            let destinations: BTreeSet<i64> = (relations.values())
                 .flatten()
                 .map(|r| r.destination_content_id)
                 .collect();
-            let seen: std::collections::HashSet<i64> = content::Entity::find()
-                .select_only()
-                .column(content::Column::Id)
-                .filter(content::Column::Id.is_in(destinations))
-                .filter(readable.expr(backend))
-                .into_tuple::<i64>()
-                .all(db)
-                .await?
-                .into_iter()
-                .collect();
+            let seen = passing(db, &readable, destinations).await?;
             for rs in relations.values_mut() {
                 rs.retain(|r| seen.contains(&r.destination_content_id));
             }
@@ -239,20 +248,7 @@ impl ContentService {
         let db = cx.reader();
         let backend = db.get_database_backend();
         let listable = self.visible(cx, ("content", "reverserelatedlist"), CONTENTS);
-        let allowed: Vec<i64> = match listable {
-            Filter::All => ids.to_vec(),
-            Filter::Nothing => Vec::new(),
-            filter => {
-                content::Entity::find()
-                    .select_only()
-                    .column(content::Column::Id)
-                    .filter(content::Column::Id.is_in(ids.iter().copied()))
-                    .filter(filter.expr(backend))
-                    .into_tuple::<i64>()
-                    .all(db)
-                    .await?
-            }
-        };
+        let allowed = passing(db, &listable, ids.iter().copied()).await?;
         let mut out: HashMap<i64, Option<Vec<Relation>>> =
             ids.iter().map(|id| (*id, None)).collect();
         if allowed.is_empty() {
@@ -270,8 +266,7 @@ impl ContentService {
             return Ok(out);
         }
         // The sources the caller may read, as published, with their current version.
-        let sources: std::collections::BTreeSet<i64> =
-            relations.iter().map(|r| r.source_content_id).collect();
+        let sources: BTreeSet<i64> = relations.iter().map(|r| r.source_content_id).collect();
         let mut query = content::Entity::find()
             .filter(content::Column::Id.is_in(sources))
             .filter(content::Column::Status.eq(content::PUBLISHED));

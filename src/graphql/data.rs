@@ -247,7 +247,6 @@ pub fn location_map(domain: &Domain, l: &Location) -> Value {
     ])
 }
 
-/// A section (`Section`).
 /// A relation of the REST API as a `ContentRelation` (its ends loaded when asked for).
 pub fn relation_map(r: &Relation) -> Value {
     let id_or_null = |href: &str| href_id(href).map_or(Value::Null, Value::from);
@@ -269,6 +268,7 @@ pub fn relation_map(r: &Relation) -> Value {
     ])
 }
 
+/// A section (`Section`).
 pub fn section_map(s: &Section) -> Value {
     object([
         ("id", s.section_id.into()),
@@ -656,9 +656,7 @@ impl Client {
             }
         }
     }
-}
 
-impl Client {
     /// The main URL path of each Location of `ids` that has one (the caller's right to read
     /// them is checked by whoever asks: the Locations are loaded first).
     pub async fn urls(&self, ids: &[i64]) -> Result<HashMap<i64, String>> {
@@ -666,9 +664,7 @@ impl Client {
             .await
             .map_err(error)
     }
-}
 
-impl Client {
     /// The relations of the published current versions of the content items `ids` (as
     /// `ContentRelation` lists).
     pub async fn relations(&self, ids: &[i64]) -> Result<HashMap<i64, Value>> {
@@ -722,6 +718,11 @@ pub struct ReverseRelations(pub Arc<Client>);
 
 /// Loads the relations of published content items, a batch at a time.
 pub struct Relations(pub Arc<Client>);
+
+/// A loader's error (shared by the fields that waited for the load) as a field's own.
+pub fn unshared(e: Arc<async_graphql::Error>) -> async_graphql::Error {
+    async_graphql::Error::new(e.message.clone())
+}
 
 /// A loaded value, shared by every field that reads it (never copied).
 pub type Shared = Arc<Value>;
@@ -857,18 +858,12 @@ impl Gq {
 
     /// The item of content `id`, when the caller may read it.
     pub async fn item(&self, id: i64) -> Result<Option<Shared>> {
-        self.items
-            .load_one(id)
-            .await
-            .map_err(|e| async_graphql::Error::new(e.message.clone()))
+        self.items.load_one(id).await.map_err(unshared)
     }
 
     /// The Location `id`, when the caller may read it.
     pub async fn location(&self, id: i64) -> Result<Option<Shared>> {
-        self.locations
-            .load_one(id)
-            .await
-            .map_err(|e| async_graphql::Error::new(e.message.clone()))
+        self.locations.load_one(id).await.map_err(unshared)
     }
 
     /// The value kept under `key`, else loaded by `load` and kept; sibling fields asking for

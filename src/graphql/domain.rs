@@ -142,19 +142,15 @@ fn options(settings: &Json) -> Vec<(i64, String)> {
     }
 }
 
-/// A matrix's columns in its settings (a list, or a map, of `{identifier, name}`).
-fn columns(settings: &Json) -> Vec<(String, String)> {
+/// A matrix's column identifiers in its settings (a list, or a map, of `{identifier, name}`).
+fn columns(settings: &Json) -> Vec<String> {
     let all: Vec<&Json> = match settings.get("columns") {
         Some(Json::Array(l)) => l.iter().collect(),
         Some(Json::Object(o)) => o.values().collect(),
         _ => Vec::new(),
     };
     all.into_iter()
-        .filter_map(|c| {
-            let id = c.get("identifier")?.as_str()?.to_string();
-            let name = c.get("name").and_then(Json::as_str).unwrap_or_default();
-            Some((id, name.to_string()))
-        })
+        .filter_map(|c| Some(c.get("identifier")?.as_str()?.to_string()))
         .collect()
 }
 
@@ -322,25 +318,26 @@ fn make(
             );
             let mut column_ids = Vec::new();
             if field_type == "ezmatrix" {
-                // A row type and a row input type, a String per column.
+                column_ids = columns(&settings);
+                column_ids.retain(|id| {
+                    let ok = names::valid(id);
+                    if !ok {
+                        tracing::warn!(
+                            content_type = %t.identifier, field = %f.identifier, column = %id,
+                            "GraphQL: skipping the matrix column, whose identifier is no GraphQL name"
+                        );
+                    }
+                    ok
+                });
+                // A row type and a row input type, a String per column (a type needs a
+                // field: the reference's would be invalid without one).
                 let (row, input) = matrix_rows(&t.identifier, &f.identifier);
                 for (kind, name) in [("type", &row), ("input", &input)] {
                     let _ = writeln!(sdl, "{kind} {name} {{");
-                    for (id, _) in columns(&settings) {
-                        if !names::valid(&id) {
-                            tracing::warn!(
-                                content_type = %t.identifier, field = %f.identifier, column = %id,
-                                "GraphQL: skipping the matrix column, whose identifier is no GraphQL name"
-                            );
-                            continue;
-                        }
-                        if kind == "type" {
-                            column_ids.push(id.clone());
-                        }
+                    for id in &column_ids {
                         let _ = writeln!(sdl, "  {id}: String");
                     }
                     if column_ids.is_empty() {
-                        // A type needs a field: the reference's would be invalid here.
                         let _ = writeln!(sdl, "  _empty: String");
                     }
                     sdl.push_str("}\n\n");

@@ -402,7 +402,7 @@ pub fn resolver(ty: &str, field: &str, abstract_type: bool, domain: &Domain) -> 
                 .locations
                 .load_many(locations.iter().copied())
                 .await
-                .map_err(|e| async_graphql::Error::new(e.message.clone()))?;
+                .map_err(data::unshared)?;
             let contents: Vec<i64> = (locations.iter())
                 .filter_map(|l| found.get(l).and_then(|l| int(get(l, "contentId"))))
                 .collect();
@@ -410,7 +410,7 @@ pub fn resolver(ty: &str, field: &str, abstract_type: bool, domain: &Domain) -> 
                 .items
                 .load_many(contents.iter().copied())
                 .await
-                .map_err(|e| async_graphql::Error::new(e.message.clone()))?;
+                .map_err(data::unshared)?;
             Ok(Value::List(
                 contents
                     .iter()
@@ -830,7 +830,7 @@ async fn field_value(
                 .items
                 .load_many(ids.iter().copied())
                 .await
-                .map_err(|e| async_graphql::Error::new(e.message.clone()))?;
+                .map_err(data::unshared)?;
             let items: Vec<Shared> = ids.iter().filter_map(|i| found.get(i).cloned()).collect();
             return Ok(if f.value_type.starts_with('[') {
                 Out::Many(items)
@@ -1049,7 +1049,7 @@ async fn all_locations(gq: &Gq, content_id: i64) -> Result<Out> {
         .locations_of
         .load_one(content_id)
         .await
-        .map_err(|e| async_graphql::Error::new(e.message.clone()))?;
+        .map_err(data::unshared)?;
     Ok(Out::Many(found.map_or(Vec::new(), |all| (*all).clone())))
 }
 
@@ -1105,11 +1105,7 @@ async fn url_of(gq: &Gq, id: i64) -> Result<Value> {
     if location(gq, Some(id)).await?.is_none() {
         return Ok(Value::Null);
     }
-    let path = gq
-        .urls
-        .load_one(id)
-        .await
-        .map_err(|e| async_graphql::Error::new(e.message.clone()))?;
+    let path = gq.urls.load_one(id).await.map_err(data::unshared)?;
     Ok(path.map_or(Value::Null, |p| Value::from(&*p)))
 }
 
@@ -1364,11 +1360,7 @@ async fn untyped(gq: &Gq, id: Option<i64>) -> Result<Out> {
 async fn relations(gq: &Gq, info: &Value) -> Result<Value> {
     let id = int(get(info, "id")).unwrap_or_default();
     if get(info, "published") == Some(&Value::Boolean(true)) {
-        let found = gq
-            .relations
-            .load_one(id)
-            .await
-            .map_err(|e| async_graphql::Error::new(e.message.clone()))?;
+        let found = gq.relations.load_one(id).await.map_err(data::unshared)?;
         return Ok(found.map_or(Value::List(Vec::new()), |l| (*l).clone()));
     }
     let version = int(get(info, "currentVersionNo")).unwrap_or(1);
@@ -1396,7 +1388,7 @@ async fn reverse_relations(gq: &Gq, info: &Value) -> Result<Value> {
         .reverse_relations
         .load_one(id)
         .await
-        .map_err(|e| async_graphql::Error::new(e.message.clone()))?;
+        .map_err(data::unshared)?;
     match found.as_deref() {
         Some(Some(list)) => Ok(list.clone()),
         _ => Err(format!(

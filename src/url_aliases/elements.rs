@@ -602,7 +602,7 @@ pub(crate) async fn main_paths(
             }
         }
     }
-    let rows: Vec<url_alias::Model> = firsts.iter().map(|(_, r)| r.clone()).collect();
+    let (ids, rows): (Vec<i64>, Vec<url_alias::Model>) = firsts.into_iter().unzip();
     let paths = full_paths(db, &rows).await?;
-    Ok(firsts.into_iter().map(|(id, _)| id).zip(paths).collect())
+    Ok(ids.into_iter().zip(paths).collect())
 }
