@@ -268,6 +268,25 @@ pub fn relation_map(r: &Relation) -> Value {
     ])
 }
 
+/// A Location's URL alias of the REST API as a `LocationUrlAlias` (its Location loaded when
+/// asked for).
+pub fn url_alias_map(a: &UrlAlias, location_id: i64) -> Value {
+    let codes = (a.language_codes.split(','))
+        .filter(|c| !c.is_empty())
+        .map(|c| Value::from(c.to_string()));
+    object([
+        ("__typename", "LocationUrlAlias".into()),
+        ("id", a.id.clone().into()),
+        ("path", a.path.clone().into()),
+        ("languageCodes", Value::List(codes.collect())),
+        ("alwaysAvailable", a.always_available.into()),
+        ("isHistory", a.is_history.into()),
+        ("isCustom", a.custom.into()),
+        ("forward", a.forward.into()),
+        ("__locationId", location_id.into()),
+    ])
+}
+
 /// A section (`Section`).
 pub fn section_map(s: &Section) -> Value {
     object([
@@ -665,6 +684,33 @@ impl Client {
             .map_err(error)
     }
 
+    /// The current URL aliases of the Locations of `keys` (Location id, custom or not), as
+    /// `LocationUrlAlias` lists (the caller's right to read each Location is checked by
+    /// whoever asks: the Locations are loaded first).
+    pub async fn url_aliases(&self, keys: &[(i64, bool)]) -> Result<HashMap<(i64, bool), Value>> {
+        let cx = self.calling("listLocationURLAliases")?;
+        let mut out = HashMap::new();
+        for custom in [false, true] {
+            let ids: Vec<i64> = (keys.iter())
+                .filter(|(_, c)| *c == custom)
+                .map(|(id, _)| *id)
+                .collect();
+            if ids.is_empty() {
+                continue;
+            }
+            let mut found = (self.services.url_aliases())
+                .of_locations(&cx, &ids, custom)
+                .await
+                .map_err(error)?;
+            for id in ids {
+                let list = found.remove(&id).unwrap_or_default();
+                let list = list.iter().map(|a| url_alias_map(a, id)).collect();
+                out.insert((id, custom), Value::List(list));
+            }
+        }
+        Ok(out)
+    }
+
     /// The relations of the published current versions of the content items `ids` (as
     /// `ContentRelation` lists).
     pub async fn relations(&self, ids: &[i64]) -> Result<HashMap<i64, Value>> {
@@ -712,6 +758,9 @@ pub struct LocationsOf(pub Arc<Client>);
 
 /// Loads the main URL paths of Locations, a batch at a time.
 pub struct Urls(pub Arc<Client>);
+
+/// Loads the URL aliases of Locations (custom or not), a batch at a time.
+pub struct UrlAliases(pub Arc<Client>);
 
 /// Loads the reverse relations of content items, a batch at a time.
 pub struct ReverseRelations(pub Arc<Client>);
@@ -780,6 +829,19 @@ impl Loader<i64> for Urls {
     }
 }
 
+impl Loader<(i64, bool)> for UrlAliases {
+    type Value = Shared;
+    type Error = Arc<async_graphql::Error>;
+
+    async fn load(
+        &self,
+        keys: &[(i64, bool)],
+    ) -> std::result::Result<HashMap<(i64, bool), Shared>, Self::Error> {
+        let found = self.0.url_aliases(keys).await.map_err(Arc::new)?;
+        Ok(found.into_iter().map(|(k, v)| (k, Arc::new(v))).collect())
+    }
+}
+
 impl Loader<i64> for Relations {
     type Value = Shared;
     type Error = Arc<async_graphql::Error>;
@@ -810,6 +872,7 @@ pub struct Gq {
     pub locations: DataLoader<Locations, HashMapCache>,
     pub locations_of: DataLoader<LocationsOf, HashMapCache>,
     pub urls: DataLoader<Urls, HashMapCache>,
+    pub url_aliases: DataLoader<UrlAliases, HashMapCache>,
     pub relations: DataLoader<Relations, HashMapCache>,
     pub reverse_relations: DataLoader<ReverseRelations, HashMapCache>,
     kept: Mutex<Kept>,
@@ -837,6 +900,11 @@ impl Gq {
                 HashMapCache::default(),
             ),
             urls: DataLoader::with_cache(Urls(client.clone()), spawn, HashMapCache::default()),
+            url_aliases: DataLoader::with_cache(
+                UrlAliases(client.clone()),
+                spawn,
+                HashMapCache::default(),
+            ),
             relations: DataLoader::with_cache(
                 Relations(client.clone()),
                 spawn,

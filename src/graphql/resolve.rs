@@ -276,8 +276,15 @@ pub fn resolver(ty: &str, field: &str, abstract_type: bool, domain: &Domain) -> 
         }),
         ("Location", "urlAliases") => resolver!(a, |gq, p, ctx| {
             let custom = ctx.args.get("custom").map(|c| c.boolean()).transpose()?;
-            url_aliases(gq, text(get(p, "pathString")).unwrap_or_default(), custom).await
+            match int(get(p, "id")) {
+                Some(id) => url_aliases(gq, id, custom.unwrap_or(false)).await,
+                None => Ok(Out::Own(Value::Null)),
+            }
         }),
+        ("LocationUrlAlias", "location") => {
+            resolver!(a, |gq, p, ctx| location(gq, int(get(p, "__locationId")))
+                .await)
+        }
         // Content items.
         ("Content", "contentType") => {
             resolver!(a, |gq, p, ctx| match int(get(p, "contentTypeId")) {
@@ -1053,50 +1060,15 @@ async fn all_locations(gq: &Gq, content_id: i64) -> Result<Out> {
     Ok(Out::Many(found.map_or(Vec::new(), |all| (*all).clone())))
 }
 
-async fn url_aliases(gq: &Gq, path: &str, custom: Option<bool>) -> Result<Value> {
-    let cx = gq.client.calling("listLocationURLAliases")?;
-    let mut out = Vec::new();
-    let kinds = match custom {
-        Some(c) => vec![c],
-        None => vec![false, true],
-    };
-    for custom in kinds {
-        let req = ListLocationUrlAliasesRequest {
-            location_path: path.trim_matches('/').to_string(),
-            custom,
-        };
-        let ListLocationUrlAliasesResponse::Ok { body } =
-            UrlAliasesApi::<Services>::list_location_url_aliases(
-                gq.client.services.url_aliases(),
-                &cx,
-                req,
-            )
-            .await
-            .map_err(error)?;
-        let load = gq.client.calling("loadURLAlias")?;
-        for href in &body.url_alias {
-            let id = href.rsplit('/').next().unwrap_or_default().to_string();
-            let LoadUrlAliasResponse::Ok { body: a, .. } =
-                UrlAliasesApi::<Services>::load_url_alias(
-                    gq.client.services.url_aliases(),
-                    &load,
-                    LoadUrlAliasRequest { url_alias_id: id },
-                )
-                .await
-                .map_err(error)?;
-            out.push(object([
-                ("__typename", "LocationUrlAlias".into()),
-                ("id", a.id.clone().into()),
-                ("path", a.path.clone().into()),
-                ("languageCodes", Value::Null),
-                ("alwaysAvailable", Value::Null),
-                ("isHistory", false.into()),
-                ("isCustom", custom.into()),
-                ("forward", Value::Null),
-            ]));
-        }
+/// The current URL aliases of the Location `id` (generated ones unless `custom`, as the
+/// reference's `listLocationAliases`), when the caller may read the Location (both loaded with
+/// those of the Locations beside it).
+async fn url_aliases(gq: &Gq, id: i64, custom: bool) -> Result<Out> {
+    if location(gq, Some(id)).await?.is_none() {
+        return Ok(Out::Own(Value::Null));
     }
-    Ok(Value::List(out))
+    let found = (gq.url_aliases.load_one((id, custom)).await).map_err(data::unshared)?;
+    Ok(found.map_or(Out::Own(Value::List(Vec::new())), Out::Shared))
 }
 
 /// The main URL alias of the Location `id`: its path, when the caller may read the Location

@@ -503,19 +503,16 @@ pub(crate) async fn location_of_alias(db: &impl Connection, path: &str) -> Resul
             }
         }
     }
-    Ok(last.and_then(|r| r.action.strip_prefix("eznode:")?.parse().ok()))
+    Ok(last.as_ref().and_then(location_of))
 }
 
-/// The full path of a row from the root (`/Users/Editors`; the site root is `/`): each
-/// ancestor element by the text in a language of the row, else any current text.
-pub async fn full_path(db: &impl Connection, r: &url_alias::Model) -> Result<String> {
-    let mut paths = full_paths(db, std::slice::from_ref(r)).await?;
-    Ok(paths.pop().unwrap_or_default())
-}
-
-/// The full paths of `rows` ([`full_path`] of each), in their order: one statement per level
-/// of the deepest, whatever their number.
-async fn full_paths(db: &impl Connection, rows: &[url_alias::Model]) -> Result<Vec<String>> {
+/// The full path of each of `rows` from the root (`/Users/Editors`; the site root is `/`): each
+/// ancestor element by the text in a language of the row, else any current text. In their
+/// order: one statement per level of the deepest, whatever their number.
+pub(super) async fn full_paths(
+    db: &impl Connection,
+    rows: &[url_alias::Model],
+) -> Result<Vec<String>> {
     // Each row's texts from the leaf up, and the element its next text is of (0: done).
     let mut walks: Vec<(Vec<String>, i64)> = rows
         .iter()
@@ -571,6 +568,34 @@ async fn full_paths(db: &impl Connection, rows: &[url_alias::Model]) -> Result<V
         .collect())
 }
 
+/// The Location a row is an alias of, if it is one.
+pub(super) fn location_of(r: &url_alias::Model) -> Option<i64> {
+    r.action.strip_prefix("eznode:")?.parse().ok()
+}
+
+/// The current aliases of the Locations `ids`, custom or generated as `custom` says, in the
+/// order a Location's list names them: by parent element, then text.
+pub(super) async fn location_rows(
+    db: &impl Connection,
+    ids: &[i64],
+    custom: bool,
+) -> Result<Vec<url_alias::Model>> {
+    let mut rows = Vec::new();
+    for chunk in ids.chunks(500) {
+        rows.extend(
+            url_alias::Entity::find()
+                .filter(url_alias::Column::Action.is_in(chunk.iter().map(|id| node_action(*id))))
+                .filter(url_alias::Column::IsOriginal.eq(true))
+                .filter(url_alias::Column::IsAlias.eq(custom))
+                .order_by_asc(url_alias::Column::Parent)
+                .order_by_asc(url_alias::Column::Text)
+                .all(db)
+                .await?,
+        );
+    }
+    Ok(rows)
+}
+
 /// The main URL path of each Location of `ids` that has one: the full path of its first
 /// current, non-custom alias (by parent element, then text: the first the Location's list of
 /// aliases names). A few statements whatever the number of Locations.
@@ -580,26 +605,11 @@ pub(crate) async fn main_paths(
 ) -> Result<std::collections::HashMap<i64, String>> {
     let mut firsts: Vec<(i64, url_alias::Model)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for chunk in ids.chunks(500) {
-        for r in url_alias::Entity::find()
-            .filter(url_alias::Column::Action.is_in(chunk.iter().map(|id| node_action(*id))))
-            .filter(url_alias::Column::IsOriginal.eq(true))
-            .filter(url_alias::Column::IsAlias.eq(false))
-            .order_by_asc(url_alias::Column::Parent)
-            .order_by_asc(url_alias::Column::Text)
-            .all(db)
-            .await?
+    for r in location_rows(db, ids, false).await? {
+        if let Some(id) = location_of(&r)
+            && seen.insert(id)
         {
-            let Some(id) = r
-                .action
-                .strip_prefix("eznode:")
-                .and_then(|a| a.parse().ok())
-            else {
-                continue;
-            };
-            if seen.insert(id) {
-                firsts.push((id, r));
-            }
+            firsts.push((id, r));
         }
     }
     let (ids, rows): (Vec<i64>, Vec<url_alias::Model>) = firsts.into_iter().unzip();

@@ -29,7 +29,10 @@ use cairn_runtime::ETag;
 use cairn_store::Connection;
 use cairn_store::Tx;
 use cairn_store::entity::{location, url_alias, url_wildcard};
-use elements::{full_path, hash, language_codes, languages, lock_tree, new_id, node_action, row};
+use elements::{
+    full_paths, hash, language_codes, languages, location_of, location_rows, lock_tree, new_id,
+    node_action, row,
+};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, EntityTrait, IntoActiveModel, PaginatorTrait, QueryFilter,
     QueryOrder,
@@ -62,34 +65,61 @@ async fn alias_body(
     r: &url_alias::Model,
     langs: &[(String, i64)],
 ) -> Result<UrlAlias> {
-    let (kind, location, resource) = if let Some(l) = r.action.strip_prefix("eznode:") {
-        let path = match l.parse::<i64>() {
-            Ok(id) => cairn_store::read::by_id::<location::Entity>(db, id)
-                .await?
-                .map(|l| tree::href_path(&l.path_string))
-                .unwrap_or_else(|| id.to_string()),
-            Err(_) => l.to_string(),
-        };
-        ("LOCATION", Some(path), None)
-    } else if let Some(m) = r.action.strip_prefix("module:") {
-        ("RESOURCE", None, Some(m.to_string()))
-    } else {
-        ("VIRTUAL", None, None)
-    };
-    let id = alias_id(r);
-    Ok(UrlAlias {
-        href: hrefs::load_url_alias(&id),
-        id,
-        r#type: kind.into(),
-        location,
-        resource,
-        path: full_path(db, r).await?,
-        language_codes: language_codes(langs, r.lang_mask),
-        always_available: r.always_available,
-        is_history: !r.is_original,
-        forward: r.is_alias && r.alias_redirects,
-        custom: r.is_alias,
-    })
+    let mut bodies = alias_bodies(db, std::slice::from_ref(r), langs).await?;
+    Ok(bodies.pop().expect("a body for the row"))
+}
+
+/// The representations of `rows`, in their order: their Locations read at once and their
+/// paths walked together (a few statements, whatever their number). `langs` holds the
+/// languages of their masks.
+async fn alias_bodies(
+    db: &impl Connection,
+    rows: &[url_alias::Model],
+    langs: &[(String, i64)],
+) -> Result<Vec<UrlAlias>> {
+    let located: Vec<i64> = rows.iter().filter_map(location_of).collect();
+    let mut paths: std::collections::HashMap<i64, String> = std::collections::HashMap::new();
+    for chunk in located.chunks(500) {
+        for l in location::Entity::find()
+            .filter(location::Column::Id.is_in(chunk.iter().copied()))
+            .all(db)
+            .await?
+        {
+            paths.insert(l.id, tree::href_path(&l.path_string));
+        }
+    }
+    let full = full_paths(db, rows).await?;
+    Ok(rows
+        .iter()
+        .zip(full)
+        .map(|(r, path)| {
+            let (kind, location, resource) = if let Some(l) = r.action.strip_prefix("eznode:") {
+                let path = match l.parse::<i64>() {
+                    Ok(id) => paths.get(&id).cloned().unwrap_or_else(|| id.to_string()),
+                    Err(_) => l.to_string(),
+                };
+                ("LOCATION", Some(path), None)
+            } else if let Some(m) = r.action.strip_prefix("module:") {
+                ("RESOURCE", None, Some(m.to_string()))
+            } else {
+                ("VIRTUAL", None, None)
+            };
+            let id = alias_id(r);
+            UrlAlias {
+                href: hrefs::load_url_alias(&id),
+                id,
+                r#type: kind.into(),
+                location,
+                resource,
+                path,
+                language_codes: language_codes(langs, r.lang_mask),
+                always_available: r.always_available,
+                is_history: !r.is_original,
+                forward: r.is_alias && r.alias_redirects,
+                custom: r.is_alias,
+            }
+        })
+        .collect())
 }
 
 async fn load_body(
@@ -275,6 +305,32 @@ crate::services::family_service!(
     UrlAliasesService
 );
 
+impl UrlAliasesService {
+    /// The current aliases of the Locations `ids`, custom or generated as `custom` says, as the
+    /// Location's list of aliases names them (by parent element, then text), with their
+    /// representations: a few statements whatever the number of Locations. The caller's right
+    /// to read each Location is checked by whoever asks.
+    pub async fn of_locations(
+        &self,
+        cx: &Caller,
+        ids: &[i64],
+        custom: bool,
+    ) -> Result<std::collections::HashMap<i64, Vec<UrlAlias>>> {
+        let db = cx.reader();
+        let rows = location_rows(db, ids, custom).await?;
+        let mask = rows.iter().fold(0, |m, r| m | r.lang_mask);
+        let langs = languages(&self.languages, db, &[], mask).await?;
+        let bodies = alias_bodies(db, &rows, &langs).await?;
+        let mut out: std::collections::HashMap<i64, Vec<UrlAlias>> = Default::default();
+        for (r, body) in rows.iter().zip(bodies) {
+            if let Some(id) = location_of(r) {
+                out.entry(id).or_default().push(body);
+            }
+        }
+        Ok(out)
+    }
+}
+
 impl<
     B: crate::api::traits::ApiBase<Context = crate::auth::Caller, Error = crate::error::Error>
         + ?Sized,
@@ -310,14 +366,7 @@ impl<
         let l = tree::find_by_path(db, &req.location_path).await?;
         self.authorize_at(db, cx, crate::permissions::READ, &l, vec![])
             .await?;
-        let rows = url_alias::Entity::find()
-            .filter(url_alias::Column::Action.eq(node_action(l.id)))
-            .filter(url_alias::Column::IsOriginal.eq(true))
-            .filter(url_alias::Column::IsAlias.eq(req.custom))
-            .order_by_asc(url_alias::Column::Parent)
-            .order_by_asc(url_alias::Column::Text)
-            .all(db)
-            .await?;
+        let rows = location_rows(db, &[l.id], req.custom).await?;
         Ok(ListLocationUrlAliasesResponse::Ok {
             body: UrlAliasRefList {
                 href: hrefs::list_location_url_aliases(&tree::href_path(&l.path_string)),

@@ -271,12 +271,12 @@ async fn a_page_costs_the_same_statements_whatever_its_size() {
     }
     assert_eq!(costs[0], costs[1], "statements of a page of 2 and of 12");
     assert!(costs[0] > 5, "the query ran: {} statements", costs[0]);
-    // Every item's Locations, URL and relations too: one view, one walk up the URL alias tree
-    // and a few statements for the relations of the page's items.
+    // Every item's Locations, URL, URL aliases and relations too: one view, a walk up the URL
+    // alias tree and a few statements for the relations of the page's items.
     let mut costs = Vec::new();
     for size in [2, 12] {
         let query = format!(
-            "{{ _repository {{ location(locationId: {at}) {{ children(first: {size}) {{ edges {{ node {{ id content {{ _url _allLocations {{ id pathString }} _info {{ relations {{ type }} reverseRelations {{ type }} }} }} }} }} }} }} }} }}"
+            "{{ _repository {{ location(locationId: {at}) {{ children(first: {size}) {{ edges {{ node {{ id urlAliases {{ path languageCodes location {{ id }} }} content {{ _url _allLocations {{ id pathString }} _info {{ relations {{ type }} reverseRelations {{ type }} }} }} }} }} }} }} }} }}"
         );
         gql(&app, &query).await;
         let before = app.statements();
@@ -292,12 +292,80 @@ async fn a_page_costs_the_same_statements_whatever_its_size() {
             );
             let url = e["node"]["content"]["_url"].as_str().unwrap_or_default();
             assert!(url.starts_with("/Parent/Child-"), "{url}");
+            let aliases = &e["node"]["urlAliases"];
+            assert_eq!(aliases[0]["path"], url, "{aliases}");
+            assert_eq!(aliases[0]["languageCodes"], json!(["eng-GB"]));
+            assert_eq!(aliases[0]["location"]["id"], e["node"]["id"]);
         }
     }
     assert_eq!(
         costs[0], costs[1],
-        "statements with the Locations, URLs and relations of 2 and of 12 items"
+        "statements with the Locations, URLs, aliases and relations of 2 and of 12 items"
     );
+}
+
+/// `Location.urlAliases` as the reference's `listLocationAliases`: the generated aliases unless
+/// `custom: true` asks for the custom ones, each with its languages, flags and Location; null
+/// for a Location the caller may not read.
+#[tokio::test]
+async fn a_locations_url_aliases_are_listed_as_the_reference_lists_them() {
+    let app = TestApp::new().await;
+    let at = folder_location(&app, "Aliased").await;
+    let r = app
+        .req("POST", "/content/urlaliases")
+        .admin()
+        .accept("UrlAlias+json")
+        .json_body(
+            "UrlAliasCreate",
+            json!({"_type": "LOCATION",
+                   "location": {"_href": format!("/api/ibexa/v2/content/locations/1/2/{at}")},
+                   "path": "/short", "languageCode": "eng-GB",
+                   "alwaysAvailable": "true", "forward": "true"}),
+        )
+        .send()
+        .await;
+    r.assert(201);
+    let custom_id = r.json()["UrlAlias"]["_id"].as_str().unwrap().to_string();
+    let fields = "id path languageCodes alwaysAvailable isHistory isCustom forward location { id }";
+    let q = format!(
+        "{{ _repository {{ location(locationId: {at}) {{ generated: urlAliases {{ {fields} }} \
+         all: urlAliases(custom: false) {{ path }} custom: urlAliases(custom: true) {{ {fields} }} }} }} }}"
+    );
+    let l = gql(&app, &q).await["_repository"]["location"].clone();
+    assert_eq!(l["all"], json!([{"path": "/Aliased"}]));
+    assert_eq!(
+        l["custom"],
+        json!([{"id": custom_id, "path": "/short", "languageCodes": ["eng-GB"],
+                "alwaysAvailable": true, "isHistory": false, "isCustom": true,
+                "forward": true, "location": {"id": at}}])
+    );
+    // The generated one only, as the reference's default, with the values REST gives it.
+    let generated = l["generated"].as_array().unwrap();
+    assert_eq!(generated.len(), 1, "{generated:?}");
+    let g = &generated[0];
+    let rest = app
+        .get(&format!(
+            "/content/urlaliases/{}",
+            g["id"].as_str().unwrap()
+        ))
+        .accept("UrlAlias+json")
+        .send()
+        .await;
+    rest.assert(200);
+    let rest = rest.json()["UrlAlias"].clone();
+    assert_eq!(g["path"], "/Aliased");
+    assert_eq!(g["path"], rest["path"]);
+    assert_eq!(g["languageCodes"], json!([rest["languageCodes"]]));
+    assert_eq!(g["alwaysAvailable"], rest["alwaysAvailable"]);
+    assert_eq!(g["isHistory"], rest["isHistory"]);
+    assert_eq!(g["isCustom"], rest["custom"]);
+    assert_eq!(g["isCustom"], false);
+    assert_eq!(g["forward"], rest["forward"]);
+    assert_eq!(g["location"]["id"], at);
+    // A Location anonymous may not read (the users' tree): no aliases, no Location.
+    let users = "{ _repository { location(locationId: 5) { urlAliases { path } } } }";
+    let v = gql_as(&app, None, users, Value::Null).await;
+    assert_eq!(v["data"]["_repository"]["location"], Value::Null, "{v}");
 }
 
 #[tokio::test]
