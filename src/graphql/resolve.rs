@@ -14,6 +14,7 @@ use async_graphql::dynamic::{FieldFuture, FieldValue, ResolverContext};
 use async_graphql::{Name, Value};
 use base64::Engine;
 use cairn_runtime::HashValue;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 type Result<T> = data::Result<T>;
@@ -501,9 +502,10 @@ pub fn resolver(ty: &str, field: &str, abstract_type: bool, domain: &Domain) -> 
             Ok(Value::List(out))
         }),
         ("RichTextFieldValue", "html5") => resolver!(a, |gq, p, ctx| {
-            Ok(text(get(p, "html5_edit"))
-                .map(|h| h.replace("xhtml5/edit", "xhtml5"))
-                .map_or(Value::Null, Value::from))
+            match text(get(p, "html5_edit")) {
+                Some(h) => html5(gq, h).await.map(Value::from),
+                None => Ok(Value::Null),
+            }
         }),
         ("RichTextFieldValue", "plaintext") => {
             resolver!(a, |gq, p, ctx| Ok(
@@ -1069,6 +1071,115 @@ async fn url_aliases(gq: &Gq, id: i64, custom: bool) -> Result<Out> {
     }
     let found = (gq.url_aliases.load_one((id, custom)).await).map_err(data::unshared)?;
     Ok(found.map_or(Out::Own(Value::List(Vec::new())), Out::Shared))
+}
+
+/// A rich text document as the reference's output converters give it: the XHTML5 rendering
+/// (here the editing one, in the output's namespace) with its links to content
+/// (`ezcontent://`, to the item's main Location) and Locations (`ezlocation://`) made their
+/// URL alias paths, the fragment kept, or `#` where the target is missing or the caller may
+/// not read it (the reference's `Link` converter). Targets are loaded with those of the
+/// documents beside it.
+async fn html5(gq: &Gq, edit: &str) -> Result<String> {
+    let html = edit.replace("xhtml5/edit", "xhtml5");
+    let links = internal_links(&html);
+    if links.is_empty() {
+        return Ok(html);
+    }
+    // In three steps, each one load of every document's targets beside it: the items and
+    // Locations linked, the items' main Locations, the URLs of those the caller may read.
+    let content_ids: Vec<i64> = (links.iter().filter(|l| l.content).map(|l| l.id)).collect();
+    let location_ids: Vec<i64> = (links.iter().filter(|l| !l.content).map(|l| l.id)).collect();
+    let (items, mut locations) = futures_util::try_join!(
+        gq.items.load_many(content_ids),
+        gq.locations.load_many(location_ids),
+    )
+    .map_err(data::unshared)?;
+    let mains: HashMap<i64, i64> = (items.iter())
+        .filter_map(|(id, item)| {
+            let main = get(get(item, "_contentInfo")?, "mainLocationId");
+            Some((*id, int(main)?))
+        })
+        .collect();
+    let more: Vec<i64> = (mains.values())
+        .filter(|l| !locations.contains_key(l))
+        .copied()
+        .collect();
+    locations.extend(gq.locations.load_many(more).await.map_err(data::unshared)?);
+    let urls = (gq.urls.load_many(locations.keys().copied()).await).map_err(data::unshared)?;
+    let url = |l: &InternalLink| {
+        let location = if l.content { *mains.get(&l.id)? } else { l.id };
+        urls.get(&location)
+    };
+    let mut out = String::with_capacity(html.len());
+    let mut at = 0;
+    for l in &links {
+        out.push_str(&html[at..l.start]);
+        match url(l) {
+            Some(url) => {
+                out.push_str(&escape_attr(url));
+                out.push_str(&html[l.fragment.clone()]);
+            }
+            None => out.push('#'),
+        }
+        at = l.end;
+    }
+    out.push_str(&html[at..]);
+    Ok(out)
+}
+
+/// An `href` of an internal link in a rendering: the byte range of its value, its fragment's
+/// (`#…`, maybe empty), and what it names.
+struct InternalLink {
+    start: usize,
+    end: usize,
+    fragment: std::ops::Range<usize>,
+    content: bool,
+    id: i64,
+}
+
+/// The `href="ezcontent://N…"` and `href="ezlocation://N…"` values of `html`, in order.
+fn internal_links(html: &str) -> Vec<InternalLink> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = html[from..].find(" href=\"") {
+        let start = from + i + " href=\"".len();
+        let Some(len) = html[start..].find('"') else {
+            break;
+        };
+        let end = start + len;
+        from = end;
+        let value = &html[start..end];
+        let (content, rest) = if let Some(r) = value.strip_prefix("ezcontent://") {
+            (true, r)
+        } else if let Some(r) = value.strip_prefix("ezlocation://") {
+            (false, r)
+        } else {
+            continue;
+        };
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let Ok(id) = rest[..digits].parse::<i64>() else {
+            continue;
+        };
+        let fragment = match rest[digits..].starts_with('#') {
+            true => end - (rest.len() - digits)..end,
+            false => end..end,
+        };
+        out.push(InternalLink {
+            start,
+            end,
+            fragment,
+            content,
+            id,
+        });
+    }
+    out
+}
+
+/// `text` for an attribute value in double quotes.
+fn escape_attr(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
 }
 
 /// The main URL alias of the Location `id`: its path, when the caller may read the Location

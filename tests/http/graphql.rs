@@ -472,6 +472,112 @@ async fn the_domain_schema_follows_the_reference_and_the_content_types() {
     assert!(message.contains("'folder'"), "{message}");
 }
 
+/// `html5` as the reference's output converters give it: links to content and Locations made
+/// their URL alias paths (the fragment kept), `#` for a target that is missing or that the
+/// caller may not read; the targets of a page's documents loaded together.
+#[tokio::test]
+async fn rich_text_html5_links_are_url_aliases() {
+    let app = TestApp::with_args(&["--cache-mib", "0"]).await;
+    let (target, target_location) = published_folder(&app, "Linked target", "1/2").await;
+    let target_location = last_id(&target_location);
+    let (doomed, doomed_location) = published_folder(&app, "Doomed", "1/2").await;
+    let doomed_location = last_id(&doomed_location);
+    let body = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><section xmlns=\"http://docbook.org/ns/docbook\" \
+         xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"5.0-variant ezpublish-1.0\"><para>\
+         <link xlink:href=\"ezlocation://{target_location}#part\">a</link> \
+         <link xlink:href=\"ezcontent://{target}\" xlink:show=\"new\">b</link> \
+         <link xlink:href=\"ezlocation://5\">users</link> \
+         <link xlink:href=\"ezlocation://{doomed_location}\">gone</link> \
+         <link xlink:href=\"ezcontent://{doomed}#x\">gone too</link> \
+         <link xlink:href=\"https://example.com/?a=1&amp;b=2\">out</link> \
+         <link xlink:href=\"#top\">up</link></para></section>"
+    );
+    let mut ids = Vec::new();
+    for name in ["First", "Second", "Third"] {
+        // Each document links a target of its own too.
+        let own = last_id(
+            &published_folder(&app, &format!("{name} own"), "1/2")
+                .await
+                .1,
+        );
+        let own = format!("<link xlink:href=\"ezlocation://{own}\">own</link></para>");
+        let body = body.replace("</para>", &own);
+        let c = create_content(
+            &app,
+            json!({"ContentType": {"_href": format!("{PREFIX}/content/types/2")},
+                   "mainLanguageCode": "eng-GB",
+                   "LocationCreate": {"ParentLocation": {"_href": format!("{PREFIX}/content/locations/1/2")}},
+                   "Section": {"_href": format!("{PREFIX}/content/sections/1")},
+                   "fields": {"field": [
+                       {"fieldDefinitionIdentifier": "title", "languageCode": "eng-GB", "fieldValue": name},
+                       {"fieldDefinitionIdentifier": "intro", "languageCode": "eng-GB", "fieldValue": {"xml": body}}]}}),
+        )
+        .await;
+        let id = c["_id"].as_i64().unwrap();
+        app.req("PUBLISH", &format!("/content/objects/{id}/versions/1"))
+            .admin()
+            .send()
+            .await
+            .assert(204);
+        ids.push(id);
+    }
+    // The links' targets may go after the documents were written.
+    app.req("DELETE", &format!("/content/objects/{doomed}"))
+        .admin()
+        .send()
+        .await
+        .assert(204);
+    let html_of = |v: &Value| v["intro"]["html5"].as_str().unwrap().to_string();
+    let one = format!(
+        "{{ content {{ article(contentId: {}) {{ intro {{ html5 }} }} }} }}",
+        ids[0]
+    );
+    let html = html_of(&gql(&app, &one).await["content"]["article"]);
+    assert!(
+        html.contains("xmlns=\"http://ibexa.co/namespaces/ezpublish5/xhtml5\""),
+        "{html}"
+    );
+    for expected in [
+        "<a href=\"/Linked-target#part\">a</a>",
+        "<a href=\"/Linked-target\" target=\"_blank\">b</a>",
+        "<a href=\"/Users\">users</a>",
+        "<a href=\"#\">gone</a>",
+        "<a href=\"#\">gone too</a>",
+        "<a href=\"https://example.com/?a=1&amp;b=2\">out</a>",
+        "<a href=\"#top\">up</a>",
+    ] {
+        assert!(html.contains(expected), "{expected} in {html}");
+    }
+    // Anonymous may not read the users' Location: its link is `#`.
+    let v = gql_as(&app, None, &one, Value::Null).await;
+    let html = html_of(&v["data"]["content"]["article"]);
+    assert!(html.contains("<a href=\"#\">users</a>"), "{html}");
+    assert!(
+        html.contains("<a href=\"/Linked-target#part\">a</a>"),
+        "{html}"
+    );
+    // One document or three: the same statements.
+    let mut costs = Vec::new();
+    for n in [1, 3] {
+        let query = format!(
+            "{{ content {{ articles(first: {n}) {{ edges {{ node {{ intro {{ html5 }} }} }} }} }} }}"
+        );
+        gql(&app, &query).await;
+        let before = app.statements();
+        let v = gql(&app, &query).await;
+        costs.push(app.statements() - before);
+        let edges = v["content"]["articles"]["edges"].as_array().unwrap();
+        assert_eq!(edges.len(), n);
+        for e in edges {
+            let html = html_of(&e["node"]);
+            assert!(html.contains("/Linked-target#part"), "{html}");
+            assert!(html.contains("-own\">own</a>"), "{html}");
+        }
+    }
+    assert_eq!(costs[0], costs[1], "statements of 1 and of 3 documents");
+}
+
 #[tokio::test]
 async fn items_by_every_key_and_their_field_values() {
     let app = TestApp::new().await;
