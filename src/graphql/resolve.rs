@@ -502,8 +502,8 @@ pub fn resolver(ty: &str, field: &str, abstract_type: bool, domain: &Domain) -> 
             Ok(Value::List(out))
         }),
         ("RichTextFieldValue", "html5") => resolver!(a, |gq, p, ctx| {
-            match text(get(p, "html5_edit")) {
-                Some(h) => html5(gq, h).await.map(Value::from),
+            match text(get(p, "xml")) {
+                Some(xml) => html5(gq, xml).await.map(Value::from),
                 None => Ok(Value::Null),
             }
         }),
@@ -1073,22 +1073,21 @@ async fn url_aliases(gq: &Gq, id: i64, custom: bool) -> Result<Out> {
     Ok(found.map_or(Out::Own(Value::List(Vec::new())), Out::Shared))
 }
 
-/// A rich text document as the reference's output converters give it: the XHTML5 rendering
-/// (here the editing one, in the output's namespace) with its links to content
-/// (`ezcontent://`, to the item's main Location) and Locations (`ezlocation://`) made their
-/// URL alias paths, the fragment kept, or `#` where the target is missing or the caller may
-/// not read it (the reference's `Link` converter). Targets are loaded with those of the
-/// documents beside it.
-async fn html5(gq: &Gq, edit: &str) -> Result<String> {
-    let html = edit.replace("xhtml5/edit", "xhtml5");
-    let links = internal_links(&html);
-    if links.is_empty() {
-        return Ok(html);
+/// A rich text document as the reference's output converters give it
+/// (`field_types::richtext::to_output`), its links to content (its main Location) and
+/// Locations made their URL alias paths (`#`, so plain text, where the target is gone or the
+/// caller may not read it). The targets of a page's documents are loaded together, in three
+/// steps: the items and Locations linked, the items' main Locations, the URLs.
+async fn html5(gq: &Gq, xml: &str) -> Result<String> {
+    use crate::field_types::richtext::{Target, link_targets, to_output};
+    let targets = link_targets(xml);
+    let (mut content_ids, mut location_ids) = (Vec::new(), Vec::new());
+    for t in &targets {
+        match t {
+            Target::Content(id) => content_ids.push(*id),
+            Target::Location(id) => location_ids.push(*id),
+        }
     }
-    // In three steps, each one load of every document's targets beside it: the items and
-    // Locations linked, the items' main Locations, the URLs of those the caller may read.
-    let content_ids: Vec<i64> = (links.iter().filter(|l| l.content).map(|l| l.id)).collect();
-    let location_ids: Vec<i64> = (links.iter().filter(|l| !l.content).map(|l| l.id)).collect();
     let (items, mut locations) = futures_util::try_join!(
         gq.items.load_many(content_ids),
         gq.locations.load_many(location_ids),
@@ -1106,80 +1105,14 @@ async fn html5(gq: &Gq, edit: &str) -> Result<String> {
         .collect();
     locations.extend(gq.locations.load_many(more).await.map_err(data::unshared)?);
     let urls = (gq.urls.load_many(locations.keys().copied()).await).map_err(data::unshared)?;
-    let url = |l: &InternalLink| {
-        let location = if l.content { *mains.get(&l.id)? } else { l.id };
-        urls.get(&location)
+    let url = |t: Target| {
+        let location = match t {
+            Target::Content(id) => *mains.get(&id)?,
+            Target::Location(id) => id,
+        };
+        urls.get(&location).map(|u| u.to_string())
     };
-    let mut out = String::with_capacity(html.len());
-    let mut at = 0;
-    for l in &links {
-        out.push_str(&html[at..l.start]);
-        match url(l) {
-            Some(url) => {
-                out.push_str(&escape_attr(url));
-                out.push_str(&html[l.fragment.clone()]);
-            }
-            None => out.push('#'),
-        }
-        at = l.end;
-    }
-    out.push_str(&html[at..]);
-    Ok(out)
-}
-
-/// An `href` of an internal link in a rendering: the byte range of its value, its fragment's
-/// (`#…`, maybe empty), and what it names.
-struct InternalLink {
-    start: usize,
-    end: usize,
-    fragment: std::ops::Range<usize>,
-    content: bool,
-    id: i64,
-}
-
-/// The `href="ezcontent://N…"` and `href="ezlocation://N…"` values of `html`, in order.
-fn internal_links(html: &str) -> Vec<InternalLink> {
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(i) = html[from..].find(" href=\"") {
-        let start = from + i + " href=\"".len();
-        let Some(len) = html[start..].find('"') else {
-            break;
-        };
-        let end = start + len;
-        from = end;
-        let value = &html[start..end];
-        let (content, rest) = if let Some(r) = value.strip_prefix("ezcontent://") {
-            (true, r)
-        } else if let Some(r) = value.strip_prefix("ezlocation://") {
-            (false, r)
-        } else {
-            continue;
-        };
-        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        let Ok(id) = rest[..digits].parse::<i64>() else {
-            continue;
-        };
-        let fragment = match rest[digits..].starts_with('#') {
-            true => end - (rest.len() - digits)..end,
-            false => end..end,
-        };
-        out.push(InternalLink {
-            start,
-            end,
-            fragment,
-            content,
-            id,
-        });
-    }
-    out
-}
-
-/// `text` for an attribute value in double quotes.
-fn escape_attr(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
+    Ok(to_output(xml, &url))
 }
 
 /// The main URL alias of the Location `id`: its path, when the caller may read the Location

@@ -19,7 +19,7 @@ pub(super) fn to_edit(root: &Element) -> String {
 }
 
 /// `data-ezattribute-KEY` attributes from `<ezattribute><ezvalue key="KEY">`.
-fn ez_attributes(el: &Element, attrs: &mut Vec<(String, String)>) {
+pub(super) fn ez_attributes(el: &Element, attrs: &mut Vec<(String, String)>) {
     for child in &el.children {
         if let Node::Element(a) = child
             && a.local_name() == "ezattribute"
@@ -36,7 +36,7 @@ fn ez_attributes(el: &Element, attrs: &mut Vec<(String, String)>) {
 }
 
 /// Each attribute of `names` (DocBook name, HTML name) that `el` has, in that order.
-fn copy_attrs(el: &Element, attrs: &mut Vec<(String, String)>, names: &[(&str, &str)]) {
+pub(super) fn copy_attrs(el: &Element, attrs: &mut Vec<(String, String)>, names: &[(&str, &str)]) {
     for (from, to) in names {
         if let Some(v) = el.attr(from) {
             attrs.push((to.to_string(), v.to_string()));
@@ -45,7 +45,12 @@ fn copy_attrs(el: &Element, attrs: &mut Vec<(String, String)>, names: &[(&str, &
 }
 
 /// A `style` that sets `property` to the attribute `from`, when `el` has it.
-fn style_attr(el: &Element, attrs: &mut Vec<(String, String)>, from: &str, property: &str) {
+pub(super) fn style_attr(
+    el: &Element,
+    attrs: &mut Vec<(String, String)>,
+    from: &str,
+    property: &str,
+) {
     if let Some(v) = el.attr(from) {
         attrs.push(("style".into(), format!("{property}:{v};")));
     }
@@ -56,7 +61,7 @@ fn common_attrs(el: &Element, attrs: &mut Vec<(String, String)>) {
     copy_attrs(el, attrs, &[("xml:id", "id"), ("ezxhtml:class", "class")]);
 }
 
-fn open(out: &mut String, name: &str, attrs: &[(String, String)]) {
+pub(super) fn open(out: &mut String, name: &str, attrs: &[(String, String)]) {
     out.push('<');
     out.push_str(name);
     for (k, v) in attrs {

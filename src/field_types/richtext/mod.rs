@@ -8,7 +8,8 @@
 //! content service can do the latter); `ezlocation://ID` links name Locations, whose
 //! content items the content service finds (`location_relations`);
 //! `xhtml5edit` is a simplified rendering of the reference's XSLT (paragraphs, headings,
-//! emphasis, links, lists, tables, code, quotes, anchors and embeds).
+//! emphasis, links, lists, tables, code, quotes, anchors and embeds); `output` renders the
+//! document for reading (GraphQL's `html5`) as the reference's output stylesheet.
 
 use super::xml::{self, Element, Node, escape_attr, escape_text, local};
 use super::*;
@@ -16,7 +17,9 @@ use std::sync::Arc;
 
 mod edit;
 mod from_edit;
+mod output;
 pub(crate) use from_edit::from_html;
+pub(crate) use output::{Target, link_targets, to_output};
 #[cfg(test)]
 mod tests;
 

@@ -132,3 +132,54 @@ fn html_becomes_docbook_as_the_references_stylesheet_makes_it() {
     assert!(from_html("<p>a<br>b</p>").is_err());
     assert!(from_html("<p><a>x</a></p>").is_err());
 }
+
+/// The output rendering follows the reference's output stylesheet, element by element.
+#[test]
+fn renders_the_output_as_the_reference_stylesheet() {
+    let doc = r#"<section xmlns="http://docbook.org/ns/docbook" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:ezxhtml="http://ibexa.co/xmlns/dxp/docbook/xhtml" version="5.0-variant ezpublish-1.0">
+  <title>Top</title>
+  <section><title ezxhtml:class="t" xml:id="s2">Inner</title></section>
+  <para>H<subscript><ezattribute><ezvalue key="k">v</ezvalue></ezattribute>2</subscript>O, <link xlink:href="ezlocation://7#here" xlink:show="new" xlink:title=" ">seven</link>, <link xlink:href="ezcontent://8">gone</link>, <link xlink:href="https://example.com/a?b=1&amp;c=2">out
+there</link>.</para>
+  <orderedlist numeration="upperroman" ezxhtml:class="l">
+    <listitem ezxhtml:class="i"><para>One</para></listitem>
+    <listitem><para>Two <emphasis>b</emphasis></para></listitem>
+  </orderedlist>
+  <programlisting language="rust"><ezattribute><ezvalue key="x">y</ezvalue></ezattribute>fn f() {}</programlisting>
+  <table width="50%" style="border-width: 2px;" border="1"><caption>Cap</caption>
+    <thead><tr><th scope="col" ezxhtml:width="10">h</th></tr></thead>
+    <tbody><tr><td valign="top">a
+b</td></tr></tbody>
+    <tfoot><tr><td><para>f</para></td></tr></tfoot>
+  </table>
+</section>"#;
+    let url = |t: Target| match t {
+        Target::Location(7) => Some("/Seven".to_string()),
+        _ => None,
+    };
+    let html = to_output(doc, &url);
+    let expected = [
+        "<section xmlns=\"http://ibexa.co/namespaces/ezpublish5/xhtml5\">",
+        "<h1>Top</h1>",
+        "<section><h2 class=\"t\" id=\"s2\">Inner</h2></section>",
+        "<p>H<sub data-ezattribute-k=\"v\">2</sub>O, ",
+        "<a href=\"/Seven#here\" target=\"_blank\">seven</a>, gone, ",
+        "<a href=\"https://example.com/a?b=1&amp;c=2\">out<br/>there</a>.</p>",
+        "<ol class=\"l\" style=\"list-style-type:upper-roman;\">",
+        "<li class=\"i\">One</li>",
+        "<li>Two <em>b</em></li>",
+        "<pre data-language=\"rust\" data-ezattribute-x=\"y\">fn f() {}</pre>",
+        "<table border=\"1\" style=\"width:50%;border-width:2px;\"><caption>Cap</caption>",
+        "<thead><tr><th scope=\"col\" style=\"width:10px;\">h</th></tr></thead>",
+        "<tbody><tr><td style=\"vertical-align:top;\">a<br/>b</td></tr></tbody>",
+        "<tfoot><tr><td><p>f</p></td></tr></tfoot></table>",
+    ];
+    for e in expected {
+        assert!(html.contains(e), "{e} in {html}");
+    }
+    assert_eq!(link_targets(doc), [Target::Content(8), Target::Location(7)]);
+    assert_eq!(
+        to_output(EMPTY_XML, &url),
+        format!("{DECLARATION}<section xmlns=\"http://ibexa.co/namespaces/ezpublish5/xhtml5\"/>\n")
+    );
+}
