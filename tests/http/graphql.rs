@@ -60,6 +60,15 @@ async fn gql(app: &TestApp, query: &str) -> Value {
     v["data"].clone()
 }
 
+/// The statements `query` costs, asked the second time (the first may read what later ones
+/// find kept: logins, Policies), and its answer.
+async fn statements_of(app: &TestApp, query: &str) -> (u64, Value) {
+    gql(app, query).await;
+    let before = app.statements();
+    let v = gql(app, query).await;
+    (app.statements() - before, v)
+}
+
 /// A folder named `name` under the Location `parent` (a path), published; its content id.
 async fn folder(app: &TestApp, parent: &str, name: &str) -> i64 {
     published_folder(app, name, parent).await.0
@@ -185,10 +194,8 @@ async fn variations_of_a_page_cost_the_same_statements_whatever_its_size() {
         let query = format!(
             "{{ media {{ images(first: {size}) {{ edges {{ node {{ image {{ variation(identifier: small) {{ width uri }} }} }} }} }} }} }}"
         );
-        gql(&app, &query).await;
-        let before = app.statements();
-        let v = gql(&app, &query).await;
-        costs.push(app.statements() - before);
+        let (cost, v) = statements_of(&app, &query).await;
+        costs.push(cost);
         let edges = v["media"]["images"]["edges"].as_array().unwrap();
         assert_eq!(edges.len(), size);
         for e in edges {
@@ -259,11 +266,8 @@ async fn a_page_costs_the_same_statements_whatever_its_size() {
     }
     let mut costs = Vec::new();
     for size in [2, 12] {
-        // Twice: the first may read what later ones find kept (logins, Policies).
-        gql(&app, &sub_items(at, size, "", None)).await;
-        let before = app.statements();
-        let v = gql(&app, &sub_items(at, size, "", None)).await;
-        costs.push(app.statements() - before);
+        let (cost, v) = statements_of(&app, &sub_items(at, size, "", None)).await;
+        costs.push(cost);
         let edges = v["_repository"]["location"]["children"]["edges"]
             .as_array()
             .unwrap();
@@ -278,10 +282,8 @@ async fn a_page_costs_the_same_statements_whatever_its_size() {
         let query = format!(
             "{{ _repository {{ location(locationId: {at}) {{ children(first: {size}) {{ edges {{ node {{ id urlAliases {{ path languageCodes location {{ id }} }} content {{ _url _allLocations {{ id pathString }} _info {{ relations {{ type }} reverseRelations {{ type }} }} }} }} }} }} }} }} }}"
         );
-        gql(&app, &query).await;
-        let before = app.statements();
-        let v = gql(&app, &query).await;
-        costs.push(app.statements() - before);
+        let (cost, v) = statements_of(&app, &query).await;
+        costs.push(cost);
         for e in v["_repository"]["location"]["children"]["edges"]
             .as_array()
             .unwrap()
@@ -563,10 +565,8 @@ async fn rich_text_html5_links_are_url_aliases() {
         let query = format!(
             "{{ content {{ articles(first: {n}) {{ edges {{ node {{ intro {{ html5 }} }} }} }} }} }}"
         );
-        gql(&app, &query).await;
-        let before = app.statements();
-        let v = gql(&app, &query).await;
-        costs.push(app.statements() - before);
+        let (cost, v) = statements_of(&app, &query).await;
+        costs.push(cost);
         let edges = v["content"]["articles"]["edges"].as_array().unwrap();
         assert_eq!(edges.len(), n);
         for e in edges {

@@ -18,6 +18,17 @@ pub(super) fn to_edit(root: &Element) -> String {
     out
 }
 
+/// The HTML element of an `emphasis`, by its role.
+pub(super) fn emphasis_tag(el: &Element) -> &'static str {
+    match el.attr("role") {
+        Some("strong") => "strong",
+        Some("underlined") => "u",
+        Some("strikedthrough") if el.attr("revisionflag") == Some("deleted") => "del",
+        Some("strikedthrough") => "s",
+        _ => "em",
+    }
+}
+
 /// `data-ezattribute-KEY` attributes from `<ezattribute><ezvalue key="KEY">`.
 pub(super) fn ez_attributes(el: &Element, attrs: &mut Vec<(String, String)>) {
     for child in &el.children {
@@ -122,13 +133,7 @@ fn convert(node: &Node, depth: usize, literal: bool, out: &mut String) {
             wrap(el, &name, attrs, depth, literal, out);
         }
         "emphasis" => {
-            let name = match el.attr("role") {
-                Some("strong") => "strong",
-                Some("underlined") => "u",
-                Some("strikedthrough") if el.attr("revisionflag") == Some("deleted") => "del",
-                Some("strikedthrough") => "s",
-                _ => "em",
-            };
+            let name = emphasis_tag(el);
             if matches!(name, "strong" | "em") {
                 copy_attrs(el, &mut attrs, &[("ezxhtml:class", "class")]);
             }

@@ -3,7 +3,7 @@
 //! reference's `Link` converter makes them. Embeds and custom tags, which the reference
 //! renders with the site's templates, keep the editing rendering's placeholders.
 
-use super::edit::{copy_attrs, ez_attributes, open, style_attr};
+use super::edit::{copy_attrs, emphasis_tag, ez_attributes, open, style_attr};
 use super::*;
 
 /// The output's namespace.
@@ -144,13 +144,7 @@ impl Render<'_> {
             }
             "literallayout" => self.children(el, depth, true),
             "emphasis" => {
-                let name = match el.attr("role") {
-                    Some("strong") => "strong",
-                    Some("underlined") => "u",
-                    Some("strikedthrough") if el.attr("revisionflag") == Some("deleted") => "del",
-                    Some("strikedthrough") => "s",
-                    _ => "em",
-                };
+                let name = emphasis_tag(el);
                 if matches!(name, "strong" | "em") {
                     copy_attrs(el, a, &[("ezxhtml:class", "class")]);
                 }
