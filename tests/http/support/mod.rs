@@ -54,13 +54,28 @@ pub struct TestApp {
 
 pub use cairn_store::scratch::backend;
 
-/// A free address on the loopback, the system's choice (bound once to find it, then let go),
-/// for a server a test starts: not one derived from the process id, which may be a port
-/// another connection of the machine holds.
+/// A free address on the loopback for a server a test starts, bound later. Below the range the
+/// system takes the ports of outgoing connections from (32768 and up on Linux), so that none
+/// of the suite's own connections takes it in between (a port the system chose, let go, was
+/// once taken by one before the test bound it); each handed out once in a run, and checked
+/// free by binding it (a server of the machine may hold it).
 pub fn free_addr() -> std::net::SocketAddr {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
+    use std::sync::atomic::{AtomicU32, Ordering};
+    const FIRST: u32 = 20_000;
+    const PORTS: u32 = 12_000;
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    // Runs of the suite side by side (each its own process) start at different ports.
+    let start = std::process::id().wrapping_mul(7919);
+    for _ in 0..PORTS {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let port = FIRST + start.wrapping_add(n) % PORTS;
+        if let Ok(addr) =
+            std::net::TcpListener::bind(("127.0.0.1", port as u16)).and_then(|l| l.local_addr())
+        {
+            return addr;
+        }
+    }
+    panic!("no free port from {FIRST} to {}", FIRST + PORTS - 1);
 }
 
 /// A statement SQLite's commit mark saves (the generation of a kept answer, a known login's
