@@ -94,6 +94,12 @@ impl Db {
             db.write_untracked(async |tx| crate::migration::apply(tx, &*m).await)
                 .await?;
         }
+        // SQLite's planner statistics, which the pool keeps up from then on.
+        if let Some(pool) = db.sqlite.clone() {
+            tokio::task::spawn_blocking(move || pool.optimize())
+                .await
+                .map_err(|e| DbErr::Custom(format!("the planner's statistics failed: {e}")))??;
+        }
         Ok(Db { created, ..db })
     }
 

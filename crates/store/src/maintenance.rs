@@ -22,8 +22,8 @@ use std::time::Duration;
 /// How often the tables' change counters are looked at (one cheap catalog query).
 const EVERY: Duration = Duration::from_secs(1);
 
-/// Runs until the server stops; returns at once on SQLite, whose planner needs no
-/// statistics here and whose full-text counts are exact.
+/// Runs until the server stops; returns at once on SQLite, whose statistics the pool keeps
+/// up itself (`sqlite::checkpoints`) and whose full-text counts are exact.
 pub async fn keep_up(db: Db) {
     if db.backend() != DbBackend::Postgres {
         return;
