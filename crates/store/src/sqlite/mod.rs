@@ -60,7 +60,7 @@ const DEFAULT_PATIENCE: Duration = Duration::from_secs(30);
 /// How often the WAL is copied back into the database.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
 
-/// How often the planner's statistics are brought up to date (`PRAGMA optimize`).
+/// How often the tables are looked at for the planner's statistics ([`Pool::optimize`]).
 const OPTIMIZE_EVERY: Duration = Duration::from_secs(60);
 
 /// WAL frames (pages) past which a checkpoint also waits for the writers, so that the next
