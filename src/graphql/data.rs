@@ -627,20 +627,38 @@ impl Client {
             .collect())
     }
 
-    /// The Locations `ids` the caller may read.
+    /// The Locations `ids` the caller may read. The tree's root (Location 1, which holds no
+    /// content item, so no view finds it) is loaded as the REST API loads it, as the
+    /// reference's `loadLocation` gives it.
     pub async fn locations(&self, ids: &[i64]) -> Result<HashMap<i64, Value>> {
         let filter = criterion("LocationIdCriterion", ids);
         let found = self
             .search(true, filter, Vec::new(), ids.len() as i64, 0)
             .await?;
-        Ok(found
-            .hits
-            .iter()
+        let mut out: HashMap<i64, Value> = (found.hits.iter())
             .filter_map(|h| match h {
                 SearchHitObject::Location(l) => Some((l.id, location_map(&self.domain, l))),
                 SearchHitObject::Content(_) => None,
             })
-            .collect())
+            .collect();
+        if ids.contains(&crate::tree::ROOT) && !out.contains_key(&crate::tree::ROOT) {
+            let cx = self.calling("loadLocation")?;
+            let req = LoadLocationRequest {
+                location_path: crate::tree::ROOT.to_string(),
+            };
+            match LocationsApi::<Services>::load_location(self.services.locations(), &cx, req).await
+            {
+                Ok(LoadLocationResponse::Ok { body, .. }) => {
+                    out.insert(body.id, location_map(&self.domain, &body));
+                }
+                // Not there, or not the caller's to read: as any Location a view leaves out.
+                Err(
+                    crate::error::Error::NotFound { .. } | crate::error::Error::Unauthorized(_),
+                ) => {}
+                Err(e) => return Err(error(e)),
+            }
+        }
+        Ok(out)
     }
 }
 

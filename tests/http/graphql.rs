@@ -306,6 +306,27 @@ async fn a_page_costs_the_same_statements_whatever_its_size() {
     );
 }
 
+/// The tree's root (Location 1, no content item) is a Location as REST loads it: the parent
+/// of the top Locations for those who may read it, null for the others.
+#[tokio::test]
+async fn the_roots_location_is_the_parent_of_the_top_ones() {
+    let app = TestApp::new().await;
+    let q =
+        "{ _repository { location(locationId: 2) { parentLocation { id pathString depth } } } }";
+    let v = gql(&app, q).await;
+    assert_eq!(
+        v["_repository"]["location"]["parentLocation"],
+        json!({"id": 1, "pathString": "/1/", "depth": 0})
+    );
+    let rest = app.get("/content/locations/1").send().await.status.as_u16();
+    let v = gql_as(&app, None, q, Value::Null).await;
+    let parent = &v["data"]["_repository"]["location"]["parentLocation"];
+    match rest {
+        200 => assert_eq!(parent["id"], 1, "{v}"),
+        _ => assert_eq!(*parent, Value::Null, "{v}"),
+    }
+}
+
 /// `Location.urlAliases` as the reference's `listLocationAliases`: the generated aliases unless
 /// `custom: true` asks for the custom ones, each with its languages, flags and Location; null
 /// for a Location the caller may not read.
