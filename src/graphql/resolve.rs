@@ -1074,13 +1074,14 @@ async fn url_aliases(gq: &Gq, id: i64, custom: bool) -> Result<Out> {
 }
 
 /// A rich text document as the reference's output converters give it
-/// (`field_types::richtext::to_output`), its links to content (its main Location) and
+/// (`field_types::richtext::Document`), its links to content (its main Location) and
 /// Locations made their URL alias paths (`#`, so plain text, where the target is gone or the
 /// caller may not read it). The targets of a page's documents are loaded together, in three
 /// steps: the items and Locations linked, the items' main Locations, the URLs.
 async fn html5(gq: &Gq, xml: &str) -> Result<String> {
-    use crate::field_types::richtext::{Target, link_targets, to_output};
-    let targets = link_targets(xml);
+    use crate::field_types::richtext::{Document, Target};
+    let doc = Document::parse(xml);
+    let targets = doc.link_targets();
     let (mut content_ids, mut location_ids) = (Vec::new(), Vec::new());
     for t in &targets {
         match t {
@@ -1112,7 +1113,7 @@ async fn html5(gq: &Gq, xml: &str) -> Result<String> {
         };
         urls.get(&location).map(|u| u.to_string())
     };
-    Ok(to_output(xml, &url))
+    Ok(doc.to_output(&url))
 }
 
 /// The main URL alias of the Location `id`: its path, when the caller may read the Location

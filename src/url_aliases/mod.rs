@@ -77,14 +77,12 @@ async fn alias_bodies(
     rows: &[url_alias::Model],
     langs: &[(String, i64)],
 ) -> Result<Vec<UrlAlias>> {
-    let located: Vec<i64> = rows.iter().filter_map(location_of).collect();
+    let mut located: Vec<i64> = rows.iter().filter_map(location_of).collect();
+    located.sort_unstable();
+    located.dedup();
     let mut paths: std::collections::HashMap<i64, String> = std::collections::HashMap::new();
-    for chunk in located.chunks(500) {
-        for l in location::Entity::find()
-            .filter(location::Column::Id.is_in(chunk.iter().copied()))
-            .all(db)
-            .await?
-        {
+    if !located.is_empty() {
+        for l in cairn_store::read::by_ids::<location::Entity>(db, &located).await? {
             paths.insert(l.id, tree::href_path(&l.path_string));
         }
     }
@@ -94,9 +92,9 @@ async fn alias_bodies(
         .zip(full)
         .map(|(r, path)| {
             let (kind, location, resource) = if let Some(l) = r.action.strip_prefix("eznode:") {
-                let path = match l.parse::<i64>() {
-                    Ok(id) => paths.get(&id).cloned().unwrap_or_else(|| id.to_string()),
-                    Err(_) => l.to_string(),
+                let path = match location_of(r) {
+                    Some(id) => paths.get(&id).cloned().unwrap_or_else(|| id.to_string()),
+                    None => l.to_string(),
                 };
                 ("LOCATION", Some(path), None)
             } else if let Some(m) = r.action.strip_prefix("module:") {

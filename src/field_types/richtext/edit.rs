@@ -68,7 +68,7 @@ pub(super) fn style_attr(
 }
 
 /// `id` and `class`.
-fn common_attrs(el: &Element, attrs: &mut Vec<(String, String)>) {
+pub(super) fn common_attrs(el: &Element, attrs: &mut Vec<(String, String)>) {
     copy_attrs(el, attrs, &[("xml:id", "id"), ("ezxhtml:class", "class")]);
 }
 

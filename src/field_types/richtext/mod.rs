@@ -19,7 +19,7 @@ mod edit;
 mod from_edit;
 mod output;
 pub(crate) use from_edit::from_html;
-pub(crate) use output::{Target, link_targets, to_output};
+pub(crate) use output::{Document, Target};
 #[cfg(test)]
 mod tests;
 

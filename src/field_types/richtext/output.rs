@@ -3,7 +3,7 @@
 //! reference's `Link` converter makes them. Embeds and custom tags, which the reference
 //! renders with the site's templates, keep the editing rendering's placeholders.
 
-use super::edit::{copy_attrs, emphasis_tag, ez_attributes, open, style_attr};
+use super::edit::{common_attrs, copy_attrs, emphasis_tag, ez_attributes, open, style_attr};
 use super::*;
 
 /// The output's namespace.
@@ -38,37 +38,45 @@ impl Target {
     }
 }
 
-/// The targets of the internal links of a document (none when it is not well-formed).
-pub(crate) fn link_targets(xml: &str) -> Vec<Target> {
-    let Ok(root) = xml::parse(xml) else {
-        return Vec::new();
-    };
-    let mut out: Vec<Target> = (root.descendants().into_iter())
-        .filter(|e| e.local_name() == "link")
-        .filter_map(|e| Target::of(e.attr("xlink:href")?))
-        .map(|(t, _)| t)
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    out
-}
+/// A document parsed once for reading: the targets of its links, then its rendering with
+/// their URLs. A document that is not well-formed reads as the empty one.
+pub(crate) struct Document(Element);
 
-/// The document rendered; `url` gives the URL of a link's target, `None` when it is gone or
-/// the reader may not read it: such a link becomes `#`, which the stylesheet renders as its
-/// text alone.
-pub(crate) fn to_output(xml: &str, url: &dyn Fn(Target) -> Option<String>) -> String {
-    let root = xml::parse(xml).unwrap_or_default();
-    let mut out = format!("{DECLARATION}<section xmlns=\"{OUTPUT}\"");
-    if root.children.is_empty() {
-        out.push_str("/>\n");
-        return out;
+impl Document {
+    pub(crate) fn parse(xml: &str) -> Document {
+        Document(xml::parse(xml).unwrap_or_default())
     }
-    out.push('>');
-    let r = Render { url, out };
-    let mut r = r;
-    r.children(&root, 1, false);
-    r.out.push_str("</section>\n");
-    r.out
+
+    /// The targets of its internal links, each once.
+    pub(crate) fn link_targets(&self) -> Vec<Target> {
+        let mut out: Vec<Target> = (self.0.descendants().into_iter())
+            .filter(|e| e.local_name() == "link")
+            .filter_map(|e| Target::of(e.attr("xlink:href")?))
+            .map(|(t, _)| t)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The document rendered; `url` gives the URL of a link's target, `None` when it is gone
+    /// or the reader may not read it: such a link becomes `#`, which the stylesheet renders as
+    /// its text alone.
+    pub(crate) fn to_output(&self, url: &dyn Fn(Target) -> Option<String>) -> String {
+        let root = &self.0;
+        let mut r = Render {
+            url,
+            out: format!("{DECLARATION}<section xmlns=\"{OUTPUT}\""),
+        };
+        if root.children.is_empty() {
+            r.out.push_str("/>\n");
+            return r.out;
+        }
+        r.out.push('>');
+        r.children(root, 1, false);
+        r.out.push_str("</section>\n");
+        r.out
+    }
 }
 
 struct Render<'a> {
@@ -126,7 +134,7 @@ impl Render<'_> {
         match local(&el.name) {
             "section" => self.wrap(el, "section", a, depth + 1, literal),
             "para" => {
-                copy_attrs(el, a, &[("xml:id", "id"), ("ezxhtml:class", "class")]);
+                common_attrs(el, a);
                 style_attr(el, a, "ezxhtml:textalign", "text-align");
                 ez_attributes(el, a);
                 self.wrap(el, "p", a, depth, literal);
@@ -191,7 +199,7 @@ impl Render<'_> {
                 self.out.push_str("</a>");
             }
             "orderedlist" => {
-                copy_attrs(el, a, &[("xml:id", "id"), ("ezxhtml:class", "class")]);
+                common_attrs(el, a);
                 let style = match el.attr("numeration") {
                     Some("arabic") => Some("decimal"),
                     Some("arabicleadingzero") => Some("decimal-leading-zero"),
@@ -208,7 +216,7 @@ impl Render<'_> {
                 self.wrap(el, "ol", a, depth, literal);
             }
             "itemizedlist" => {
-                copy_attrs(el, a, &[("xml:id", "id"), ("ezxhtml:class", "class")]);
+                common_attrs(el, a);
                 style_attr(el, a, "mark", "list-style-type");
                 ez_attributes(el, a);
                 self.wrap(el, "ul", a, depth, literal);
@@ -232,7 +240,7 @@ impl Render<'_> {
                 self.wrap(el, "blockquote", a, depth, literal);
             }
             "programlisting" => {
-                copy_attrs(el, a, &[("xml:id", "id"), ("ezxhtml:class", "class")]);
+                common_attrs(el, a);
                 copy_attrs(el, a, &[("language", "data-language")]);
                 ez_attributes(el, a);
                 open(&mut self.out, "pre", a);
@@ -285,7 +293,7 @@ impl Render<'_> {
                 a.push(("data-ezelement".into(), name.into()));
                 let names = [("xlink:href", "data-href"), ("view", "data-ezview")];
                 copy_attrs(el, a, &names);
-                copy_attrs(el, a, &[("xml:id", "id"), ("ezxhtml:class", "class")]);
+                common_attrs(el, a);
                 let tag = if name == "ezembed" { "div" } else { "span" };
                 open(&mut self.out, tag, a);
                 self.out.push_str(&format!("</{tag}>"));

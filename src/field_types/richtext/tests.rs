@@ -157,7 +157,7 @@ b</td></tr></tbody>
         Target::Location(7) => Some("/Seven".to_string()),
         _ => None,
     };
-    let html = to_output(doc, &url);
+    let html = Document::parse(doc).to_output(&url);
     let expected = [
         "<section xmlns=\"http://ibexa.co/namespaces/ezpublish5/xhtml5\">",
         "<h1>Top</h1>",
@@ -177,9 +177,12 @@ b</td></tr></tbody>
     for e in expected {
         assert!(html.contains(e), "{e} in {html}");
     }
-    assert_eq!(link_targets(doc), [Target::Content(8), Target::Location(7)]);
     assert_eq!(
-        to_output(EMPTY_XML, &url),
+        Document::parse(doc).link_targets(),
+        [Target::Content(8), Target::Location(7)]
+    );
+    assert_eq!(
+        Document::parse(EMPTY_XML).to_output(&url),
         format!("{DECLARATION}<section xmlns=\"http://ibexa.co/namespaces/ezpublish5/xhtml5\"/>\n")
     );
 }
